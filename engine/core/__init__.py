@@ -1,0 +1,1 @@
+"""Game-independent machinery: hexes, dice, events, commands, errors, tables."""

@@ -1,0 +1,24 @@
+"""Typed rule errors, as python-chess does: all are ``ValueError``s."""
+
+from __future__ import annotations
+
+
+class RuleError(ValueError):
+    """A command the rules do not allow; ``rule`` names the section, e.g. ``"§6.2"``."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}" if rule else message)
+        self.rule = rule
+        self.message = message
+
+
+class IllegalCommandError(RuleError):
+    """Well-formed, but not allowed now."""
+
+
+class MalformedCommandError(RuleError):
+    """Not a command this game knows, or its fields are wrong."""
+
+
+class NotYourTurnError(RuleError):
+    """The side that sent it is not the side the game is waiting for."""

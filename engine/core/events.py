@@ -1,0 +1,70 @@
+"""Commands (what a player asks) and events (what happened), as plain data.
+
+Both are a type name plus a JSON-able payload, so the log, the HTTP API and the
+tests all speak the same format.  A game decides commands into events and
+evolves its state with one handler per event type.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class Command:
+    """``type`` is a verb (``"move"``); ``data`` its arguments; ``side`` who sends it."""
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    side: str | None = None
+
+    def key(self) -> tuple:
+        """Identity for legality checks: same verb, same arguments (side aside)."""
+        return (self.type, _freeze(self.data))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "data": self.data, "side": self.side}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Command:
+        return cls(type=obj["type"], data=dict(obj.get("data") or {}), side=obj.get("side"))
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Command) and self.key() == other.key()
+
+
+@dataclass(frozen=True)
+class Event:
+    """``type`` is past tense (``"unit_moved"``); ``data`` holds every outcome, dice included."""
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    side: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "data": self.data, "side": self.side}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Event:
+        return cls(type=obj["type"], data=dict(obj.get("data") or {}), side=obj.get("side"))
+
+
+def dumps_events(events: list[Event]) -> str:
+    return json.dumps([e.to_json() for e in events], sort_keys=True)
+
+
+def loads_events(text: str) -> list[Event]:
+    return [Event.from_json(o) for o in json.loads(text)]

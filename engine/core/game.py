@@ -1,0 +1,122 @@
+"""What every game plug-in offers, and the generic decide/replay machinery.
+
+A game is a ``GameRules`` object registered by id.  Its state is a mutable
+dataclass that only ``apply`` changes, and only while replaying events; a
+``decide`` call works on a private clone through an ``Emitter``, so the
+caller's state is never touched and the log is the only truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from engine.core import dice
+from engine.core.errors import IllegalCommandError, NotYourTurnError
+from engine.core.events import Command, Event
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who must act now and what the game waits for (Rally's prompt/inactive)."""
+
+    side: str | None  # None once the game is over
+    kind: str  # "move", "choose_loss", "retreat", ...
+    text: str  # for the acting side
+    waiting: str  # for everybody else
+    rule: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+class GameState(Protocol):
+    seq: int
+    secret: str
+    result: dict[str, Any] | None
+
+
+S = TypeVar("S")
+
+
+class GameRules(Protocol[S]):
+    id: str
+    title: str
+    sides: tuple[str, ...]
+
+    def create(self, scenario: str, options: dict[str, Any], secret: str) -> list[Event]: ...
+    def blank(self) -> S: ...
+    def apply(self, state: S, event: Event) -> None: ...
+    def clone(self, state: S) -> S: ...
+    def prompt(self, state: S) -> Prompt: ...
+    def legal_commands(self, state: S, side: str | None = None) -> list[Command]: ...
+    def decide(self, state: S, command: Command) -> list[Event]: ...
+    def describe(self, state: S, event: Event) -> str: ...
+    def view(self, state: S, side: str | None) -> dict[str, Any]: ...
+    def state_to_json(self, state: S) -> dict[str, Any]: ...
+    def state_from_json(self, obj: dict[str, Any]) -> S: ...
+
+
+class Emitter:
+    """Builds a decision: each emitted event is applied at once to a scratch state,
+    so later steps of the same decision see its effects (and the next die's number)."""
+
+    def __init__(self, rules: GameRules[Any], state: Any) -> None:
+        self.rules = rules
+        self.state = rules.clone(state)
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, side: str | None = None, **data: Any) -> Event:
+        event = Event(type_, data, side)
+        self.rules.apply(self.state, event)
+        self.events.append(event)
+        return event
+
+    def roll(self, index: int = 0) -> int:
+        """A die for the next event to be emitted (keyed by its number)."""
+        return dice.roll(self.state.secret, self.state.seq, index)
+
+
+def replay(rules: GameRules[S], events: Iterable[Event], state: S | None = None) -> S:
+    """Fold events into a state (from a blank one unless a snapshot is given)."""
+    state = rules.blank() if state is None else rules.clone(state)
+    for event in events:
+        rules.apply(state, event)
+    return state
+
+
+def evolve(rules: GameRules[S], state: S, event: Event) -> S:
+    """Pure single step: a new state, the old one untouched."""
+    new = rules.clone(state)
+    rules.apply(new, event)
+    return new
+
+
+def check_turn(prompt: Prompt, command: Command) -> None:
+    """Raise if the command's sender is not the side the game waits for."""
+    if prompt.side is None:
+        raise IllegalCommandError("", "the game is over")
+    if command.side is not None and command.side != prompt.side:
+        raise NotYourTurnError("", f"it is {prompt.side}'s decision: {prompt.waiting}")
+
+
+_REGISTRY: dict[str, GameRules[Any]] = {}
+
+
+def register(rules: GameRules[Any]) -> GameRules[Any]:
+    _REGISTRY[rules.id] = rules
+    return rules
+
+
+def get_rules(game_id: str) -> GameRules[Any]:
+    if not _REGISTRY:
+        import engine.games  # noqa: F401  (registers the bundled games)
+    try:
+        return _REGISTRY[game_id]
+    except KeyError:
+        raise KeyError(f"unknown game {game_id!r}; known: {sorted(_REGISTRY)}") from None
+
+
+def game_ids() -> list[str]:
+    if not _REGISTRY:
+        import engine.games  # noqa: F401
+    return sorted(_REGISTRY)

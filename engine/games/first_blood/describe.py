@@ -1,0 +1,113 @@
+"""One line of plain English per event, for the game log.  ``None`` marks pure
+bookkeeping events that a log view may hide."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core.events import Event
+from engine.games.first_blood import queries as q
+from engine.games.first_blood.oob import turn_name
+from engine.games.first_blood.phases.results import describe_decision
+from engine.games.first_blood.state import FBState
+
+PLACES = {
+    "cap": "the USAF CAP box", "ga": "the USAF Ground Attack box", "usaf_reserve": "the USAF Reserve",
+    "ijaaf_reserve": "the IJAAF Reserve", "ijaaf_attack": "the IJAAF Attack box",
+    "ijn_reserve": "the IJN Reserve", "ijn_attack": "the IJN Attack box",
+}
+
+
+def place(loc: str | None) -> str:
+    if loc is None:
+        return "nowhere"
+    if loc in PLACES:
+        return PLACES[loc]
+    if loc.startswith("box:"):
+        return f"off-map box {loc[4:]}"
+    if loc.startswith("entry:"):
+        e = q.board().entries.get(loc[6:])
+        return f"entry point {e.name if e else loc[6:]}"
+    if loc.startswith("strip:"):
+        return f"air strip {loc[6:]}"
+    return loc
+
+
+def _names(units: list[str]) -> str:
+    return ", ".join(q.label(u) for u in units)
+
+
+Describer = Callable[[FBState, dict[str, Any], str | None], str | None]
+LINES: dict[str, Describer] = {
+    "game_created": lambda s, d, side: f"Game created ({d['scenario']}); dice commitment {d['commitment'][:16]}...",
+    "turn_started": lambda s, d, side: f"Turn {d['turn']}: {d['name']}",
+    "phase_started": lambda s, d, side: None,
+    "units_arrived": lambda s, d, side: f"{side} units arrive: {_names(d['units'])}",
+    "unit_placed": lambda s, d, side: f"{q.label(d['unit'])} placed in {place(d['to'])}",
+    "unit_moved": lambda s, d, side: (
+        f"{q.label(d['unit'])} moves {place(d['frm'])} -> {place(d['to'])} ({d['cost']} MF)"
+        + (", halts in enemy ZOC" if d["stops"] else "")),
+    "strip_overrun": lambda s, d, side: (
+        f"IJ overruns air strip {d['hex']}: destroyed"
+        + (f", {_names(d['usaf'])} lost" if d["usaf"] else "")
+        + (", engineering work lost" if d["work_lost"] else "")),
+    "air_combat": lambda s, d, side: f"{_names(d['attackers'])} shoot down {q.label(d['target'])}; all are lost",
+    "support_assigned": lambda s, d, side: f"{q.label(d['unit'])} will support the attack on {d['hex']}",
+    "support_spent": lambda s, d, side: None,
+    "support_returned": lambda s, d, side: f"{q.label(d['unit'])} returns unused",
+    "bombarded": lambda s, d, side: _bombarded(d),
+    "strategic_shift": lambda s, d, side: (
+        "IJ strategic phase: "
+        + (f"{_names(d['removed'])} leave play" if d["removed"] else "nothing leaves play")
+        + (f"; {_names(d['advanced'])} move to the Attack boxes" if d["advanced"] else "")),
+    "usaf_refuelled": lambda s, d, side: f"Refuelled and ready: {_names(d['units'])}",
+    "usaf_moved": lambda s, d, side: (
+        f"{q.label(d['unit'])} " + ("lands face-down on " if d["face_down"] else "goes to ")
+        + place(d["to"])),
+    "combat_declared": lambda s, d, side: f"{side} declares an attack on {d['hex']}",
+    "combat_target_added": lambda s, d, side: f"{side} adds {d['hex']} to the attack",
+    "combat_unit_added": lambda s, d, side: (
+        f"{q.label(d['unit'])} joins the attack" + (" with remote fire" if d["role"] == "remote" else "")),
+    "combat_cancelled": lambda s, d, side: f"{side} withdraws the attack declaration",
+    "combat_resolved": lambda s, d, side: _resolved(d, side),
+    "combat_steps": lambda s, d, side: None,
+    "combat_step_done": lambda s, d, side: None,
+    "combat_ended": lambda s, d, side: None,
+    "decision_opened": lambda s, d, side: None if d.get("replaces") else f"Waiting: {describe_decision(d['decision'])}",
+    "decision_closed": lambda s, d, side: None,
+    "unit_eliminated": lambda s, d, side: f"{q.label(d['unit'])} eliminated: {d['reason']}",
+    "unit_retreated": lambda s, d, side: f"{q.label(d['unit'])} retreats {d['frm']} -> {d['to']}",
+    "unit_advanced": lambda s, d, side: f"{q.label(d['unit'])} advances {place(d['frm'])} -> {d['to']}",
+    "supply_rolled": lambda s, d, side: (
+        f"IJ supply roll: {d['die']}" + (": one unit must be given up (§8)" if d["loss"] else ": no loss")),
+    "work_done": lambda s, d, side: f"{_names(d['units'])} work on air strip {d['hex']} (marker {d['marker']})",
+    "work_disrupted": lambda s, d, side: f"Work on air strip {d['hex']} is lost: {d['reason']}",
+    "strip_repaired": lambda s, d, side: f"Air strip {d['hex']} is operational again",
+    "game_ended": lambda s, d, side: f"Game over after {turn_name(d['turn'])}: {d['winner']} wins. {d['reason']}",
+}
+
+
+def _resolved(d: dict[str, Any], side: str | None) -> str:
+    targets = ", ".join(d["targets"])
+    if d["die"] is None:
+        return (f"{side} attacks {targets}: {d['attack']} vs {d['defence']} is worse than 1:2, "
+                f"attackers eliminated (§7.6)")
+    mod = d["modifier"]
+    sign = f" {'+' if mod >= 0 else '-'}{abs(mod)}" if mod else ""
+    return (f"{side} attacks {targets} at {d['odds']} ({d['attack']} vs {d['defence']}), "
+            f"die {d['die']}{sign} = {d['total']}: {d['result']}")
+
+
+def _bombarded(d: dict[str, Any]) -> str:
+    who = q.label(d["unit"])
+    what = {"usaf_eliminated": f"destroys {q.label(d['target'])}" if d["target"] else "",
+            "damaged": "damages the strip", "destroyed": "destroys the strip",
+            "none": "has no effect on the strip"}[d["effect"]]
+    extra = ", engineering work lost" if d["work_lost"] else ""
+    return f"{who} bombards air strip {d['hex']} and {what}{extra}"
+
+
+def describe(state: FBState, event: Event) -> str | None:
+    fn = LINES.get(event.type)
+    return None if fn is None else fn(state, event.data, event.side)

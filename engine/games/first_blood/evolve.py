@@ -1,0 +1,296 @@
+"""Apply one event to the state: one handler per event type, no rule checks.
+
+Replaying a log runs only these handlers; all judgement happened in ``decide``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core.events import Event
+from engine.games.first_blood import queries as q
+from engine.games.first_blood.oob import load_oob
+from engine.games.first_blood.state import (
+    ARRIVING,
+    ELIMINATED,
+    IJAAF_ATTACK,
+    IJAAF_RESERVE,
+    IJN_ATTACK,
+    IJN_RESERVE,
+    Combat,
+    FBState,
+    Strip,
+    Unit,
+    is_map_hex,
+)
+
+Handler = Callable[[FBState, dict[str, Any], str | None], None]
+HANDLERS: dict[str, Handler] = {}
+
+
+def on(name: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        HANDLERS[name] = fn
+        return fn
+    return register
+
+
+def apply(state: FBState, event: Event) -> None:
+    HANDLERS[event.type](state, event.data, event.side)
+    state.seq += 1
+
+
+# --- game and turn ------------------------------------------------------------
+
+@on("game_created")
+def _created(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.secret, s.scenario, s.options = d["secret"], d["scenario"], dict(d["options"])
+    s.units = {uid: Unit(uid) for uid in d["units"]}
+    s.strips = {h: Strip(h, st["status"], st["built"]) for h, st in d["strips"].items()}
+
+
+@on("turn_started")
+def _turn(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.turn = d["turn"]
+    for u in s.units.values():
+        u.start_hex = u.loc if is_map_hex(u.loc) else None
+        u.used = False
+        u.support = None
+
+
+@on("phase_started")
+def _phase(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.phase, s.turn = d["phase"], d["turn"]
+    oob = load_oob()
+    if s.phase.endswith("_movement"):
+        for uid, u in s.units.items():
+            if oob[uid].side == side and oob[uid].kind == "ground":
+                u.mf_left, u.stopped, u.moved = oob[uid].mf, False, False
+    elif s.phase.endswith("_combat"):
+        for u in s.units.values():
+            u.fought = u.defended = False
+    elif s.phase == "ij_supply":
+        s.supply_die = None
+
+
+@on("game_ended")
+def _ended(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.result = {"winner": d["winner"], "reason": d["reason"], "turn": d["turn"]}
+    s.phase = "game_over"
+
+
+# --- placement and movement ---------------------------------------------------
+
+@on("units_arrived")
+def _arrived(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    for uid in d["units"]:
+        s.units[uid].loc = ARRIVING
+
+
+@on("unit_placed")
+def _placed(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    u = s.units[d["unit"]]
+    u.loc = d["to"]
+    box = q.in_box(u.loc)
+    if box is not None:
+        u.boxes, u.box_arrival = [box], s.turn
+    if is_map_hex(u.loc):
+        u.start_hex = u.loc
+
+
+@on("unit_moved")
+def _moved(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    u = s.units[d["unit"]]
+    u.loc = d["to"]
+    u.mf_left -= d["cost"]
+    u.moved, u.moved_turn = True, s.turn
+    if d["stops"]:
+        u.stopped = True
+    box = q.in_box(u.loc)
+    if box is not None:
+        u.boxes.append(box)
+
+
+@on("strip_overrun")
+def _overrun(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    for uid in d["usaf"]:
+        s.units[uid].loc = ELIMINATED
+    strip = s.strips[d["hex"]]
+    strip.status, strip.work = "dest", 0
+
+
+# --- air and naval --------------------------------------------------------------
+
+@on("air_combat")
+def _air_combat(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    for uid in d["attackers"] + [d["target"]]:
+        s.units[uid].loc = ELIMINATED
+
+
+@on("support_assigned")
+def _support(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.units[d["unit"]].support = d["hex"]
+
+
+@on("support_spent")
+def _support_spent(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    u = s.units[d["unit"]]
+    u.support, u.used = None, True
+    if q.spec(u.id).kind == "destroyer":
+        u.loc = ELIMINATED  # §6.6: destroyers are eliminated after the combat
+
+
+@on("support_returned")
+def _support_returned(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.units[d["unit"]].support = None
+
+
+@on("bombarded")
+def _bombarded(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    strip = s.strips[d["hex"]]
+    if d["target"] is not None:
+        s.units[d["target"]].loc = ELIMINATED
+    if d["effect"] == "damaged":
+        strip.status = "dam"
+    elif d["effect"] == "destroyed":
+        strip.status = "dest"
+    strip.work = 0
+    for u in s.units.values():
+        if u.loc == d["hex"]:
+            u.bombarded_turn = s.turn
+    shooter = s.units[d["unit"]]
+    shooter.used = True
+    if q.spec(shooter.id).kind == "ground":
+        shooter.fought, shooter.fought_turn = True, s.turn
+    else:
+        shooter.loc = ELIMINATED  # §7.10: destroyers and bombers are spent
+
+
+@on("strategic_shift")
+def _strategic(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    for uid in d["removed"]:
+        s.units[uid].loc = ELIMINATED
+    for uid in d["advanced"]:
+        u = s.units[uid]
+        u.loc = {IJAAF_RESERVE: IJAAF_ATTACK, IJN_RESERVE: IJN_ATTACK}[u.loc]
+
+
+@on("usaf_refuelled")
+def _refuelled(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    for uid in d["units"]:
+        s.units[uid].face_down = False
+
+
+@on("usaf_moved")
+def _usaf_moved(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    u = s.units[d["unit"]]
+    u.loc, u.face_down = d["to"], d["face_down"]
+
+
+# --- combat -----------------------------------------------------------------------
+
+@on("combat_declared")
+def _declared(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.combat = Combat(side, targets=[d["hex"]])
+
+
+@on("combat_target_added")
+def _target_added(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.combat.targets.append(d["hex"])
+
+
+@on("combat_unit_added")
+def _unit_added(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    uid = d["unit"]
+    if d["role"] == "direct":
+        s.combat.attackers.append(uid)
+        if not is_map_hex(s.units[uid].loc):
+            s.combat.origin = s.units[uid].loc
+    else:
+        s.combat.artillery.append(uid)
+
+
+@on("combat_cancelled")
+def _cancelled(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.combat = None
+
+
+@on("combat_resolved")
+def _resolved(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    c = s.combat
+    c.defenders, c.result = list(d["defenders"]), d["result"]
+    for uid in d["attackers"] + d["artillery"]:
+        s.units[uid].fought, s.units[uid].fought_turn = True, s.turn
+    for uid in d["defenders"]:
+        s.units[uid].defended, s.units[uid].fought_turn = True, s.turn
+
+
+@on("combat_steps")
+def _steps(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.combat.steps = list(d["steps"])
+
+
+@on("combat_step_done")
+def _step_done(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.combat.steps.pop(0)
+
+
+@on("combat_ended")
+def _combat_ended(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.combat = None
+
+
+@on("decision_opened")
+def _decision(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    if d.get("replaces"):
+        s.pending[0] = d["decision"]
+    else:
+        s.pending.append(d["decision"])
+
+
+@on("decision_closed")
+def _decision_closed(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.pending.pop(0)
+
+
+@on("unit_eliminated")
+def _eliminated(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    u = s.units[d["unit"]]
+    u.loc, u.support = ELIMINATED, None
+
+
+@on("unit_retreated")
+def _retreated(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    u = s.units[d["unit"]]
+    u.loc, u.moved_turn = d["to"], s.turn
+
+
+@on("unit_advanced")
+def _advanced(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    u = s.units[d["unit"]]
+    u.loc, u.moved_turn = d["to"], s.turn
+
+
+# --- supply and engineering ----------------------------------------------------------
+
+@on("supply_rolled")
+def _supply(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.supply_die = d["die"]
+
+
+@on("work_done")
+def _work(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    strip = s.strips[d["hex"]]
+    strip.work, strip.worked_turn = d["marker"], s.turn
+
+
+@on("work_disrupted")
+def _work_disrupted(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.strips[d["hex"]].work = 0
+
+
+@on("strip_repaired")
+def _repaired(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    strip = s.strips[d["hex"]]
+    strip.status, strip.built, strip.work = "oper", True, 0

@@ -1,0 +1,295 @@
+"""§7 Combat: declaring an attack hex by hex and unit by unit, odds, the roll.
+
+A declaration is built with small commands (target a hex, add a unit) so that
+the legal-command list stays enumerable and the UI can highlight each step;
+``resolve`` rolls the die.  What follows the roll lives in ``results``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.crt import clamp_die
+from engine.core.errors import IllegalCommandError
+from engine.core.events import Command
+from engine.core.game import Emitter
+from engine.core.hexes import distance_between
+from engine.games.first_blood import queries as q
+from engine.games.first_blood import tables
+from engine.games.first_blood.phases import movement
+from engine.games.first_blood.state import Combat, FBState, is_map_hex
+
+# --- who may attack whom ------------------------------------------------------
+
+def _undefended_enemy_hexes(state: FBState, side: str) -> dict[str, list[str]]:
+    occ = q.occupancy(state)
+    enemy = q.other(side)
+    return {h: us for h, us in occ.items()
+            if q.spec(us[0]).side == enemy and not all(state.units[u].defended for u in us)}
+
+
+def free_attackers(state: FBState, side: str) -> list[str]:
+    """Own ground units on the map that have not yet fought this phase."""
+    return [uid for uid in q.ground_on_map(state, side) if not state.units[uid].fought]
+
+
+def entry_attack_targets(state: FBState, uid: str) -> list[str]:
+    """§5.1/§5.3 attack upon entry: the hexes this off-map unit may attack, if any."""
+    u, s = state.units[uid], q.spec(uid)
+    if u.fought or s.kind != "ground":
+        return []
+    b = q.board()
+    owner = q.hex_owner(state)
+    enemy = q.other(s.side)
+    entry, box = q.in_entry(u.loc), q.in_box(u.loc)
+    if s.side == "US" and entry is not None:
+        if s.is_artillery:
+            return []  # §5.3: artillery on entry points may not take part
+        group = [e for e in b.entries.values() if e.side == "US" and e.group == b.entries[entry].group]
+        if all(owner.get(h) == enemy for e in group for h in e.hexes):
+            return [h for h in b.entries[entry].hexes]
+        return []
+    if s.side == "IJ" and box is not None and u.box_arrival != state.turn and not u.moved:
+        hexes = b.boxes[box].hexes
+        blocked = all(owner.get(h) == enemy for h in hexes)
+        no_other_box = all(nb in u.boxes for nb in movement.box_neighbours(box))
+        if blocked and no_other_box:
+            return list(hexes)  # §5.3: attack "from below"
+    return []
+
+
+def obligations(state: FBState, side: str) -> list[tuple[str, str]]:
+    """§7: (own unit, enemy hex) pairs still owed a combat.  Every own unit in enemy
+    ZOC must attack and every adjacent enemy must be attacked; a pair stops being
+    owed once either has been through a combat (R-7a)."""
+    b = q.board()
+    targets = _undefended_enemy_hexes(state, side)
+    out = []
+    for uid in free_attackers(state, side):
+        for n in b.neighbors(state.units[uid].loc):
+            if n in targets:
+                out.append((uid, n))
+    return out
+
+
+def in_range(uid: str, src: str, target: str) -> bool:
+    """§7.5: range counts the firing hex and the target hex."""
+    return distance_between(src, target) <= q.spec(uid).range - 1
+
+
+def _can_direct(state: FBState, c: Combat, uid: str) -> bool:
+    u = state.units[uid]
+    if uid in c.attackers or u.fought or q.spec(uid).side != c.side:
+        return False
+    if is_map_hex(u.loc):
+        if c.origin is not None:
+            return False
+        b = q.board()
+        return all(t in b.neighbors(u.loc) for t in c.targets)
+    allowed = entry_attack_targets(state, uid)
+    if not allowed or len(c.targets) != 1 or c.targets[0] not in allowed:
+        return False
+    if c.origin is not None:
+        return u.loc == c.origin
+    return not c.attackers and not c.artillery  # an attack upon entry is made from one place
+
+
+def _can_remote(state: FBState, c: Combat, uid: str) -> bool:
+    u, s = state.units[uid], q.spec(uid)
+    if not s.is_artillery or uid in c.artillery or u.fought or s.side != c.side:
+        return False
+    if c.origin is not None or not is_map_hex(u.loc):
+        return False  # R-5.1b: no remote fire into an attack upon entry
+    if u.loc in q.zoc_of(state, q.other(s.side)):
+        return False  # R-7.5a: a unit in enemy ZOC must attack what it touches
+    b = q.board()
+    return all(t not in b.neighbors(u.loc) and in_range(uid, u.loc, t) for t in c.targets)
+
+
+def _can_add_target(state: FBState, c: Combat, hex_id: str, undefended: dict[str, list[str]]) -> bool:
+    if hex_id not in undefended or hex_id in c.targets:
+        return False
+    b = q.board()
+    if not c.targets:
+        # a new combat needs someone able to attack the hex
+        if any(hex_id in b.neighbors(state.units[u].loc) for u in free_attackers(state, c.side)):
+            return True
+        return any(hex_id in entry_attack_targets(state, uid) for uid in _offmap_units(state, c.side))
+    if c.origin is not None or len(c.targets) >= 3:
+        return False
+    if not all(t in b.neighbors(hex_id) for t in c.targets):
+        return False  # §7: the defenders must be adjacent to each other
+    if not all(hex_id in b.neighbors(state.units[a].loc) for a in c.attackers):
+        return False  # §7: every attacker must touch every defender
+    return all(hex_id not in b.neighbors(state.units[a].loc)
+               and in_range(a, state.units[a].loc, hex_id) for a in c.artillery)
+
+
+def _offmap_units(state: FBState, side: str) -> list[str]:
+    return [uid for uid, u in state.units.items()
+            if q.spec(uid).side == side and (u.loc.startswith("entry:") or u.loc.startswith("box:"))]
+
+
+# --- legal commands -----------------------------------------------------------
+
+def gen_combat(state: FBState, side: str) -> list[Command]:
+    c = state.combat
+    undefended = _undefended_enemy_hexes(state, side)
+    if c is None:
+        probe = Combat(side)
+        return [Command("attack", {"hex": h}) for h in sorted(undefended)
+                if _can_add_target(state, probe, h, undefended)]
+    out = [Command("attack", {"hex": h}) for h in sorted(undefended)
+           if _can_add_target(state, c, h, undefended)]
+    for uid in q.ground_on_map(state, side) + _offmap_units(state, side):
+        if _can_direct(state, c, uid) or _can_remote(state, c, uid):
+            out.append(Command("add", {"unit": uid}))
+    if c.attackers:
+        out.append(Command("resolve"))
+    out.append(Command("cancel_attack"))
+    return out
+
+
+def why_combat_illegal(state: FBState, side: str, cmd: Command) -> IllegalCommandError:
+    c = state.combat
+    if cmd.type == "resolve":
+        if c is None:
+            return IllegalCommandError("§7.6", "declare an attack first: pick a defending hex")
+        return IllegalCommandError("§7.5", "an attack needs at least one unit attacking from an "
+                                           "adjacent hex; artillery cannot attack alone")
+    if cmd.type == "cancel_attack":
+        return IllegalCommandError("§7", "there is no attack being declared")
+    if cmd.type == "attack":
+        h = cmd.data.get("hex")
+        occ = q.occupancy(state)
+        if h not in occ or q.spec(occ[h][0]).side == side:
+            return IllegalCommandError("§7", f"{h} holds no enemy ground units")
+        if all(state.units[u].defended for u in occ[h]):
+            return IllegalCommandError("§7", f"the units in {h} have already been attacked this phase")
+        if c is not None and c.origin is not None:
+            return IllegalCommandError("§5.1", "an attack upon entry is made against one hex")
+        if c is not None:
+            return IllegalCommandError("§7", "in a multi-hex attack the defending hexes must be "
+                                             "adjacent to each other and every attacker adjacent to "
+                                             "every defender")
+        return IllegalCommandError("§7", f"none of your units that may still fight can attack {h}")
+    uid = cmd.data.get("unit")
+    if uid not in state.units or q.spec(uid).side != side:
+        return IllegalCommandError("§7", f"{uid!r} is not one of your units")
+    if c is None:
+        return IllegalCommandError("§7", "pick the defending hex first")
+    if state.units[uid].fought:
+        return IllegalCommandError("§7", f"{q.label(uid)} has already taken part in a combat this phase")
+    s, loc = q.spec(uid), state.units[uid].loc
+    if s.is_artillery and is_map_hex(loc) and any(t in q.board().neighbors(loc) for t in c.targets):
+        return IllegalCommandError("§7", f"{q.label(uid)} must be adjacent to every defending hex to "
+                                         "fire directly")
+    if s.is_artillery and is_map_hex(loc):
+        return IllegalCommandError("§7.5", f"{q.label(uid)} must have every defending hex in range "
+                                           f"({s.range}, counting both hexes), must not be in enemy "
+                                           "ZOC, and cannot support an attack upon entry")
+    if not is_map_hex(loc):
+        return IllegalCommandError("§5.1", f"{q.label(uid)} may attack upon entry only when every "
+                                           "entry hex is held by the enemy")
+    return IllegalCommandError("§7", f"{q.label(uid)} is not adjacent to every defending hex")
+
+
+# --- odds ---------------------------------------------------------------------
+
+def assess(state: FBState, c: Combat) -> dict[str, Any]:
+    """Everything that goes into the odds and the die modifier, with the reasons."""
+    b = q.board()
+    lines: list[str] = []
+    direct = sum(q.spec(a).cf for a in c.attackers)
+    artillery = sum(q.spec(a).cf for a in c.artillery)
+    art_used = min(artillery, 2 * direct)  # §7.5: at most two thirds of the total
+    if c.artillery:
+        capped = " (capped at twice the other attackers, §7.5)" if art_used < artillery else ""
+        lines.append(f"artillery remote fire {artillery}{capped} -> {art_used}")
+    attack = direct + art_used
+    defence = 0
+    occ = q.occupancy(state)
+    for h in c.targets:
+        units = occ.get(h, [])
+        cf = sum(q.spec(u).cf for u in units)
+        if c.origin is not None:
+            doubled, why = True, "attack upon entry (§5.1)"
+        else:
+            srcs = [state.units[a].loc for a in c.attackers]
+            river = bool(srcs) and all(b.is_river(s, h) for s in srcs)
+            ridge = bool(srcs) and all(b.is_ridge(s, h) for s in srcs)
+            doubled = river or ridge
+            why = "all attackers across a river (§7.1)" if river else "all attackers across a ridge (§7.1)"
+        defence += cf * (2 if doubled else 1)
+        lines.append(f"{h}: {cf} CF" + (f" x2, {why}" if doubled else ""))
+    column, high = tables.odds(attack, defence)
+    mods: list[dict[str, Any]] = []
+    if any(b.is_jungle_hex(h) for h in c.targets):
+        mods.append({"value": tables.JUNGLE_DRM, "why": "defender in a jungle hex", "rule": "§7.1"})
+    supports = [u for u, unit in state.units.items() if unit.support in c.targets
+                and q.spec(u).side == c.side]
+    for u in supports:
+        if q.spec(u).kind == "destroyer":
+            mods.append({"value": tables.SHORE_BOMBARDMENT_DRM, "why": f"shore bombardment by {q.label(u)}",
+                         "rule": "§7.3"})
+        else:
+            mods.append({"value": tables.AIR_SUPPORT_DRM, "why": f"air support by {q.label(u)}",
+                         "rule": "§7.4"})
+    if high:
+        mods.append({"value": tables.HIGH_ODDS_DRM, "why": "odds 4:1 or better", "rule": "§7.6"})
+    return {
+        "attack": attack, "defence": defence, "column": column,
+        "odds": column or "worse than 1:2",
+        "modifier": sum(m["value"] for m in mods), "modifiers": mods,
+        "automatic_elimination": column is None, "lines": lines, "supports": supports,
+    }
+
+
+# --- handlers -------------------------------------------------------------------
+
+def do_attack(em: Emitter, data: dict[str, Any], side: str) -> None:
+    if em.state.combat is None:
+        em.emit("combat_declared", side, hex=data["hex"])
+    else:
+        em.emit("combat_target_added", side, hex=data["hex"])
+
+
+def do_add(em: Emitter, data: dict[str, Any], side: str) -> None:
+    c = em.state.combat
+    uid = data["unit"]
+    role = "direct" if _can_direct(em.state, c, uid) else "remote"
+    em.emit("combat_unit_added", side, unit=uid, role=role)
+
+
+def do_cancel(em: Emitter, data: dict[str, Any], side: str) -> None:
+    em.emit("combat_cancelled", side)
+
+
+def do_resolve(em: Emitter, data: dict[str, Any], side: str) -> None:
+    from engine.games.first_blood.phases import results
+
+    state: FBState = em.state
+    c = state.combat
+    a = assess(state, c)
+    occ = q.occupancy(state)
+    defenders = [u for h in c.targets for u in occ.get(h, [])]
+    payload: dict[str, Any] = {
+        "targets": list(c.targets), "attackers": list(c.attackers), "artillery": list(c.artillery),
+        "defenders": defenders, "attack": a["attack"], "defence": a["defence"], "odds": a["odds"],
+        "modifiers": a["modifiers"], "modifier": a["modifier"], "supports": a["supports"],
+        "origin": c.origin,
+    }
+    if a["automatic_elimination"]:
+        payload.update(die=None, total=None, result="AE")
+    else:
+        die = em.roll()
+        total = clamp_die(die + a["modifier"])
+        payload.update(die=die, total=total, result=tables.TABLES[side].lookup(a["column"], total))
+    em.emit("combat_resolved", side, **payload)
+    for u in a["supports"]:
+        em.emit("support_spent", side, unit=u)
+    strips = [h for h in c.targets if h in state.strips and em.state.strips[h].work]
+    if side == "IJ":
+        for h in strips:
+            em.emit("work_disrupted", "IJ", hex=h, reason="the air strip was attacked (§7.2)")
+    results.start(em)

@@ -1,0 +1,110 @@
+"""§5 Reinforcements: who arrives, where each side may place them (§5.2, §5.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.errors import IllegalCommandError
+from engine.core.events import Command
+from engine.core.game import Emitter
+from engine.games.first_blood import queries as q
+from engine.games.first_blood.phases import setup
+from engine.games.first_blood.phases.movement import ENTRY_LIMIT
+from engine.games.first_blood.state import (
+    ARRIVING,
+    IJAAF_ATTACK,
+    IJAAF_RESERVE,
+    IJN_ATTACK,
+    IJN_RESERVE,
+    POOL,
+    USAF_RESERVE,
+    FBState,
+    box_loc,
+    entry_loc,
+)
+
+
+def arrivals(state: FBState, side: str, turn: int) -> list[str]:
+    return [uid for uid, u in state.units.items()
+            if u.loc == POOL and q.spec(uid).side == side and q.spec(uid).arrives == turn]
+
+
+def bring_in(em: Emitter, side: str) -> None:
+    """Phase start: this turn's units arrive; USAF units go straight to the Reserve (§5.3)."""
+    units = arrivals(em.state, side, em.state.turn)
+    if units:
+        em.emit("units_arrived", side, units=units)
+    for uid in units:
+        if side == "US" and q.spec(uid).kind != "ground":
+            em.emit("unit_placed", side, unit=uid, to=USAF_RESERVE)
+
+
+def entry_points_open(state: FBState, side: str) -> list[str]:
+    b = q.board()
+    owner = q.hex_owner(state)
+    out = []
+    for e in b.entries.values():
+        if e.side != side or len(q.units_at(state, entry_loc(e.id))) >= ENTRY_LIMIT:
+            continue
+        if side == "IJ" and all(owner.get(h) == "US" for h in e.hexes):
+            continue  # §5.3: with every entry hex held by the US, the IJ lands in the boxes
+        out.append(entry_loc(e.id))
+    return out
+
+
+def reinforcement_targets(state: FBState, uid: str) -> list[str]:
+    s = q.spec(uid)
+    if s.kind == "destroyer":
+        return [IJN_RESERVE, IJN_ATTACK]  # §5.2
+    if s.kind != "ground":
+        return [IJAAF_RESERVE, IJAAF_ATTACK] if s.side == "IJ" else [USAF_RESERVE]
+    targets = entry_points_open(state, s.side)
+    if s.side == "IJ":
+        targets += [box_loc("A"), box_loc("D")]  # §5.2
+    return targets
+
+
+def targets_for(state: FBState, uid: str) -> list[str]:
+    return setup.setup_targets(state, uid) if state.turn == 0 else reinforcement_targets(state, uid)
+
+
+def gen_place(state: FBState, side: str, unit: str | None = None) -> list[Command]:
+    units = [unit] if unit is not None else setup.unplaced(state, side)
+    out = []
+    for uid in units:
+        if uid in state.units and state.units[uid].loc == ARRIVING and q.spec(uid).side == side:
+            out.extend(Command("place", {"unit": uid, "to": t}) for t in targets_for(state, uid))
+    return out
+
+
+def why_place_illegal(state: FBState, side: str, data: dict[str, Any]) -> IllegalCommandError:
+    uid = data.get("unit")
+    rule = "§3" if state.turn == 0 else "§5"
+    if uid not in state.units or q.spec(uid).side != side:
+        return IllegalCommandError(rule, f"{uid!r} is not one of your units")
+    if state.units[uid].loc != ARRIVING:
+        return IllegalCommandError(rule, f"{q.label(uid)} is not waiting to be placed")
+    to = data.get("to")
+    if state.turn == 0:
+        if side == "US" and q.spec(uid).kind == "ground":
+            return IllegalCommandError("§3", f"{to}: US units set up on land inside the blue line "
+                                             "(rows 02-12, columns 02-15), at most 3 per hex")
+        if side == "US":
+            return IllegalCommandError("§3", "USAF units set up on Henderson, fighters in CAP, "
+                                             "bombers in Ground Attack")
+        return IllegalCommandError("§3", "the IJ sets up in off-map box A or D")
+    if isinstance(to, str) and to.startswith("entry:"):
+        return IllegalCommandError("§5", f"{to[6:]} is not one of your entry points with room "
+                                         f"(at most {ENTRY_LIMIT} units, not all its hexes held by the enemy)")
+    return IllegalCommandError(rule, f"{q.label(uid)} cannot be placed at {to}")
+
+
+def do_place(em: Emitter, data: dict[str, Any], side: str) -> None:
+    em.emit("unit_placed", side, unit=data["unit"], to=data["to"])
+
+
+def eliminate_stranded(em: Emitter, side: str) -> None:
+    """§5: units still on entry points at the end of their combat phase are eliminated."""
+    for uid, u in list(em.state.units.items()):
+        if q.spec(uid).side == side and q.in_entry(u.loc) is not None:
+            em.emit("unit_eliminated", side, unit=uid, reason="did not enter the map (§5)")

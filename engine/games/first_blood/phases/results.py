@@ -1,0 +1,258 @@
+"""§7.7-§7.9 After the roll: casualties chosen by the loser, retreats, advance.
+
+The result becomes a list of steps kept in the combat; each step either
+happens at once (nothing to choose) or opens a pending decision for the side
+that must choose, which may be the side that is not moving.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.errors import IllegalCommandError
+from engine.core.events import Command
+from engine.core.game import Emitter
+from engine.games.first_blood import queries as q
+from engine.games.first_blood.phases.movement import STACK_LIMIT, overrun_strip
+from engine.games.first_blood.state import FBState, is_map_hex
+
+STEPS = {  # §7.7; "retreat" of an attack upon entry means elimination (§5.1)
+    "AE": ["att_elim"],
+    "A2": ["att_loss:2", "att_retreat"],
+    "A1": ["att_loss:1", "att_retreat"],
+    "EX": ["att_loss:1", "def_loss:1", "def_retreat", "advance"],
+    "DR": ["def_retreat", "advance"],
+    "D1": ["def_loss:1", "def_retreat", "advance"],
+    "DE": ["def_elim", "advance"],
+}
+RESULT_RULE = "§7.7"
+
+
+def start(em: Emitter) -> None:
+    c = em.state.combat
+    steps = list(STEPS[c.result])
+    if c.origin is None and c.result != "DE":
+        steps = [s for s in steps if s != "advance"]  # §7.8: advance only after DE
+    if c.origin is not None:
+        steps = ["att_elim" if s == "att_retreat" else s for s in steps]
+    em.emit("combat_steps", c.side, steps=steps)
+    proceed(em)
+
+
+# --- who is who ---------------------------------------------------------------
+
+def attackers_alive(state: FBState) -> list[str]:
+    c = state.combat
+    out = [a for a in c.attackers if state.units[a].loc not in ("eliminated",)]
+    if c.origin is not None and c.side == "US":
+        # R-5.1a: US artillery on the entry point shares the fate of the landing
+        out += [u for u in q.units_at(state, c.origin) if u not in out and q.spec(u).kind == "ground"]
+    return out
+
+
+def defenders_alive(state: FBState) -> list[str]:
+    c = state.combat
+    return [d for d in c.defenders if state.units[d].loc in c.targets]
+
+
+def retreat_options(state: FBState, uid: str, at: str, visited: list[str]) -> list[str]:
+    """§7.9: one hex away; never into enemy units or enemy ZOC (even with friends in
+    it), never across a river except at the bridge, never off the map."""
+    b = q.board()
+    side = q.spec(uid).side
+    owner = q.hex_owner(state)
+    enemy_zoc = q.zoc_of(state, q.other(side))
+    return [n for n in b.neighbors(at)
+            if owner.get(n, side) == side and n not in enemy_zoc
+            and not b.is_river(at, n) and n not in visited]
+
+
+# --- the step machine -----------------------------------------------------------
+
+def proceed(em: Emitter) -> None:
+    """Run steps until one needs a decision, then open it; end the combat when done."""
+    while True:
+        state: FBState = em.state
+        c = state.combat
+        if c is None or state.pending:
+            return
+        if not c.steps:
+            em.emit("combat_ended", c.side)
+            return
+        step = c.steps[0]
+        who = "att" if step.startswith("att") else "def"
+        side = c.side if who == "att" else q.other(c.side)
+        units = attackers_alive(state) if who == "att" else defenders_alive(state)
+        if step.endswith("_elim"):
+            for u in units:
+                em.emit("unit_eliminated", side, unit=u, reason=f"{c.result} ({RESULT_RULE})")
+        elif ":" in step:
+            n = int(step.split(":")[1])
+            if len(units) <= n:
+                for u in units:
+                    em.emit("unit_eliminated", side, unit=u, reason=f"{c.result} ({RESULT_RULE})")
+            else:
+                em.emit("decision_opened", side, decision={
+                    "kind": "loss", "side": side, "count": n, "candidates": units,
+                    "reason": c.result, "rule": RESULT_RULE})
+        elif step.endswith("_retreat"):
+            mapped = [u for u in units if is_map_hex(state.units[u].loc)]
+            if mapped:
+                open_retreat(em, side, mapped)
+        elif step == "advance":
+            open_advance(em)
+        em.emit("combat_step_done", c.side, step=step)
+
+
+def open_retreat(em: Emitter, side: str, units: list[str]) -> None:
+    todo = {u: {"at": em.state.units[u].loc, "visited": [em.state.units[u].loc], "extended": False}
+            for u in units}
+    for u, info in list(todo.items()):
+        if not retreat_options(em.state, u, info["at"], info["visited"]):
+            em.emit("unit_eliminated", side, unit=u, reason="no retreat route (§7.9)")
+            del todo[u]
+    if todo:
+        em.emit("decision_opened", side, decision={
+            "kind": "retreat", "side": side, "units": todo, "rule": "§7.9"})
+
+
+def open_advance(em: Emitter) -> None:
+    state: FBState = em.state
+    c = state.combat
+    owner = q.hex_owner(state)
+    vacated = [h for h in c.targets if h not in owner]
+    units = [u for u in attackers_alive(state) if is_map_hex(state.units[u].loc)
+             or c.origin is not None]
+    if not vacated or not units:
+        return
+    if c.origin is not None:
+        # §5.1/§7.8: after an attack upon entry the attackers must enter the cleared hex
+        target = vacated[0]
+        for u in units:
+            em.emit("unit_advanced", c.side, unit=u, frm=state.units[u].loc, to=target)
+        if c.side == "IJ" and target in em.state.strips:
+            overrun_strip(em, target)
+        stack = q.occupancy(em.state).get(target, [])
+        if len(stack) > STACK_LIMIT:
+            em.emit("decision_opened", c.side, decision={
+                "kind": "loss", "side": c.side, "count": len(stack) - STACK_LIMIT,
+                "candidates": stack, "reason": "over-stacked after entering", "rule": "§5.1"})
+        return
+    em.emit("decision_opened", c.side, decision={
+        "kind": "advance", "side": c.side, "units": units, "hexes": vacated, "rule": "§7.8"})
+
+
+# --- decisions: legal commands and handlers ----------------------------------------
+
+def gen_decision(state: FBState, side: str) -> list[Command]:
+    d = state.pending[0]
+    if d["kind"] in ("loss", "supply_loss"):
+        return [Command("eliminate", {"unit": u}) for u in d["candidates"]]
+    if d["kind"] == "retreat":
+        out = []
+        for u, info in d["units"].items():
+            for h in retreat_options(state, u, info["at"], info["visited"]):
+                out.append(Command("retreat", {"unit": u, "to": h}))
+            if info["extended"]:
+                out.append(Command("retreat", {"unit": u, "to": None}))
+        return out
+    if d["kind"] == "advance":
+        occ = q.occupancy(state)
+        owner = q.hex_owner(state)
+        out = [Command("advance", {"unit": u, "to": h}) for u in d["units"] for h in d["hexes"]
+               if owner.get(h, side) == side and len(occ.get(h, ())) < STACK_LIMIT]
+        return out + [Command("end_advance")]
+    return []
+
+
+def why_decision_illegal(state: FBState, side: str, cmd: Command) -> IllegalCommandError:
+    d = state.pending[0]
+    rule = d.get("rule", "§7")
+    kinds = {"loss": "eliminate", "supply_loss": "eliminate", "retreat": "retreat",
+             "advance": "advance"}
+    if cmd.type not in (kinds[d["kind"]], "end_advance"):
+        return IllegalCommandError(rule, f"first {describe_decision(d)}")
+    uid = cmd.data.get("unit")
+    if d["kind"] in ("loss", "supply_loss"):
+        return IllegalCommandError(rule, f"{uid} cannot be taken as this loss; choose one of "
+                                         + ", ".join(q.label(u) for u in d["candidates"]))
+    if d["kind"] == "retreat":
+        if uid not in d["units"]:
+            return IllegalCommandError("§7.9", f"{uid} is not retreating")
+        if cmd.data.get("to") is None:
+            return IllegalCommandError("§7.9", "a unit may only stop (and be eliminated) during an "
+                                               "extended retreat")
+        return IllegalCommandError("§7.9", "a retreat may not enter enemy units or enemy ZOC, cross "
+                                           "a river except at the bridge, re-enter a hex or leave the map")
+    return IllegalCommandError("§7.8", "advance only attacking units, into the vacated hexes, "
+                                       "at most 3 per hex")
+
+
+def describe_decision(d: dict[str, Any]) -> str:
+    side = d["side"]
+    if d["kind"] == "loss":
+        n = d["count"]
+        return f"{side} chooses {n} unit{'s' if n > 1 else ''} to eliminate ({d['reason']}, {d['rule']})"
+    if d["kind"] == "supply_loss":
+        return f"{side} chooses a ground unit or an IJN Reserve destroyer to lose (supply, §8)"
+    if d["kind"] == "retreat":
+        names = ", ".join(q.label(u) for u in d["units"])
+        return f"{side} retreats {names} (§7.9)"
+    return f"{side} may advance into {', '.join(d['hexes'])} (§7.8)"
+
+
+def do_eliminate(em: Emitter, data: dict[str, Any], side: str) -> None:
+    d = dict(em.state.pending[0])
+    reason = "supply (§8)" if d["kind"] == "supply_loss" else f"{d['reason']} ({d['rule']})"
+    em.emit("unit_eliminated", side, unit=data["unit"], reason=reason)
+    left = d.get("count", 1) - 1
+    if left > 0:
+        d["count"] = left
+        d["candidates"] = [u for u in d["candidates"] if u != data["unit"]]
+        em.emit("decision_opened", side, decision=d, replaces=True)
+    else:
+        em.emit("decision_closed", side)
+        proceed(em)
+
+
+def do_retreat(em: Emitter, data: dict[str, Any], side: str) -> None:
+    d = em.state.pending[0]
+    uid, to = data["unit"], data["to"]
+    info = dict(d["units"][uid])
+    units = {k: v for k, v in d["units"].items() if k != uid}
+    if to is None:
+        em.emit("unit_eliminated", side, unit=uid, reason="ended its extended retreat (§7.9)")
+    else:
+        em.emit("unit_retreated", side, unit=uid, frm=info["at"], to=to)
+        if side == "IJ" and to in em.state.strips:
+            overrun_strip(em, to)
+        if len(q.occupancy(em.state).get(to, ())) > STACK_LIMIT:
+            visited = info["visited"] + [to]
+            if retreat_options(em.state, uid, to, visited):
+                units[uid] = {"at": to, "visited": visited, "extended": True}
+            else:
+                em.emit("unit_eliminated", side, unit=uid, reason="no room at the end of its retreat (§7.9)")
+    if units:
+        em.emit("decision_opened", side, decision={**d, "units": units}, replaces=True)
+    else:
+        em.emit("decision_closed", side)
+        proceed(em)
+
+
+def do_advance(em: Emitter, data: dict[str, Any], side: str) -> None:
+    d = em.state.pending[0]
+    uid, to = data["unit"], data["to"]
+    em.emit("unit_advanced", side, unit=uid, frm=em.state.units[uid].loc, to=to)
+    if side == "IJ" and to in em.state.strips:
+        overrun_strip(em, to)
+    units = [u for u in d["units"] if u != uid]
+    if units:
+        em.emit("decision_opened", side, decision={**d, "units": units}, replaces=True)
+    else:
+        em.emit("decision_closed", side)
+        proceed(em)
+
+
+def do_end_advance(em: Emitter, data: dict[str, Any], side: str) -> None:
+    em.emit("decision_closed", side)
+    proceed(em)

@@ -1,0 +1,114 @@
+"""Read-only questions about a state: who is where, whose ZOC covers what."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from engine.games.first_blood.board import Board, load_board
+from engine.games.first_blood.oob import UnitSpec, load_oob
+from engine.games.first_blood.state import (
+    BOX_PREFIX,
+    ENTRY_PREFIX,
+    STRIP_PREFIX,
+    FBState,
+    is_map_hex,
+)
+
+SIDES = ("US", "IJ")
+SIDE_NAMES = {"US": "US", "IJ": "IJ"}
+
+
+def board() -> Board:
+    return load_board()
+
+
+def specs() -> dict[str, UnitSpec]:
+    return load_oob()
+
+
+def spec(uid: str) -> UnitSpec:
+    return load_oob()[uid]
+
+
+def other(side: str) -> str:
+    return "IJ" if side == "US" else "US"
+
+
+def label(uid: str) -> str:
+    s = load_oob()[uid]
+    return f"{s.side} {s.name}"
+
+
+def ground_on_map(state: FBState, side: str | None = None) -> list[str]:
+    oob = load_oob()
+    return [uid for uid, u in state.units.items()
+            if is_map_hex(u.loc) and oob[uid].kind == "ground"
+            and (side is None or oob[uid].side == side)]
+
+
+def occupancy(state: FBState) -> dict[str, list[str]]:
+    """Map hex -> ground units in it."""
+    oob = load_oob()
+    occ: dict[str, list[str]] = defaultdict(list)
+    for uid, u in state.units.items():
+        if is_map_hex(u.loc) and oob[uid].kind == "ground":
+            occ[u.loc].append(uid)
+    return occ
+
+
+def hex_owner(state: FBState) -> dict[str, str]:
+    """Map hex -> the side whose ground units are in it (sides never share a hex, §6.4)."""
+    oob = load_oob()
+    return {u.loc: oob[uid].side for uid, u in state.units.items()
+            if is_map_hex(u.loc) and oob[uid].kind == "ground"}
+
+
+def zoc_of(state: FBState, side: str) -> set[str]:
+    """Hexes in the ZOC of ``side``'s ground units (§6.2): the six around each,
+    across rivers and ridges, never into entry points or boxes."""
+    b = load_board()
+    out: set[str] = set()
+    for h, owner in hex_owner(state).items():
+        if owner == side:
+            out.update(b.neighbors(h))
+    return out
+
+
+def units_at(state: FBState, loc: str) -> list[str]:
+    return [uid for uid, u in state.units.items() if u.loc == loc]
+
+
+def in_box(loc: str) -> str | None:
+    return loc[len(BOX_PREFIX):] if loc.startswith(BOX_PREFIX) else None
+
+
+def in_entry(loc: str) -> str | None:
+    return loc[len(ENTRY_PREFIX):] if loc.startswith(ENTRY_PREFIX) else None
+
+
+def on_strip(loc: str) -> str | None:
+    return loc[len(STRIP_PREFIX):] if loc.startswith(STRIP_PREFIX) else None
+
+
+def operational_strips(state: FBState) -> list[str]:
+    return [h for h, s in state.strips.items() if s.status == "oper"]
+
+
+def air_capacity(state: FBState) -> int:
+    """§11: six active USAF units per operational air strip hex."""
+    return 6 * len(operational_strips(state))
+
+
+def active_usaf(state: FBState) -> list[str]:
+    """§11: face-up or face-down USAF units on air strips, in CAP or in Ground Attack."""
+    return [uid for uid, u in state.units.items()
+            if spec(uid).side == "US" and spec(uid).kind != "ground"
+            and (u.loc.startswith(STRIP_PREFIX) or u.loc in ("cap", "ga"))]
+
+
+def can_fly_cap(uid: str) -> bool:
+    return spec(uid).kind in ("fighter", "fighter_bomber")
+
+
+def can_fly_ga(uid: str) -> bool:
+    return spec(uid).kind in ("bomber", "fighter_bomber")

@@ -1,0 +1,281 @@
+"""The First Blood plug-in: set-up, prompt, legal commands, decide, view.
+
+``legal_commands`` is the single source of truth: ``decide`` accepts a command
+only if it is in that list (restricted to the unit it names, for speed) and
+only then asks why not, to give the player the rule that forbids it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import dice
+from engine.core.errors import IllegalCommandError, MalformedCommandError, RuleError
+from engine.core.events import Command, Event
+from engine.core.game import Emitter, Prompt, check_turn
+from engine.games.first_blood import evolve, sequence
+from engine.games.first_blood import queries as q
+from engine.games.first_blood.board import load_board
+from engine.games.first_blood.describe import describe
+from engine.games.first_blood.oob import load_oob, turn_name
+from engine.games.first_blood.phases import (
+    air,
+    bombardment,
+    combat,
+    engineering,
+    movement,
+    reinforcements,
+    results,
+    setup,
+    usaf,
+)
+from engine.games.first_blood.state import FBState
+
+SCENARIOS = {"campaign": "The campaign: US set-up, then Sep I to Jan III (15 turns)"}
+OPTIONS = {
+    engineering.OPTION_TWO_UNITS: "Optional §10: any two US ground units may work as one engineer",
+}
+# Default values of optional command fields, so that {"target": null} and a
+# missing "target" are the same command.
+DEFAULTS: dict[str, dict[str, Any]] = {"bombard": {"target": None}, "retreat": {"to": None}}
+
+Handler = Callable[[Emitter, dict[str, Any], str], None]
+HANDLERS: dict[str, Handler] = {
+    "place": reinforcements.do_place,
+    "move": movement.do_move,
+    "air_attack": air.do_air_attack,
+    "naval_support": air.do_support,
+    "air_support": air.do_support,
+    "attack": combat.do_attack,
+    "add": combat.do_add,
+    "cancel_attack": combat.do_cancel,
+    "resolve": combat.do_resolve,
+    "bombard": bombardment.do_bombard,
+    "eliminate": results.do_eliminate,
+    "retreat": results.do_retreat,
+    "advance": results.do_advance,
+    "end_advance": results.do_end_advance,
+    "work": engineering.do_work,
+    "to_reserve": usaf.do_to_reserve,
+    "land": usaf.do_land,
+    "allocate": usaf.do_allocate,
+    "end_phase": lambda em, data, side: sequence.end_phase(em),
+}
+
+
+class FirstBlood:
+    id = "first_blood"
+    title = "First Blood: The Guadalcanal Campaign"
+    sides = ("US", "IJ")
+    scenarios = SCENARIOS
+    options = OPTIONS
+
+    # --- state plumbing ------------------------------------------------------
+    def blank(self) -> FBState:
+        return FBState()
+
+    def clone(self, state: FBState) -> FBState:
+        return state.clone()
+
+    def apply(self, state: FBState, event: Event) -> None:
+        evolve.apply(state, event)
+
+    def state_to_json(self, state: FBState) -> dict[str, Any]:
+        return state.to_json()
+
+    def state_from_json(self, obj: dict[str, Any]) -> FBState:
+        return FBState.from_json(obj)
+
+    def create(self, scenario: str = "campaign", options: dict[str, Any] | None = None,
+               secret: str = "") -> list[Event]:
+        """The opening events of a new game: created, then up to the US set-up."""
+        if scenario not in SCENARIOS:
+            raise MalformedCommandError("", f"unknown scenario {scenario!r}; known: {sorted(SCENARIOS)}")
+        options = dict(options or {})
+        unknown = set(options) - set(OPTIONS)
+        if unknown:
+            raise MalformedCommandError("", f"unknown option(s) {sorted(unknown)}; known: {sorted(OPTIONS)}")
+        b = load_board()
+        strips = {h: {"status": "oper", "built": True} for h in b.henderson}  # §3
+        strips.update({h: {"status": "dest", "built": False} for h in b.fighter_strip})
+        em = Emitter(self, self.blank())
+        em.emit("game_created", None, game=self.id, scenario=scenario, options=options,
+                secret=secret, commitment=dice.commitment(secret), units=sorted(load_oob()),
+                strips=strips)
+        sequence.end_phase(em)
+        sequence.settle(em, self._needs_input)
+        return em.events
+
+    # --- whose move -------------------------------------------------------------
+    def prompt(self, state: FBState) -> Prompt:
+        if state.result is not None:
+            r = state.result
+            text = f"Game over: {r['winner']} wins. {r['reason']}"
+            return Prompt(None, "game_over", text, text)
+        if state.pending:
+            d = state.pending[0]
+            text = results.describe_decision(d)
+            return Prompt(d["side"], d["kind"], text, f"Waiting for {text}", d.get("rule", ""), d)
+        side = sequence.phase_side(state.phase)
+        title = sequence.PHASE_TITLES.get(state.phase, state.phase)
+        return Prompt(side, state.phase, _phase_text(self, state, side),
+                      f"Waiting for {side}: {title}, {turn_name(state.turn)}")
+
+    # --- legal commands ------------------------------------------------------------
+    def legal_commands(self, state: FBState, side: str | None = None) -> list[Command]:
+        p = self.prompt(state)
+        if p.side is None or (side is not None and side != p.side):
+            return []
+        return self._legal(state, p.side)
+
+    def _legal(self, state: FBState, side: str, only: Command | None = None) -> list[Command]:
+        if state.pending:
+            return results.gen_decision(state, side)
+        phase = state.phase
+        unit = only.data.get("unit") if only is not None else None
+        if phase.endswith("_setup") or phase.endswith("_reinforcements"):
+            return reinforcements.gen_place(state, side, unit if isinstance(unit, str) else None)
+        if phase.endswith("_movement"):
+            if only is not None and only.type == "move" and isinstance(unit, str):
+                return movement.gen_moves(state, side, unit)
+            out = movement.gen_moves(state, side) if only is None or only.type == "move" else []
+            if side == "IJ":
+                out += air.gen_air_attacks(state) + air.gen_naval_support(state)
+            else:
+                out += air.gen_air_support(state)
+            if not movement.unmet_must_moves(state, side):
+                out.append(Command("end_phase"))
+            return out
+        if phase.endswith("_combat"):
+            out = combat.gen_combat(state, side)
+            if state.combat is None:
+                if side == "IJ":
+                    out += bombardment.gen_bombard(state)
+                if not combat.obligations(state, side):
+                    out.append(Command("end_phase"))
+            return out
+        if phase == "us_engineering":
+            return engineering.gen_work(state) + [Command("end_phase")]
+        if phase == "us_air":
+            out = usaf.gen_air_phase(state)
+            if usaf.step(state) == "allocate":
+                out.append(Command("end_phase"))
+            return out
+        return []
+
+    def _needs_input(self, state: FBState) -> bool:
+        side = self.prompt(state).side
+        return side is not None and any(c.type != "end_phase" for c in self._legal(state, side))
+
+    # --- decide ------------------------------------------------------------------------
+    def decide(self, state: FBState, command: Command) -> list[Event]:
+        if command.type not in HANDLERS:
+            raise MalformedCommandError("", f"unknown command {command.type!r}; known: {sorted(HANDLERS)}")
+        if not isinstance(command.data, dict):
+            raise MalformedCommandError("", "a command's data must be an object")
+        prompt = self.prompt(state)
+        check_turn(prompt, command)
+        side = prompt.side
+        data = {**DEFAULTS.get(command.type, {}), **command.data}
+        cmd = Command(command.type, data, side)
+        try:
+            legal = cmd in self._legal(state, side, cmd)
+        except (TypeError, KeyError) as exc:  # malformed data inside an otherwise known command
+            raise MalformedCommandError("", f"malformed {command.type} command: {exc}") from None
+        if not legal:
+            raise self._why(state, side, cmd)
+        em = Emitter(self, state)
+        HANDLERS[cmd.type](em, cmd.data, side)
+        sequence.settle(em, self._needs_input)
+        return em.events
+
+    def _why(self, state: FBState, side: str, cmd: Command) -> RuleError:
+        if state.pending:
+            return results.why_decision_illegal(state, side, cmd)
+        phase = state.phase
+        t = cmd.type
+        if t == "end_phase":
+            return _why_not_end(state, side)
+        if t == "place" and (phase.endswith("_setup") or phase.endswith("_reinforcements")):
+            return reinforcements.why_place_illegal(state, side, cmd.data)
+        if t == "move" and phase.endswith("_movement"):
+            return movement.why_move_illegal(state, side, cmd.data)
+        if t in ("air_attack", "naval_support", "air_support") and phase.endswith("_movement"):
+            return air.why_air_illegal(state, side, cmd)
+        if t in ("attack", "add", "resolve", "cancel_attack") and phase.endswith("_combat"):
+            return combat.why_combat_illegal(state, side, cmd)
+        if t == "bombard" and phase == "ij_combat":
+            if state.combat is not None:
+                return IllegalCommandError("§7.6", "finish the attack being declared first")
+            return bombardment.why_bombard_illegal(state, cmd)
+        if t == "work" and phase == "us_engineering":
+            return engineering.why_work_illegal(state, cmd)
+        if t in ("to_reserve", "land", "allocate") and phase == "us_air":
+            return usaf.why_air_phase_illegal(state, cmd)
+        title = sequence.PHASE_TITLES.get(phase, phase)
+        return IllegalCommandError("§4", f"'{t}' is not possible in the {title} phase")
+
+    # --- reading -------------------------------------------------------------------------
+    def describe(self, state: FBState, event: Event) -> str | None:
+        return describe(state, event)
+
+    def reachable(self, state: FBState, unit: str) -> dict[str, dict[str, Any]]:
+        return {dest: {"cost": r.cost, "path": list(r.path), "stops": r.stops}
+                for dest, r in movement.reachable(state, unit).items()}
+
+    def assess_attack(self, state: FBState) -> dict[str, Any] | None:
+        return None if state.combat is None else combat.assess(state, state.combat)
+
+    def view(self, state: FBState, side: str | None) -> dict[str, Any]:
+        from engine.games.first_blood.view import build_view
+
+        return build_view(self, state, side)
+
+
+def _phase_text(rules: FirstBlood, state: FBState, side: str | None) -> str:
+    phase = state.phase
+    if phase.endswith("_setup"):
+        return f"Set up your units ({len(setup.unplaced(state, side))} left to place)"
+    if phase.endswith("_reinforcements"):
+        return f"Place your reinforcements ({len(setup.unplaced(state, side))} left)"
+    if phase.endswith("_movement"):
+        must = movement.unmet_must_moves(state, side)
+        extra = f"; {len(must)} unit(s) in off-map boxes must move (§6.5)" if must else ""
+        return "Move your units, assign air and naval support, then end the phase" + extra
+    if phase.endswith("_combat"):
+        if state.combat is not None:
+            return "Add units to the attack, then resolve it (or cancel)"
+        owed = combat.obligations(state, side)
+        extra = f"; {len(owed)} mandatory combat pairing(s) left (§7)" if owed else ""
+        return "Declare and resolve your attacks" + extra
+    if phase == "us_engineering":
+        return "Order engineering work on the air strips, then end the phase"
+    if phase == "us_air":
+        return {"excess": "Too many active USAF units: send some to the Reserve (§11)",
+                "land": "Land the units that flew this turn on an operational air strip (§11)",
+                "allocate": "Allocate face-up units to CAP or Ground Attack for next turn, then end the phase"}[
+            usaf.step(state)]
+    return sequence.PHASE_TITLES.get(phase, phase)
+
+
+def _why_not_end(state: FBState, side: str) -> IllegalCommandError:
+    phase = state.phase
+    if phase.endswith("_movement"):
+        must = movement.unmet_must_moves(state, side)
+        return IllegalCommandError("§6.5", "IJ units in off-map boxes must move every turn: "
+                                           + ", ".join(q.label(u) for u in must))
+    if phase.endswith("_combat"):
+        if state.combat is not None:
+            return IllegalCommandError("§7.6", "resolve or cancel the attack being declared first")
+        owed = combat.obligations(state, side)
+        pairs = ", ".join(f"{q.label(u)} -> {h}" for u, h in owed[:4])
+        return IllegalCommandError("§7", "combat is mandatory for units in enemy ZOC and every "
+                                         f"adjacent enemy must be attacked: {pairs}")
+    if phase == "us_air":
+        return IllegalCommandError("§11", "send excess units to the Reserve and land every unit "
+                                          "that flew before ending the phase")
+    return IllegalCommandError("§4", "this phase ends by itself once everything is placed")
+
+
+RULES = FirstBlood()

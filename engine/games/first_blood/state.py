@@ -1,0 +1,142 @@
+"""The First Blood game state: plain mutable dataclasses, changed only by ``evolve``.
+
+Static counter data (CF, MF, range) stays in the order of battle; the state
+keeps what changes: where each unit is and what it has done this turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+# Where a unit can be.  Map hexes are plain RRCC ids; everything else is a word.
+POOL = "pool"  # not yet arrived
+ARRIVING = "arriving"  # arrived this turn, waiting to be placed (§5)
+ELIMINATED = "eliminated"
+CAP, GROUND_ATTACK, USAF_RESERVE = "cap", "ga", "usaf_reserve"
+IJAAF_RESERVE, IJAAF_ATTACK = "ijaaf_reserve", "ijaaf_attack"
+IJN_RESERVE, IJN_ATTACK = "ijn_reserve", "ijn_attack"
+AIR_BOXES = (CAP, GROUND_ATTACK, USAF_RESERVE, IJAAF_RESERVE, IJAAF_ATTACK, IJN_RESERVE, IJN_ATTACK)
+BOX_PREFIX = "box:"  # off-map movement boxes A-D (§6.5)
+ENTRY_PREFIX = "entry:"  # entry points (§5)
+STRIP_PREFIX = "strip:"  # a USAF unit on an air strip hex (or its status box, §2.1)
+
+
+def box_loc(box_id: str) -> str:
+    return BOX_PREFIX + box_id
+
+
+def entry_loc(entry_id: str) -> str:
+    return ENTRY_PREFIX + entry_id
+
+
+def strip_loc(hex_id: str) -> str:
+    return STRIP_PREFIX + hex_id
+
+
+def is_map_hex(loc: str) -> bool:
+    return len(loc) == 4 and loc.isdigit()
+
+
+@dataclass
+class Unit:
+    id: str
+    loc: str = POOL
+    face_down: bool = False  # USAF: refuelling on an air strip (§7.11, §11)
+    mf_left: int = 0
+    stopped: bool = False  # entered enemy ZOC this phase: no more movement (§6.2)
+    moved: bool = False  # moved this phase (§6.5 must-move)
+    fought: bool = False  # took part in a combat this phase (§7: one combat per unit)
+    defended: bool = False  # was attacked this phase
+    support: str | None = None  # air/naval unit: the hex it supports (§6.6, §6.8)
+    used: bool = False  # air/naval unit: has flown or sailed its one action this turn
+    start_hex: str | None = None  # where it began the turn (§10)
+    moved_turn: int = -1  # last turn it moved or retreated (§10)
+    fought_turn: int = -1  # last turn it took part in a combat (§10)
+    bombarded_turn: int = -1  # last turn its air strip hex was bombarded (§10)
+    boxes: list[str] = field(default_factory=list)  # off-map boxes it has been in (§6.5)
+    box_arrival: int = -1  # turn it was placed in a box as a reinforcement (§5.2)
+
+
+@dataclass
+class Strip:
+    hex: str
+    status: str  # "oper" | "dam" | "dest"
+    built: bool  # has been completed: counts for victory (§1) and may be bombarded
+    work: int = 0  # engineering work marker 0, 1 or 2 (§10)
+    worked_turn: int = -1  # last turn work was done on it
+
+
+@dataclass
+class Combat:
+    """A combat being declared, then resolved step by step (§7.6-§7.9)."""
+
+    side: str
+    targets: list[str] = field(default_factory=list)
+    attackers: list[str] = field(default_factory=list)  # direct fire
+    artillery: list[str] = field(default_factory=list)  # remote fire support (§7.5)
+    origin: str | None = None  # entry point or box location for an attack upon entry (§5.1)
+    defenders: list[str] = field(default_factory=list)
+    result: str | None = None
+    steps: list[str] = field(default_factory=list)  # what is left to do after the roll
+
+
+@dataclass
+class FBState:
+    seq: int = 0
+    secret: str = ""
+    scenario: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    turn: int = 0
+    phase: str = "created"
+    units: dict[str, Unit] = field(default_factory=dict)
+    strips: dict[str, Strip] = field(default_factory=dict)
+    combat: Combat | None = None
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    supply_die: int | None = None
+    result: dict[str, Any] | None = None
+
+    # --- copies and JSON -------------------------------------------------
+    def clone(self) -> FBState:
+        new = FBState(
+            seq=self.seq, secret=self.secret, scenario=self.scenario, options=dict(self.options),
+            turn=self.turn, phase=self.phase,
+            units={k: _copy_unit(u) for k, u in self.units.items()},
+            strips={k: Strip(s.hex, s.status, s.built, s.work, s.worked_turn)
+                    for k, s in self.strips.items()},
+            combat=None if self.combat is None else Combat(
+                self.combat.side, list(self.combat.targets), list(self.combat.attackers),
+                list(self.combat.artillery), self.combat.origin, list(self.combat.defenders),
+                self.combat.result, list(self.combat.steps)),
+            pending=[_deep(p) for p in self.pending],
+            supply_die=self.supply_die,
+            result=None if self.result is None else dict(self.result),
+        )
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> FBState:
+        data = dict(obj)
+        data["units"] = {k: Unit(**v) for k, v in obj["units"].items()}
+        data["strips"] = {k: Strip(**v) for k, v in obj["strips"].items()}
+        data["combat"] = None if obj.get("combat") is None else Combat(**obj["combat"])
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def _copy_unit(u: Unit) -> Unit:
+    c = Unit.__new__(Unit)
+    c.__dict__.update(u.__dict__)
+    c.boxes = list(u.boxes)
+    return c
+
+
+def _deep(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _deep(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep(v) for v in value]
+    return value

@@ -1,0 +1,70 @@
+"""What one side (or a spectator, ``side=None``) may see of a First Blood game.
+
+First Blood has no hidden units, but the dice secret never leaves the engine:
+only its commitment hash is shown until the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import dice
+from engine.games.first_blood import queries as q
+from engine.games.first_blood.board import load_board
+from engine.games.first_blood.oob import TURNS, turn_name
+from engine.games.first_blood.phases import combat
+from engine.games.first_blood.sequence import PHASE_TITLES
+from engine.games.first_blood.state import POOL, FBState
+
+RECONSTRUCTION_NOTE = (
+    "The map, the orders of battle and the die-roll-6 rows of both attack tables are "
+    "reconstructions: the rulebook does not print them."
+)
+
+
+def unit_view(state: FBState, uid: str) -> dict[str, Any]:
+    s, u = q.spec(uid), state.units[uid]
+    return {
+        "id": uid, "side": s.side, "name": s.name, "kind": s.kind, "type": s.type,
+        "cf": s.cf, "mf": s.mf, "range": s.range, "arrives": turn_name(s.arrives) if s.arrives else "start",
+        "loc": u.loc, "face_down": u.face_down, "mf_left": u.mf_left, "stopped": u.stopped,
+        "moved": u.moved, "fought": u.fought, "defended": u.defended, "support": u.support,
+    }
+
+
+def build_view(rules: Any, state: FBState, side: str | None) -> dict[str, Any]:
+    p = rules.prompt(state)
+    c = state.combat
+    owed = combat.obligations(state, p.side) if state.phase.endswith("_combat") and p.side else []
+    view: dict[str, Any] = {
+        "game": rules.id, "title": rules.title, "you": side,
+        "turn": state.turn, "turn_name": turn_name(state.turn), "turns": list(TURNS),
+        "phase": state.phase, "phase_title": PHASE_TITLES.get(state.phase, state.phase),
+        "prompt": {"side": p.side, "kind": p.kind, "text": p.text, "waiting": p.waiting,
+                   "rule": p.rule},
+        "your_turn": side is not None and side == p.side,
+        "units": [unit_view(state, uid) for uid, u in sorted(state.units.items()) if u.loc != POOL],
+        "to_come": [unit_view(state, uid) for uid, u in sorted(state.units.items()) if u.loc == POOL],
+        "strips": {h: {"status": s.status, "built": s.built, "work": s.work}
+                   for h, s in sorted(state.strips.items())},
+        "combat": None if c is None else {
+            "side": c.side, "targets": c.targets, "attackers": c.attackers, "artillery": c.artillery,
+            "origin": c.origin, "assessment": combat.assess(state, c) if c.result is None else None,
+        },
+        "pending": state.pending[0] if state.pending else None,
+        "obligations": [{"unit": u, "hex": h} for u, h in owed],
+        "supply_die": state.supply_die,
+        "air_capacity": q.air_capacity(state),
+        "result": state.result,
+        "options": dict(state.options),
+        "dice_commitment": dice.commitment(state.secret),
+        "reconstruction_note": RECONSTRUCTION_NOTE,
+        "map_note": load_board().note,
+        "seq": state.seq,
+        "legal": [],
+    }
+    if state.result is not None:
+        view["dice_secret"] = state.secret  # revealed once the game is over
+    if view["your_turn"]:
+        view["legal"] = [cmd.to_json() for cmd in rules.legal_commands(state, side)]
+    return view

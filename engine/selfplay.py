@@ -1,0 +1,150 @@
+"""Random self-play: both sides pick random legal commands until the game ends.
+
+    python -m engine.selfplay --game first_blood --games 200 --seed 1
+
+A game "finished" when the rules declared a winner; an "error" is an exception
+or a dead end (no legal command while the game is not over); a "replay
+mismatch" is a game whose log, written to JSON and replayed from scratch, does
+not give the same final state.  The engine may not use ``random``, so the
+chooser is a small hash-based generator of its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.dice import derive_secret
+from engine.core.events import Command, Event
+from engine.core.game import get_rules, replay
+
+MAX_DECISIONS = 20_000
+# How eagerly the random players end a phase when they may (the rest of the
+# time they pick a random kind of command, then a random command of that kind).
+END_BIAS = {"movement": 0.12, "combat": 0.05, "engineering": 0.3, "air": 0.3}
+
+
+class Chooser:
+    """Deterministic stream of choices from a seed (SHA-256 in counter mode)."""
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed.encode()
+        self.counter = 0
+
+    def unit(self) -> float:
+        self.counter += 1
+        digest = hashlib.sha256(self.seed + self.counter.to_bytes(8, "big")).digest()
+        return int.from_bytes(digest[:8], "big") / 2**64
+
+    def pick(self, items: list[Any]) -> Any:
+        return items[int(self.unit() * len(items))]
+
+
+def choose(rng: Chooser, phase: str, legal: list[Command]) -> Command:
+    ends = [c for c in legal if c.type in ("end_phase", "end_advance")]
+    rest = [c for c in legal if c.type not in ("end_phase", "end_advance", "cancel_attack")]
+    bias = next((v for k, v in END_BIAS.items() if k in phase), 0.1)
+    if ends and (not rest or rng.unit() < bias):
+        return ends[0]
+    if not rest:
+        return rng.pick(legal)
+    by_type: dict[str, list[Command]] = defaultdict(list)
+    for c in rest:
+        by_type[c.type].append(c)
+    kinds = sorted(by_type)
+    if "resolve" in by_type and rng.unit() < 0.5:
+        return by_type["resolve"][0]
+    return rng.pick(by_type[rng.pick(kinds)])
+
+
+@dataclass
+class GameRecord:
+    events: list[Event] = field(default_factory=list)
+    winner: str | None = None
+    error: str | None = None
+    replay_ok: bool = True
+
+
+def play_one(game: str, seed: int, index: int) -> GameRecord:
+    rules = get_rules(game)
+    rng = Chooser(f"{game}:{seed}:{index}")
+    rec = GameRecord()
+    try:
+        rec.events = rules.create("campaign", {}, derive_secret(seed, f"selfplay-{index}"))
+        state = replay(rules, rec.events)
+        for _ in range(MAX_DECISIONS):
+            prompt = rules.prompt(state)
+            if prompt.side is None:
+                break
+            legal = rules.legal_commands(state)
+            if not legal:
+                rec.error = f"dead end at event {state.seq}: {prompt.text}"
+                break
+            cmd = choose(rng, getattr(state, "phase", ""), legal)
+            new = rules.decide(state, Command(cmd.type, cmd.data, prompt.side))
+            for e in new:
+                rules.apply(state, e)
+            rec.events.extend(new)
+        else:
+            rec.error = "too many decisions"
+        if rec.error is None:
+            rec.winner = (state.result or {}).get("winner")
+        round_trip = [Event.from_json(o) for o in json.loads(json.dumps([e.to_json() for e in rec.events]))]
+        again = replay(rules, round_trip)
+        rec.replay_ok = rules.state_to_json(again) == rules.state_to_json(state)
+    except Exception as exc:  # noqa: BLE001 - self-play reports every failure
+        rec.error = f"{type(exc).__name__}: {exc}"
+    return rec
+
+
+def run(game: str, games: int, seed: int, out: Any = sys.stdout, keep_longest: bool = False) -> dict[str, Any]:
+    stats = {"games": games, "finished": 0, "errors": 0, "replay_mismatches": 0}
+    wins: dict[str, int] = defaultdict(int)
+    longest: list[Event] = []
+    started = time.perf_counter()
+    for i in range(games):
+        rec = play_one(game, seed, i)
+        if rec.error:
+            stats["errors"] += 1
+            print(f"game {i}: ERROR {rec.error}", file=out)
+        if not rec.replay_ok:
+            stats["replay_mismatches"] += 1
+            print(f"game {i}: replay mismatch", file=out)
+        if rec.winner:
+            stats["finished"] += 1
+            wins[rec.winner] += 1
+        if keep_longest and len(rec.events) > len(longest):
+            longest = rec.events
+    stats["seconds"] = round(time.perf_counter() - started, 1)
+    sides = get_rules(game).sides
+    stats.update({f"{s.lower()}_wins": wins[s] for s in sides})
+    if keep_longest:
+        stats["longest"] = longest
+    summary = " ".join(f"{k}={v}" for k, v in stats.items() if k not in ("seconds", "longest"))
+    print(f"# {stats['seconds']} s", file=out)
+    print(summary, file=out)
+    return stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="first_blood")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--save-longest", help="write the longest game's log (JSON) here")
+    args = parser.parse_args(argv)
+    stats = run(args.game, args.games, args.seed, keep_longest=bool(args.save_longest))
+    if args.save_longest:
+        with open(args.save_longest, "w") as fh:
+            json.dump([e.to_json() for e in stats["longest"]], fh)
+    return 0 if stats["errors"] == 0 and stats["replay_mismatches"] == 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
