@@ -74,7 +74,7 @@ LINES: dict[str, Describer] = {
     "combat_steps": lambda s, d, side: None,
     "combat_step_done": lambda s, d, side: None,
     "combat_ended": lambda s, d, side: None,
-    "decision_opened": lambda s, d, side: None if d.get("replaces") else f"Waiting: {describe_decision(d['decision'])}",
+    "decision_opened": lambda s, d, side: None if d.get("replaces") else f"{d['decision']['side']} must {describe_decision(d['decision'])}",
     "decision_closed": lambda s, d, side: None,
     "unit_eliminated": lambda s, d, side: f"{q.label(d['unit'])} eliminated: {d['reason']}",
     "unit_retreated": lambda s, d, side: f"{q.label(d['unit'])} retreats {d['frm']} -> {d['to']}",

@@ -115,8 +115,9 @@ class FirstBlood:
             return Prompt(None, "game_over", text, text)
         if state.pending:
             d = state.pending[0]
-            text = results.describe_decision(d)
-            return Prompt(d["side"], d["kind"], text, f"Waiting for {text}", d.get("rule", ""), d)
+            what = results.describe_decision(d)
+            return Prompt(d["side"], d["kind"], what[0].upper() + what[1:],
+                          f"Waiting for {d['side']} to {what}", d.get("rule", ""), d)
         side = sequence.phase_side(state.phase)
         title = sequence.PHASE_TITLES.get(state.phase, state.phase)
         return Prompt(side, state.phase, _phase_text(self, state, side),

@@ -189,16 +189,15 @@ def why_decision_illegal(state: FBState, side: str, cmd: Command) -> IllegalComm
 
 
 def describe_decision(d: dict[str, Any]) -> str:
-    side = d["side"]
+    """What the deciding side must do, as a verb phrase ("choose 1 unit to ...")."""
     if d["kind"] == "loss":
         n = d["count"]
-        return f"{side} chooses {n} unit{'s' if n > 1 else ''} to eliminate ({d['reason']}, {d['rule']})"
+        return f"choose {n} unit{'s' if n > 1 else ''} to eliminate ({d['reason']}, {d['rule']})"
     if d["kind"] == "supply_loss":
-        return f"{side} chooses a ground unit or an IJN Reserve destroyer to lose (supply, §8)"
+        return "choose a ground unit or an IJN Reserve destroyer to give up (supply, §8)"
     if d["kind"] == "retreat":
-        names = ", ".join(q.label(u) for u in d["units"])
-        return f"{side} retreats {names} (§7.9)"
-    return f"{side} may advance into {', '.join(d['hexes'])} (§7.8)"
+        return f"retreat {', '.join(q.label(u) for u in d['units'])} (§7.9)"
+    return f"advance into {', '.join(d['hexes'])} or stay (§7.8)"
 
 
 def do_eliminate(em: Emitter, data: dict[str, Any], side: str) -> None:
