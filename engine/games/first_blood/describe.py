@@ -74,7 +74,7 @@ LINES: dict[str, Describer] = {
     "combat_steps": lambda s, d, side: None,
     "combat_step_done": lambda s, d, side: None,
     "combat_ended": lambda s, d, side: None,
-    "decision_opened": lambda s, d, side: None if d.get("replaces") else f"{d['decision']['side']} must {describe_decision(d['decision'])}",
+    "decision_opened": lambda s, d, side: _decision(d),
     "decision_closed": lambda s, d, side: None,
     "unit_eliminated": lambda s, d, side: f"{q.label(d['unit'])} eliminated: {d['reason']}",
     "unit_retreated": lambda s, d, side: f"{q.label(d['unit'])} retreats {d['frm']} -> {d['to']}",
@@ -86,6 +86,12 @@ LINES: dict[str, Describer] = {
     "strip_repaired": lambda s, d, side: f"Air strip {d['hex']} is operational again",
     "game_ended": lambda s, d, side: f"Game over after {turn_name(d['turn'])}: {d['winner']} wins. {d['reason']}",
 }
+
+
+def _decision(d: dict[str, Any]) -> str | None:
+    if d.get("replaces"):
+        return None
+    return f"{d['decision']['side']} must {describe_decision(d['decision'])}"
 
 
 def _resolved(d: dict[str, Any], side: str | None) -> str:

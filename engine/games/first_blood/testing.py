@@ -26,7 +26,7 @@ def position(units: dict[str, str], *, phase: str = "us_movement", turn: int = 1
     state = replay(RULES, RULES.create("campaign", options or {}, secret))
     oob = load_oob()
     for uid, u in state.units.items():
-        u.loc = others if uid not in units else units[uid]
+        u.loc = units.get(uid, others)
         if uid not in units and others == POOL and oob[uid].arrives <= turn:
             u.loc = ELIMINATED  # already arrived earlier: keep them off the board
         u.start_hex = u.loc if is_map_hex(u.loc) else None
