@@ -103,7 +103,8 @@ def play_one(game: str, seed: int, index: int) -> GameRecord:
     return rec
 
 
-def run(game: str, games: int, seed: int, out: Any = sys.stdout, keep_longest: bool = False) -> dict[str, Any]:
+def run(game: str, games: int, seed: int, out: Any = None, keep_longest: bool = False) -> dict[str, Any]:
+    out = out or sys.stdout
     stats = {"games": games, "finished": 0, "errors": 0, "replay_mismatches": 0}
     wins: dict[str, int] = defaultdict(int)
     longest: list[Event] = []

@@ -35,7 +35,7 @@ def bring_in(em: Emitter, side: str) -> None:
     if units:
         em.emit("units_arrived", side, units=units)
     for uid in units:
-        if side == "US" and q.spec(uid).kind != "ground":
+        if side == "US" and q.spec(uid).kind != "ground" and em.state.turn > 0:
             em.emit("unit_placed", side, unit=uid, to=USAF_RESERVE)
 
 
