@@ -36,6 +36,16 @@ SCENARIOS = {"campaign": "The campaign: US set-up, then Sep I to Jan III (15 tur
 OPTIONS = {
     engineering.OPTION_TWO_UNITS: "Optional §10: any two US ground units may work as one engineer",
 }
+# The fields of every command and their JSON types ("str?" may be null).
+FIELDS: dict[str, dict[str, str]] = {
+    "place": {"unit": "str", "to": "str"}, "move": {"unit": "str", "to": "str"},
+    "air_attack": {"units": "list", "target": "str"}, "naval_support": {"unit": "str", "hex": "str"},
+    "air_support": {"unit": "str", "hex": "str"}, "attack": {"hex": "str"}, "add": {"unit": "str"},
+    "cancel_attack": {}, "resolve": {}, "bombard": {"unit": "str", "hex": "str", "target": "str?"},
+    "eliminate": {"unit": "str"}, "retreat": {"unit": "str", "to": "str?"}, "advance": {"unit": "str", "to": "str"},
+    "end_advance": {}, "work": {"hex": "str", "units": "list"}, "to_reserve": {"unit": "str"},
+    "land": {"unit": "str", "hex": "str"}, "allocate": {"unit": "str", "box": "str"}, "end_phase": {},
+}
 # Default values of optional command fields, so that {"target": null} and a
 # missing "target" are the same command.
 DEFAULTS: dict[str, dict[str, Any]] = {"bombard": {"target": None}, "retreat": {"to": None}}
@@ -173,8 +183,7 @@ class FirstBlood:
     def decide(self, state: FBState, command: Command) -> list[Event]:
         if command.type not in HANDLERS:
             raise MalformedCommandError("", f"unknown command {command.type!r}; known: {sorted(HANDLERS)}")
-        if not isinstance(command.data, dict):
-            raise MalformedCommandError("", "a command's data must be an object")
+        _check_fields(command)
         prompt = self.prompt(state)
         check_turn(prompt, command)
         side = prompt.side
@@ -228,10 +237,42 @@ class FirstBlood:
     def assess_attack(self, state: FBState) -> dict[str, Any] | None:
         return None if state.combat is None else combat.assess(state, state.combat)
 
+    def preview_attack(self, state: FBState, side: str, targets: list[str], units: list[str]) -> dict[str, Any]:
+        """Odds and modifiers of a proposed attack, declared on a scratch copy with the
+        same legal commands a real declaration uses (so an illegal one raises)."""
+        scratch = state.clone()
+        if scratch.combat is not None:
+            self._play(scratch, Command("cancel_attack", {}, side))
+        for h in targets:
+            self._play(scratch, Command("attack", {"hex": h}, side))
+        for u in units:
+            self._play(scratch, Command("add", {"unit": u}, side))
+        return combat.assess(scratch, scratch.combat) if scratch.combat else {}
+
+    def _play(self, state: FBState, command: Command) -> None:
+        for e in self.decide(state, command):
+            self.apply(state, e)
+
     def view(self, state: FBState, side: str | None) -> dict[str, Any]:
         from engine.games.first_blood.view import build_view
 
         return build_view(self, state, side)
+
+
+def _check_fields(command: Command) -> None:
+    if not isinstance(command.data, dict):
+        raise MalformedCommandError("", "a command's data must be an object")
+    fields = FIELDS[command.type]
+    extra = set(command.data) - set(fields)
+    if extra:
+        raise MalformedCommandError("", f"{command.type} takes {sorted(fields) or 'no fields'}, not {sorted(extra)}")
+    for name, kind in fields.items():
+        value = command.data.get(name, DEFAULTS.get(command.type, {}).get(name, ...))
+        ok = (isinstance(value, str) or (kind == "str?" and value is None)) if kind.startswith("str") else (
+            isinstance(value, list) and all(isinstance(v, str) for v in value))
+        if not ok:
+            want = {"str": "a string", "str?": "a string or null", "list": "a list of strings"}[kind]
+            raise MalformedCommandError("", f"{command.type}: '{name}' must be {want}")
 
 
 def _phase_text(rules: FirstBlood, state: FBState, side: str | None) -> str:

@@ -1,0 +1,97 @@
+"""Dependencies shared by the routes (the FastAPI template's ``deps.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+from fastapi.security import HTTPBasic, HTTPBasicCredentials
+from sqlalchemy.orm import Session
+
+from app.config import Settings
+from app.models import Game, Seat
+from app.security import check_admin, cookie_name, unsign
+from app.services.games import GameNotFound, GameService
+
+
+def get_settings_dep(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    with request.app.state.db.sessions() as session:
+        yield session
+
+
+def get_service(request: Request) -> GameService:
+    return request.app.state.games
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+SessionDep = Annotated[Session, Depends(get_session)]
+ServiceDep = Annotated[GameService, Depends(get_service)]
+
+
+def get_game(game_id: str, session: SessionDep, service: ServiceDep) -> Game:
+    try:
+        return service.get(session, game_id)
+    except GameNotFound:
+        raise HTTPException(404, f"no game {game_id}") from None
+
+
+GameDep = Annotated[Game, Depends(get_game)]
+
+
+def presented_token(request: Request, game_id: str, settings: Settings) -> str | None:
+    """The seat secret from a bearer header, else from the game's signed cookie."""
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    raw = request.cookies.get(cookie_name(game_id))
+    if not raw:
+        return None
+    token = unsign(raw, settings.secret_key)
+    if token is None:
+        raise HTTPException(403, "the seat cookie for this game is not valid; open your private link again")
+    return token
+
+
+def optional_seat(request: Request, game: GameDep, session: SessionDep, service: ServiceDep,
+                  settings: SettingsDep) -> Seat | None:
+    """The caller's seat, or None for a spectator; a wrong secret is refused."""
+    token = presented_token(request, game.id, settings)
+    if token is None:
+        return None
+    seat = service.seat_for(session, game.id, token)
+    if seat is None:
+        raise HTTPException(403, "that seat secret is not valid for this game")
+    return seat
+
+
+OptionalSeatDep = Annotated[Seat | None, Depends(optional_seat)]
+
+
+def required_seat(seat: OptionalSeatDep) -> Seat:
+    if seat is None:
+        raise HTTPException(401, "this needs your seat secret (your private link, or a bearer token)",
+                            headers={"WWW-Authenticate": "Bearer"})
+    return seat
+
+
+SeatDep = Annotated[Seat, Depends(required_seat)]
+
+basic = HTTPBasic(auto_error=False, realm="admin")
+
+
+def require_admin(settings: SettingsDep,
+                  credentials: Annotated[HTTPBasicCredentials | None, Depends(basic)]) -> str:
+    if not settings.admin_password:
+        raise HTTPException(403, "admin pages are disabled: set ADMIN_PASSWORD")
+    if credentials is None or not check_admin(credentials.username, credentials.password,
+                                              settings.admin_user, settings.admin_password):
+        raise HTTPException(401, "admin credentials required", headers={"WWW-Authenticate": 'Basic realm="admin"'})
+    return credentials.username
+
+
+AdminDep = Annotated[str, Depends(require_admin)]

@@ -1,0 +1,47 @@
+"""The FastAPI application: migrations at start, routes, health check."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from app.config import Settings, get_settings
+from app.db import Database, migrate
+from app.routes import admin, api
+from app.services.games import GameService
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):  # noqa: ANN202
+        migrate(settings.database_url)
+        yield
+        app.state.db.engine.dispose()
+
+    app = FastAPI(title="Guadalcanal play-by-browser", version="0.1.0", lifespan=lifespan,
+                  description="Hex-and-counter wargames over an append-only event log judged by a pure rules engine.")
+    app.state.settings = settings
+    app.state.db = Database(settings.database_url)
+    app.state.games = GameService(settings.snapshot_every)
+    app.include_router(api.router)
+    app.include_router(admin.router)
+
+    @app.get("/healthz", tags=["health"])
+    def healthz() -> Any:
+        try:
+            with app.state.db.engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+        except Exception as exc:  # noqa: BLE001 - report any database failure
+            return JSONResponse({"status": "error", "database": str(exc)[:200]}, status_code=503)
+        return {"status": "ok", "database": "ok"}
+
+    return app
+
+
+app = create_app()

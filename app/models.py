@@ -1,0 +1,77 @@
+"""Tables (SQLAlchemy 2).  Alembic migrations in ``migrations/`` are the only
+source of the schema; a test checks that they and these models agree."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+JsonType = JSON().with_variant(JSONB(), "postgresql")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))  # engine game id, e.g. "first_blood"
+    scenario: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JsonType, default=dict)
+    status: Mapped[str] = mapped_column(String(16), default="waiting")  # waiting | active | finished
+    seq: Mapped[int] = mapped_column(Integer, default=0)  # events in the log; the concurrency check
+    dice_secret: Mapped[str] = mapped_column(String(128))
+    result: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.side")
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "side", name="uq_seats_game_side"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    side: Mapped[str] = mapped_column(String(16))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the seat secret
+    display_name: Mapped[str] = mapped_column(String(80), default="")
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # unique with game_id: no gap, no fork
+    type: Mapped[str] = mapped_column(String(40))
+    payload: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    side: Mapped[str | None] = mapped_column(String(16), nullable=True)  # the side the event concerns
+    actor: Mapped[str | None] = mapped_column(String(16), nullable=True)  # the seat whose command caused it
+    command: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)  # on a batch's first event
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)  # the log line
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Snapshot(Base):
+    """A disposable cache of a game's state after ``seq`` events."""
+
+    __tablename__ = "snapshots"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    state: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

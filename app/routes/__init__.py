@@ -1,0 +1,1 @@
+"""HTTP routes: thin translations between HTTP and the game service."""

@@ -1,0 +1,169 @@
+"""The JSON API used by the browser pages and by API clients (OpenAPI at /docs)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, HTTPException, Query, Response
+from fastapi.responses import JSONResponse
+
+from app.deps import GameDep, OptionalSeatDep, SeatDep, ServiceDep, SessionDep, SettingsDep
+from app.schemas import (
+    AttackPreviewIn,
+    CommandIn,
+    CommandResult,
+    ConflictOut,
+    GameCreated,
+    ImportResult,
+    Joined,
+    JoinRequest,
+    LegalOut,
+    LogPage,
+    NewGame,
+    RuleErrorOut,
+)
+from app.security import cookie_name, sign
+from app.services.games import BadImport
+from app.store import StaleSequence
+from engine.core.errors import NotYourTurnError, RuleError
+from engine.core.game import get_rules
+
+router = APIRouter(prefix="/api", tags=["games"])
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"description": "no seat secret"}, 403: {"description": "wrong secret or not your side"},
+    404: {"description": "no such game"},
+}
+
+
+def set_seat_cookie(response: Response, game_id: str, token: str, settings: SettingsDep) -> None:
+    response.set_cookie(cookie_name(game_id), sign(token, settings.secret_key), httponly=True,
+                        samesite="lax", secure=settings.secure_cookies, max_age=60 * 60 * 24 * 365)
+
+
+def rule_error(exc: RuleError) -> JSONResponse:
+    status = 403 if isinstance(exc, NotYourTurnError) else 422
+    kind = type(exc).__name__.replace("Error", "").lower()
+    return JSONResponse(RuleErrorOut(detail=str(exc), rule=exc.rule, kind=kind).model_dump(), status_code=status)
+
+
+@router.post("/games", response_model=GameCreated, status_code=201)
+def create_game(body: NewGame, response: Response, session: SessionDep, service: ServiceDep,
+                settings: SettingsDep) -> Any:
+    try:
+        created = service.create(session, body.game, body.scenario, body.side, body.options, body.name)
+    except RuleError as exc:
+        return rule_error(exc)
+    gid = created.game.id
+    other = next(s for s in created.tokens if s != body.side)
+    set_seat_cookie(response, gid, created.tokens[body.side], settings)
+    return GameCreated(game_id=gid, side=body.side, token=created.tokens[body.side],
+                       play_url=f"{settings.base_url}/games/{gid}?token={created.tokens[body.side]}",
+                       invite_url=f"{settings.base_url}/join/{gid}?token={created.tokens[other]}")
+
+
+@router.post("/games/{game_id}/join", response_model=Joined, responses=ERRORS)
+def join_game(body: JoinRequest, game: GameDep, response: Response, session: SessionDep,
+              service: ServiceDep, settings: SettingsDep) -> Any:
+    try:
+        seat = service.join(session, game, body.token, body.name)
+    except PermissionError as exc:
+        raise HTTPException(403, str(exc)) from None
+    set_seat_cookie(response, game.id, body.token, settings)
+    return Joined(game_id=game.id, side=seat.side, name=seat.display_name)
+
+
+@router.get("/games/{game_id}", responses=ERRORS)
+def game_view(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep) -> dict[str, Any]:
+    """The game as your side may see it (a spectator's view without a secret)."""
+    return service.view(session, game, seat.side if seat else None)
+
+
+@router.get("/games/{game_id}/legal", response_model=LegalOut, responses=ERRORS)
+def legal_commands(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep) -> Any:
+    rules = get_rules(game.game)
+    state = service.state(session, game)
+    p = rules.prompt(state)
+    side = seat.side if seat else None
+    mine = side is not None and side == p.side
+    return LegalOut(seq=game.seq, prompt={"side": p.side, "kind": p.kind, "text": p.text if mine else p.waiting,
+                                          "rule": p.rule},
+                    your_turn=mine, commands=[c.to_json() for c in rules.legal_commands(state, side)] if mine else [])
+
+
+@router.get("/games/{game_id}/units/{unit_id}/reachable", responses=ERRORS)
+def reachable(unit_id: str, game: GameDep, seat: SeatDep, session: SessionDep,
+              service: ServiceDep) -> dict[str, Any]:
+    """Hexes the unit may move to now, each with its MF cost and path (empty if it may not move)."""
+    rules = get_rules(game.game)
+    state = service.state(session, game)
+    if unit_id not in state.units:
+        raise HTTPException(404, f"no unit {unit_id}")
+    p = rules.prompt(state)
+    hexes = rules.reachable(state, unit_id) if p.side == seat.side and p.kind.endswith("_movement") else {}
+    own = {c.data.get("to") for c in rules.legal_commands(state, seat.side)
+           if c.type == "move" and c.data.get("unit") == unit_id}
+    return {"unit": unit_id, "seq": game.seq, "hexes": {h: r for h, r in hexes.items() if h in own}}
+
+
+@router.post("/games/{game_id}/attack-preview", responses={**ERRORS, 422: {"model": RuleErrorOut}})
+def attack_preview(body: AttackPreviewIn, game: GameDep, seat: SeatDep, session: SessionDep,
+                   service: ServiceDep) -> Any:
+    """Odds, defence doubling, artillery cap and die modifiers of a proposed attack, without declaring it."""
+    rules = get_rules(game.game)
+    try:
+        return rules.preview_attack(service.state(session, game), seat.side, body.targets, body.units)
+    except RuleError as exc:
+        return rule_error(exc)
+
+
+@router.post("/games/{game_id}/commands", response_model=CommandResult,
+             responses={**ERRORS, 409: {"model": ConflictOut}, 422: {"model": RuleErrorOut}})
+def post_command(body: CommandIn, game: GameDep, seat: SeatDep, session: SessionDep, service: ServiceDep) -> Any:
+    """Decide a command for your side; all its events are appended in one transaction."""
+    try:
+        events, seq = service.submit(session, game, seat.side, {"type": body.type, "data": body.data},
+                                     body.expected_seq)
+    except StaleSequence as exc:
+        return JSONResponse(ConflictOut(detail=str(exc), current_seq=exc.current).model_dump(), status_code=409)
+    except RuleError as exc:
+        return rule_error(exc)
+    return CommandResult(seq=seq, events=[{"seq": n, "type": e.type, "side": e.side, "text": t,
+                                           "data": _public(e.type, e.data)} for n, e, t in events])
+
+
+@router.get("/games/{game_id}/log", response_model=LogPage, responses=ERRORS)
+def game_log(game: GameDep, session: SessionDep, service: ServiceDep,
+             offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000)) -> Any:
+    """The game's log, oldest first, with one line of English beside each event."""
+    return service.log(session, game, offset, limit, reveal=False)
+
+
+@router.get("/games/{game_id}/export", responses={**ERRORS, 409: {"description": "game not over"}})
+def export_game(game: GameDep, seat: SeatDep, session: SessionDep, service: ServiceDep) -> JSONResponse:
+    """The whole game as one file (dice secret included, so only once the game is over)."""
+    if game.status != "finished":
+        raise HTTPException(409, "a game can be exported by its players once it is over "
+                                 "(the file reveals the dice secret); an admin can export it any time")
+    return export_response(service.export(session, game), game.id)
+
+
+def export_response(data: dict[str, Any], game_id: str) -> JSONResponse:
+    return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="game-{game_id}.json"'})
+
+
+@router.post("/games/import", response_model=ImportResult, status_code=201,
+             responses={422: {"description": "the file does not replay; the first bad event is named"}})
+def import_game(data: Annotated[dict[str, Any], Body(description="an export file")], session: SessionDep,
+                service: ServiceDep, settings: SettingsDep) -> Any:
+    """Create a new game from an export file, validated by replaying every command."""
+    try:
+        created = service.import_game(session, data)
+    except BadImport as exc:
+        return JSONResponse({"detail": str(exc), "bad_seq": exc.seq}, status_code=422)
+    gid = created.game.id
+    return ImportResult(game_id=gid, seats={s: f"{settings.base_url}/games/{gid}?token={t}"
+                                            for s, t in created.tokens.items()})
+
+
+def _public(event_type: str, data: dict[str, Any]) -> dict[str, Any]:
+    return {**data, "secret": "(hidden)"} if event_type == "game_created" else data

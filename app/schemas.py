@@ -1,0 +1,107 @@
+"""Request and response bodies of the JSON API (pydantic)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class NewGame(BaseModel):
+    game: str = Field("first_blood", description="engine game id")
+    scenario: str = "campaign"
+    side: str = Field(..., description="the side you play, e.g. US or IJ")
+    name: str = Field("", max_length=80, description="your display name")
+    options: dict[str, bool] = Field(default_factory=dict)
+
+
+class GameCreated(BaseModel):
+    game_id: str
+    side: str
+    token: str = Field(..., description="your seat secret; keep it private")
+    play_url: str = Field(..., description="your private link")
+    invite_url: str = Field(..., description="send this to your opponent")
+
+
+class JoinRequest(BaseModel):
+    token: str
+    name: str = Field("", max_length=80)
+
+
+class Joined(BaseModel):
+    game_id: str
+    side: str
+    name: str
+
+
+class CommandIn(BaseModel):
+    type: str = Field(..., description="a verb from the legal command list, e.g. move")
+    data: dict[str, Any] = Field(default_factory=dict)
+    expected_seq: int = Field(..., ge=0, description="the log length your view was based on")
+
+
+class EventOut(BaseModel):
+    seq: int
+    type: str
+    side: str | None
+    text: str | None
+    data: dict[str, Any]
+
+
+class CommandResult(BaseModel):
+    seq: int
+    events: list[EventOut]
+
+
+class RuleErrorOut(BaseModel):
+    detail: str
+    rule: str = ""
+    kind: str = "illegal"
+
+
+class ConflictOut(BaseModel):
+    detail: str
+    current_seq: int
+
+
+class LegalOut(BaseModel):
+    seq: int
+    prompt: dict[str, Any]
+    your_turn: bool
+    commands: list[dict[str, Any]]
+
+
+class AttackPreviewIn(BaseModel):
+    targets: list[str] = Field(..., min_length=1)
+    units: list[str] = Field(default_factory=list)
+
+
+class LogPage(BaseModel):
+    total: int
+    offset: int
+    limit: int
+    items: list[dict[str, Any]]
+
+
+class ImportResult(BaseModel):
+    game_id: str
+    seats: dict[str, str] = Field(..., description="side -> private link for that seat")
+
+
+class VerifyOut(BaseModel):
+    ok: bool
+    events: int
+    bad_seq: int | None
+    message: str
+
+
+class GameSummary(BaseModel):
+    game_id: str
+    game: str
+    scenario: str
+    status: str
+    seq: int
+    result: dict[str, Any] | None
+    seats: list[dict[str, Any]]
+    created_at: str
+    updated_at: str

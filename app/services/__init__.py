@@ -1,0 +1,1 @@
+"""Use cases of the server; routes stay thin and call these."""

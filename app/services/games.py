@@ -1,0 +1,240 @@
+"""Games: create, join, read, command (load -> replay -> decide -> append), export,
+import and verify.  The engine is the only judge; this module only keeps the log."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from app import store
+from app.models import Game, Seat
+from app.security import hash_token, new_dice_secret, new_game_id, new_token
+from engine.core.errors import MalformedCommandError
+from engine.core.events import Command, Event
+from engine.core.game import game_ids, get_rules
+from engine.core.verify import LogEntry, Verdict, verify_log
+
+EXPORT_FORMAT = "guadalcanal-pbem/1"
+
+
+class GameNotFound(Exception):
+    pass
+
+
+class BadImport(Exception):
+    def __init__(self, message: str, seq: int | None = None) -> None:
+        super().__init__(message)
+        self.seq = seq
+
+
+@dataclass
+class Created:
+    game: Game
+    tokens: dict[str, str]  # side -> seat secret (shown once)
+
+
+class StateCache:
+    """game id -> (seq, state); states in it are never mutated, only replaced."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._states: dict[str, tuple[int, Any]] = {}
+
+    def get(self, game_id: str, seq: int) -> Any | None:
+        with self._lock:
+            hit = self._states.get(game_id)
+        return hit[1] if hit and hit[0] == seq else None
+
+    def put(self, game_id: str, seq: int, state: Any) -> None:
+        with self._lock:
+            old = self._states.get(game_id)
+            if old is None or old[0] <= seq:
+                self._states[game_id] = (seq, state)
+
+
+class GameService:
+    def __init__(self, snapshot_every: int = 50) -> None:
+        self.cache = StateCache()
+        self.snapshot_every = snapshot_every
+
+    # --- creating and joining ---------------------------------------------------
+    def create(self, session: Session, game: str, scenario: str, side: str, options: dict[str, Any],
+               name: str) -> Created:
+        if game not in game_ids():
+            raise MalformedCommandError("", f"unknown game {game!r}; known: {game_ids()}")
+        rules = get_rules(game)
+        if side not in rules.sides:
+            raise MalformedCommandError("", f"side must be one of {list(rules.sides)}")
+        secret = new_dice_secret()
+        events = rules.create(scenario, options, secret)
+        row = Game(id=new_game_id(), game=game, scenario=scenario, options=options, status="waiting",
+                   seq=0, dice_secret=secret)
+        session.add(row)
+        tokens = {s: new_token() for s in rules.sides}
+        for s in rules.sides:
+            seat = Seat(game_id=row.id, side=s, token_hash=hash_token(tokens[s]), display_name="")
+            if s == side:
+                store.mark_joined(seat, name)
+            session.add(seat)
+        session.flush()
+        self._append(session, row, 0, events, None, None)
+        session.commit()
+        return Created(row, tokens)
+
+    def join(self, session: Session, game: Game, token: str, name: str) -> Seat:
+        seat = store.seat_by_token_hash(session, game.id, hash_token(token))
+        if seat is None:
+            raise PermissionError("that invitation is not valid for this game")
+        if seat.joined_at is None:
+            store.mark_joined(seat, name)
+        elif name:
+            seat.display_name = name
+        if game.status == "waiting" and all(s.joined_at is not None for s in game.seats):
+            game.status = "active"
+        session.commit()
+        return seat
+
+    def seat_for(self, session: Session, game_id: str, token: str | None) -> Seat | None:
+        if not token:
+            return None
+        return store.seat_by_token_hash(session, game_id, hash_token(token))
+
+    # --- reading ------------------------------------------------------------------
+    def get(self, session: Session, game_id: str) -> Game:
+        game = store.get_game(session, game_id)
+        if game is None:
+            raise GameNotFound(game_id)
+        return game
+
+    def state(self, session: Session, game: Game) -> Any:
+        """The state after all ``game.seq`` events: cache, else snapshot + newer events."""
+        cached = self.cache.get(game.id, game.seq)
+        if cached is not None:
+            return cached
+        rules = get_rules(game.game)
+        snap = store.load_snapshot(session, game.id)
+        if snap is not None and snap.seq <= game.seq:
+            state = rules.state_from_json(snap.state)
+            events = store.load_events(session, game.id, after=snap.seq - 1)
+        else:
+            state, events = rules.blank(), store.load_events(session, game.id)
+        for e in events[: game.seq - state.seq]:
+            rules.apply(state, e)
+        self.cache.put(game.id, state.seq, state)
+        return state
+
+    def view(self, session: Session, game: Game, side: str | None) -> dict[str, Any]:
+        rules = get_rules(game.game)
+        view = rules.view(self.state(session, game), side)
+        view["game_id"] = game.id
+        view["status"] = game.status
+        view["seats"] = [{"side": s.side, "name": s.display_name, "joined": s.joined_at is not None}
+                         for s in game.seats]
+        return view
+
+    # --- commands -------------------------------------------------------------------
+    def submit(self, session: Session, game: Game, side: str, command: dict[str, Any],
+               expected_seq: int) -> tuple[list[tuple[int, Event, str | None]], int]:
+        """Decide a command for ``side`` and append its events, all or nothing."""
+        if game.seq != expected_seq:
+            raise store.StaleSequence(game.seq)
+        rules = get_rules(game.game)
+        state = self.state(session, game)
+        cmd = Command(str(command.get("type", "")), command.get("data") or {}, side)
+        events = rules.decide(state, cmd)  # RuleError -> the caller answers 4xx, nothing written
+        try:
+            new_state = self._append(session, game, expected_seq, events, side, cmd, state)
+            session.commit()
+        except (IntegrityError, OperationalError):
+            # another writer won the race (SQLite reports it as a busy snapshot)
+            session.rollback()
+            raise store.StaleSequence(store.current_seq(session, game.id)) from None
+        self.cache.put(game.id, new_state.seq, new_state)
+        texts = [rules.describe(state, e) for e in events]  # described against the state before
+        return [(expected_seq + i, e, t) for i, (e, t) in enumerate(zip(events, texts, strict=True))], new_state.seq
+
+    def _append(self, session: Session, game: Game, expected_seq: int, events: list[Event], actor: str | None,
+                command: Command | None, state: Any = None) -> Any:
+        rules = get_rules(game.game)
+        state = rules.blank() if state is None else rules.clone(state)
+        texts = []
+        for e in events:
+            texts.append(rules.describe(state, e))
+            rules.apply(state, e)
+        status = "finished" if state.result is not None else (
+            game.status if game.status != "finished" else "active")
+        store.append(session, game, expected_seq, events, texts, actor, command, status, state.result)
+        if state.seq // self.snapshot_every > expected_seq // self.snapshot_every:
+            store.save_snapshot(session, game.id, state.seq, rules.state_to_json(state))
+        game.seq, game.status, game.result = state.seq, status, state.result
+        return state
+
+    # --- the log, export, import, verification --------------------------------------------
+    def log(self, session: Session, game: Game, offset: int, limit: int, reveal: bool) -> dict[str, Any]:
+        total, rows = store.page_events(session, game.id, offset, limit)
+        reveal = reveal or game.status == "finished"
+        items = [{"seq": r.seq, "type": r.type, "side": r.side, "actor": r.actor, "text": r.text,
+                  "data": r.payload if reveal or r.type != "game_created" else _redact(r.payload),
+                  "created_at": r.created_at.isoformat()} for r in rows]
+        return {"total": total, "offset": offset, "limit": limit, "items": items}
+
+    def export(self, session: Session, game: Game) -> dict[str, Any]:
+        rows = store.page_events(session, game.id, 0, 10**9)[1]
+        return {
+            "format": EXPORT_FORMAT, "game": game.game, "scenario": game.scenario, "options": game.options,
+            "status": game.status, "result": game.result, "created_at": game.created_at.isoformat(),
+            "seats": [{"side": s.side, "name": s.display_name} for s in game.seats],
+            "events": [{"seq": r.seq, "type": r.type, "data": r.payload, "side": r.side, "actor": r.actor,
+                        "command": r.command} for r in rows],
+        }
+
+    def verify(self, session: Session, game: Game) -> Verdict:
+        return verify_log(get_rules(game.game), store.load_entries(session, game.id))
+
+    def import_game(self, session: Session, data: dict[str, Any]) -> Created:
+        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+            raise BadImport(f"not an export file (expected format {EXPORT_FORMAT!r})")
+        if data.get("game") not in game_ids():
+            raise BadImport(f"unknown game {data.get('game')!r}")
+        try:
+            entries = [LogEntry(Event(e["type"], dict(e["data"]), e.get("side")),
+                                None if e.get("command") is None else Command.from_json(e["command"]))
+                       for e in data["events"]]
+            actors = [e.get("actor") for e in data["events"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadImport(f"malformed event list: {exc}") from None
+        rules = get_rules(data["game"])
+        verdict = verify_log(rules, entries)
+        if not verdict.ok:
+            raise BadImport(f"event {verdict.bad_seq} is refused: {verdict.message}", verdict.bad_seq)
+        created = entries[0].event.data
+        row = Game(id=new_game_id(), game=data["game"], scenario=created["scenario"],
+                   options=created["options"], status="active", seq=0, dice_secret=created["secret"])
+        session.add(row)
+        tokens = {s: new_token() for s in rules.sides}
+        names = {s.get("side"): s.get("name", "") for s in data.get("seats", []) if isinstance(s, dict)}
+        for s in rules.sides:
+            seat = Seat(game_id=row.id, side=s, token_hash=hash_token(tokens[s]),
+                        display_name=str(names.get(s, ""))[:80])
+            store.mark_joined(seat, seat.display_name)
+            session.add(seat)
+        session.flush()
+        # one batch per stored command, so the imported log keeps its commands
+        start = 0
+        state = None
+        for i in range(1, len(entries) + 1):
+            if i == len(entries) or entries[i].command is not None:
+                batch = entries[start:i]
+                state = self._append(session, row, start, [b.event for b in batch], actors[start],
+                                     batch[0].command, state)
+                start = i
+        session.commit()
+        return Created(row, tokens)
+
+
+def _redact(payload: dict[str, Any]) -> dict[str, Any]:
+    return {**payload, "secret": "(hidden until the game is over)"}

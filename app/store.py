@@ -1,0 +1,96 @@
+"""Reading and appending the event log (no rules here)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from app.models import EventRow, Game, Seat, Snapshot, utcnow
+from engine.core.events import Command, Event
+from engine.core.verify import LogEntry
+
+
+class StaleSequence(Exception):
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the game has moved on: its log now holds {current} events")
+        self.current = current
+
+
+def get_game(session: Session, game_id: str) -> Game | None:
+    return session.get(Game, game_id)
+
+
+def seat_by_token_hash(session: Session, game_id: str, token_hash: str) -> Seat | None:
+    return session.scalar(select(Seat).where(Seat.game_id == game_id, Seat.token_hash == token_hash))
+
+
+def load_events(session: Session, game_id: str, after: int = -1) -> list[Event]:
+    rows = session.scalars(select(EventRow).where(EventRow.game_id == game_id, EventRow.seq > after)
+                           .order_by(EventRow.seq))
+    return [Event(r.type, r.payload, r.side) for r in rows]
+
+
+def load_entries(session: Session, game_id: str) -> list[LogEntry]:
+    rows = session.scalars(select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq))
+    return [LogEntry(Event(r.type, r.payload, r.side), None if r.command is None else Command.from_json(r.command))
+            for r in rows]
+
+
+def page_events(session: Session, game_id: str, offset: int, limit: int) -> tuple[int, list[EventRow]]:
+    total = session.scalar(select(func.count()).select_from(EventRow).where(EventRow.game_id == game_id)) or 0
+    rows = session.scalars(select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq)
+                           .offset(offset).limit(limit))
+    return total, list(rows)
+
+
+def append(session: Session, game: Game, expected_seq: int, events: list[Event], texts: list[str | None],
+           actor: str | None, command: Command | None, status: str, result: dict[str, Any] | None) -> int:
+    """Append a batch after ``expected_seq`` events, or raise ``StaleSequence``.
+
+    The conditional UPDATE is the optimistic lock: of several writers based on
+    the same sequence number exactly one changes the row; the (game_id, seq)
+    primary key guards the log itself."""
+    new_seq = expected_seq + len(events)
+    now = utcnow()
+    done = session.execute(
+        update(Game).where(Game.id == game.id, Game.seq == expected_seq)
+        .values(seq=new_seq, status=status, result=result, updated_at=now)
+        .execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        session.rollback()
+        raise StaleSequence(current_seq(session, game.id))
+    for i, (event, text) in enumerate(zip(events, texts, strict=True)):
+        session.add(EventRow(
+            game_id=game.id, seq=expected_seq + i, type=event.type, payload=event.data, side=event.side,
+            actor=actor, command=command.to_json() if (command is not None and i == 0) else None,
+            text=text, created_at=now))
+    return new_seq
+
+
+def current_seq(session: Session, game_id: str) -> int:
+    seq = session.scalar(select(Game.seq).where(Game.id == game_id))
+    return -1 if seq is None else seq
+
+
+def load_snapshot(session: Session, game_id: str) -> Snapshot | None:
+    return session.get(Snapshot, game_id)
+
+
+def save_snapshot(session: Session, game_id: str, seq: int, state: dict[str, Any]) -> None:
+    snap = session.get(Snapshot, game_id)
+    if snap is None:
+        session.add(Snapshot(game_id=game_id, seq=seq, state=state, updated_at=utcnow()))
+    else:
+        snap.seq, snap.state, snap.updated_at = seq, state, utcnow()
+
+
+def list_games(session: Session, limit: int = 200) -> list[Game]:
+    return list(session.scalars(select(Game).order_by(Game.updated_at.desc()).limit(limit)))
+
+
+def mark_joined(seat: Seat, name: str, when: datetime | None = None) -> None:
+    seat.display_name = name or seat.display_name
+    seat.joined_at = when or utcnow()

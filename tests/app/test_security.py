@@ -1,0 +1,93 @@
+"""Who may do what: seats act only for their own side with their own secret;
+admin pages need admin credentials; bad input changes nothing."""
+
+from __future__ import annotations
+
+from app_support import ADMIN, bearer
+from fastapi.testclient import TestClient
+
+
+def first_legal(client: TestClient, game: dict[str, str], side: str) -> dict:
+    legal = client.get(f"/api/games/{game['id']}/legal", headers=bearer(game[side])).json()
+    return {**legal["commands"][0], "expected_seq": legal["seq"]}
+
+
+def seq(client: TestClient, gid: str) -> int:
+    return client.get(f"/api/games/{gid}").json()["seq"]
+
+
+def test_missing_secret_is_401_and_wrong_secret_403(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    body = first_legal(client, game, "US")
+    before = seq(client, gid)
+    assert client.post(f"/api/games/{gid}/commands", json=body).status_code == 401
+    assert client.post(f"/api/games/{gid}/commands", json=body, headers=bearer("not-a-secret")).status_code == 403
+    assert seq(client, gid) == before
+
+
+def test_a_seat_cannot_act_for_the_other_side(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    body = first_legal(client, game, "US")  # the US sets up first
+    r = client.post(f"/api/games/{gid}/commands", json=body, headers=bearer(game["IJ"]))
+    assert r.status_code == 403
+    assert "US" in r.json()["detail"]
+    assert seq(client, gid) == body["expected_seq"]
+
+
+def test_another_games_secret_does_not_work(client: TestClient, game: dict[str, str]) -> None:
+    other = client.post("/api/games", json={"side": "US"}).json()
+    client.cookies.clear()
+    body = first_legal(client, game, "US")
+    r = client.post(f"/api/games/{game['id']}/commands", json=body, headers=bearer(other["token"]))
+    assert r.status_code == 403
+
+
+def test_the_cookie_is_signed_httponly_and_works(client: TestClient) -> None:
+    r = client.post("/api/games", json={"side": "IJ", "name": "Cookie"})
+    cookie = r.headers["set-cookie"]
+    value = cookie.split(";")[0].split("=", 1)[1].strip('"')
+    assert "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
+    assert value.startswith(r.json()["token"] + ".") and len(value) > len(r.json()["token"]) + 20  # signed
+    gid = r.json()["game_id"]
+    assert client.get(f"/api/games/{gid}").json()["you"] == "IJ"
+    client.cookies.set(f"seat_{gid}", r.json()["token"] + ".forged-signature")
+    assert client.get(f"/api/games/{gid}").status_code == 403
+
+
+def test_bad_json_and_unknown_commands_are_4xx_and_change_nothing(client: TestClient, game: dict[str, str]) -> None:
+    gid, headers = game["id"], bearer(game["US"])
+    before = seq(client, gid)
+    r = client.post(f"/api/games/{gid}/commands", content=b"{not json",
+                    headers={**headers, "content-type": "application/json"})
+    assert r.status_code == 422
+    r = client.post(f"/api/games/{gid}/commands", json={"type": "teleport", "data": {}, "expected_seq": before},
+                    headers=headers)
+    assert r.status_code == 422 and "unknown command" in r.json()["detail"]
+    r = client.post(f"/api/games/{gid}/commands", json={"type": "place", "data": {"unit": "us-1-1", "to": "9999"},
+                                                       "expected_seq": before}, headers=headers)
+    assert r.status_code == 422 and r.json()["rule"] == "§3"
+    r = client.post(f"/api/games/{gid}/commands", json={"type": "place", "data": {"unit": ["x"]},
+                                                       "expected_seq": before}, headers=headers)
+    assert r.status_code == 422
+    assert seq(client, gid) == before
+
+
+def test_admin_pages_refuse_non_admins(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    for method, url in (("get", "/api/admin/games"), ("get", f"/api/admin/games/{gid}/log"),
+                        ("post", f"/api/admin/games/{gid}/verify"), ("get", f"/api/admin/games/{gid}/export")):
+        assert getattr(client, method)(url).status_code == 401
+        assert getattr(client, method)(url, auth=("admin", "wrong")).status_code == 401
+        assert getattr(client, method)(url, headers=bearer(game["US"])).status_code == 401
+        assert getattr(client, method)(url, auth=ADMIN).status_code == 200
+
+
+def test_players_export_only_finished_games_and_secret_stays_hidden(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    assert client.get(f"/api/games/{gid}/export", headers=bearer(game["US"])).status_code == 409
+    log = client.get(f"/api/games/{gid}/log").json()
+    created = log["items"][0]
+    assert created["type"] == "game_created" and "hidden" in created["data"]["secret"]
+    assert "dice_secret" not in client.get(f"/api/games/{gid}").json()
+    admin_log = client.get(f"/api/admin/games/{gid}/log", auth=ADMIN).json()
+    assert "hidden" not in admin_log["items"][0]["data"]["secret"]
