@@ -59,7 +59,7 @@ def main() -> None:
     mid = replay(rules, events[: len(events) // 2])
     units = movable_units(mid, "US") + movable_units(mid, "IJ")
     if not units:  # not in a movement phase: give every ground unit its MF back to measure
-        for uid, u in mid.units.items():
+        for u in mid.units.values():
             u.mf_left, u.stopped = 8, False
         units = [u for u in mid.units if mid.units[u].loc[:1].isdigit()]
     uid = units[0]

@@ -36,6 +36,8 @@ class CombatTable:
     reconstructed_rows: frozenset[int] = frozenset()
 
     def lookup(self, column: str, die: int) -> str:
+        """The result for a die total, clamped to the table's rows."""
+        die = clamp_die(die, min(self.rows), max(self.rows))
         return self.rows[die][self.columns.index(column)]
 
     def shift(self, column: str, shifts: int) -> str:

@@ -19,7 +19,9 @@ def commitment(secret: str) -> str:
 
 
 def roll(secret: str, event_no: int, index: int = 0, sides: int = 6) -> int:
-    """Die number ``index`` of event ``event_no``: an int in ``1..sides``."""
+    """Die number ``index`` of event ``event_no``: an int in ``1..sides`` (1 to 256)."""
+    if not 1 <= sides <= 256:
+        raise ValueError("a die has 1 to 256 sides")
     limit = 256 - 256 % sides  # reject bytes that would bias the die
     counter = 0
     while True:
@@ -33,4 +35,4 @@ def roll(secret: str, event_no: int, index: int = 0, sides: int = 6) -> int:
 
 def derive_secret(seed: int | str, game_id: str = "") -> str:
     """A game secret from a seed (tests, self-play); servers pass a random one."""
-    return hashlib.sha256(f"{game_id}:{seed}".encode()).hexdigest()
+    return hashlib.sha256(f"{len(game_id)}:{game_id}:{seed}".encode()).hexdigest()

@@ -11,6 +11,9 @@ class RuleError(ValueError):
         self.rule = rule
         self.message = message
 
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.rule, self.message))
+
 
 class IllegalCommandError(RuleError):
     """Well-formed, but not allowed now."""

@@ -14,7 +14,7 @@ from typing import Any
 
 def _freeze(value: Any) -> Any:
     if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+        return ("{}", tuple(sorted((k, _freeze(v)) for k, v in value.items())))
     if isinstance(value, (list, tuple)):
         return tuple(_freeze(v) for v in value)
     return value
@@ -37,7 +37,10 @@ class Command:
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Command:
-        return cls(type=obj["type"], data=dict(obj.get("data") or {}), side=obj.get("side"))
+        data = obj.get("data") or {}
+        if not isinstance(data, dict):
+            raise ValueError("a command's data must be an object")
+        return cls(type=obj["type"], data=dict(data), side=obj.get("side"))
 
     def __hash__(self) -> int:
         return hash(self.key())

@@ -107,9 +107,12 @@ def register(rules: GameRules[Any]) -> GameRules[Any]:
     return rules
 
 
+def _load_bundled() -> None:
+    import engine.games  # noqa: F401  (importing registers the bundled games)
+
+
 def get_rules(game_id: str) -> GameRules[Any]:
-    if not _REGISTRY:
-        import engine.games  # noqa: F401  (registers the bundled games)
+    _load_bundled()
     try:
         return _REGISTRY[game_id]
     except KeyError:
@@ -117,6 +120,5 @@ def get_rules(game_id: str) -> GameRules[Any]:
 
 
 def game_ids() -> list[str]:
-    if not _REGISTRY:
-        import engine.games  # noqa: F401
+    _load_bundled()
     return sorted(_REGISTRY)

@@ -50,7 +50,7 @@ def hex_distance(a: Hex, b: Hex) -> int:
 
 def parse_hex_id(hex_id: str) -> tuple[int, int]:
     """``"0709"`` -> ``(7, 9)`` (row, column); raises ``ValueError`` if malformed."""
-    if len(hex_id) != 4 or not hex_id.isdigit():
+    if not isinstance(hex_id, str) or len(hex_id) != 4 or not (hex_id.isascii() and hex_id.isdigit()):
         raise ValueError(f"not a hex id: {hex_id!r} (expected four digits RRCC)")
     return int(hex_id[:2]), int(hex_id[2:])
 

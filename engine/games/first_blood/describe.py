@@ -72,6 +72,9 @@ LINES: dict[str, Describer] = {
     "combat_cancelled": lambda s, d, side: f"{side} withdraws the attack declaration",
     "combat_resolved": lambda s, d, side: _resolved(d, side),
     "combat_steps": lambda s, d, side: None,
+    "entries_blocked": lambda s, d, side: (
+        f"Every entry hex of {', '.join(x.split(':')[1] for x in d['blocked'])} is held by the enemy: "
+        "attack upon entry allowed (§5.3)" if d["blocked"] else None),
     "combat_step_done": lambda s, d, side: None,
     "combat_ended": lambda s, d, side: None,
     "decision_opened": lambda s, d, side: _decision(d),

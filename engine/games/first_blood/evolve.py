@@ -74,6 +74,11 @@ def _phase(s: FBState, d: dict[str, Any], side: str | None) -> None:
         s.supply_die = None
 
 
+@on("entries_blocked")
+def _blocked(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    s.blocked = list(d["blocked"])
+
+
 @on("game_ended")
 def _ended(s: FBState, d: dict[str, Any], side: str | None) -> None:
     s.result = {"winner": d["winner"], "reason": d["reason"], "turn": d["turn"]}

@@ -11,6 +11,7 @@ from engine.core.game import Emitter
 from engine.games.first_blood.oob import turn_name
 from engine.games.first_blood.phases import (
     air,
+    combat,
     engineering,
     reinforcements,
     strategic,
@@ -61,6 +62,8 @@ def enter(em: Emitter, phase: str, turn: int) -> None:
     em.emit("phase_started", side, phase=phase, turn=turn)
     if phase in ("us_setup", "ij_setup") or phase.endswith("_reinforcements"):
         reinforcements.bring_in(em, side)
+    elif phase.endswith("_combat"):
+        em.emit("entries_blocked", side, blocked=combat.blocked_entries(em.state, side))
     elif phase == "ij_supply":
         supply.roll_for_supply(em)
     elif phase == "ij_strategic":

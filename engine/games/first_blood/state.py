@@ -94,6 +94,7 @@ class FBState:
     combat: Combat | None = None
     pending: list[dict[str, Any]] = field(default_factory=list)
     supply_die: int | None = None
+    blocked: list[str] = field(default_factory=list)  # entries held by the enemy (§5.3), per combat phase
     result: dict[str, Any] | None = None
 
     # --- copies and JSON -------------------------------------------------
@@ -110,6 +111,7 @@ class FBState:
                 self.combat.result, list(self.combat.steps)),
             pending=[_deep(p) for p in self.pending],
             supply_die=self.supply_die,
+            blocked=list(self.blocked),
             result=None if self.result is None else dict(self.result),
         )
         return new

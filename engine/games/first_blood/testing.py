@@ -13,7 +13,9 @@ from engine.core import dice
 from engine.core.events import Command, Event
 from engine.core.game import replay
 from engine.games.first_blood.oob import load_oob
+from engine.games.first_blood.phases.combat import blocked_entries
 from engine.games.first_blood.rules import RULES
+from engine.games.first_blood.sequence import phase_side
 from engine.games.first_blood.state import ELIMINATED, POOL, FBState, is_map_hex
 
 
@@ -30,8 +32,11 @@ def position(units: dict[str, str], *, phase: str = "us_movement", turn: int = 1
         if uid not in units and others == POOL and oob[uid].arrives <= turn:
             u.loc = ELIMINATED  # already arrived earlier: keep them off the board
         u.start_hex = u.loc if is_map_hex(u.loc) else None
+        u.boxes = [u.loc[4:]] if u.loc.startswith("box:") else []
         u.mf_left = oob[uid].mf if oob[uid].kind == "ground" else 0
     state.turn, state.phase = turn, phase
+    if phase.endswith("_combat"):  # what the phase start records (§5.3)
+        state.blocked = blocked_entries(state, phase_side(phase))
     for h, values in (strips or {}).items():
         for k, v in values.items():
             setattr(state.strips[h], k, v)

@@ -124,8 +124,6 @@ def test_lookup_unknown_column_raises() -> None:
         TABLE.lookup("4:1", 3)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: CombatTable.lookup does not clamp the die (KeyError for "
-                                       "0 or 7); First Blood's combat clamps with clamp_die first, so it is latent")
 @pytest.mark.parametrize(("die", "row"), [(0, 1), (-3, 1), (7, 6), (9, 6)])
 def test_lookup_clamps_the_die(die: int, row: int) -> None:
     assert TABLE.lookup("2:1", die) == TABLE.lookup("2:1", row)

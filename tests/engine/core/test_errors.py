@@ -45,8 +45,6 @@ def test_subclasses_are_distinct() -> None:
         raise NotYourTurnError("", "wait")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: RuleError.__init__ takes (rule, message) but passes one "
-                                       "string to ValueError, so pickle/copy cannot rebuild it (TypeError)")
 @pytest.mark.parametrize("cls", ALL)
 def test_errors_survive_pickle_and_copy(cls: type[RuleError]) -> None:
     err = cls("§6.2", "stop")

@@ -173,8 +173,6 @@ def test_get_rules_loads_the_bundled_games_lazily() -> None:
     assert proc.stdout.strip() == "first_blood"
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: get_rules/game_ids import the bundled games only while the "
-                                       "registry is empty, so registering any game first hides first_blood")
 def test_registering_a_game_first_does_not_hide_the_bundled_ones() -> None:
     proc = _fresh(
         "from engine.core.game import get_rules, game_ids, register\n"

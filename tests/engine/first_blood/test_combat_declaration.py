@@ -207,10 +207,6 @@ def test_every_adjacent_enemy_hex_must_be_attacked():
     assert illegal(s, "end_phase").rule == "§7"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: ruling R-7a (a pair is no longer owed once the own unit has fought) lets a unit "
-    "attack one of two adjacent enemy hexes alone and the phase end with the other, still in its "
-    "ZOC, never attacked; §7 says every defending unit in an attacker's ZOC must be attacked"))
 def test_an_enemy_hex_that_could_be_included_may_not_be_left_unattacked():
     """§7 / Figure 6: us-1-1 touches the weak 0706 and the strong 0606, which touch each
     other, and no other US unit touches 0606.  Both must be attacked ('even if at
@@ -378,7 +374,8 @@ def test_ij_may_not_attack_from_below_while_another_box_is_open():
 
 def test_ij_may_not_attack_from_below_while_an_entry_hex_is_free():
     s = _ij_blocked_in_box_d({"ij-kuma": "box:D"})
-    s.units["us-5-2"].loc = "eliminated"  # 0004 is now empty
+    s.units["us-5-2"].loc = "eliminated"  # 0004 is empty when the combat phase starts
+    s.blocked = combat.blocked_entries(s, "IJ")
     assert combat.entry_attack_targets(s, "ij-kuma") == []
 
 

@@ -371,8 +371,10 @@ def retreat_hexes(state, uid):
 
 
 def test_retreat_not_into_enemy_zoc_even_with_friends_there():
-    """IJ 124/1 in 0606 is in the ZOC of the US unit in 0707: Kuma may not join it."""
-    s = _dr_against({"us-1-1": "0707", "ij-kuma": "0706", "ij-124-1": "0606"}, "0706", ["us-1-1"])
+    """IJ 124/1 in 0606 is in the ZOC of the US unit in 0707: Kuma may not join it.
+    (US 1/2 in 0507 will attack 0606, so 1/1 may attack 0706 alone, R-7a.)"""
+    s = _dr_against({"us-1-1": "0707", "us-1-2": "0507", "ij-kuma": "0706", "ij-124-1": "0606"},
+                    "0706", ["us-1-1"])
     assert retreat_hexes(s, "ij-kuma") == ["0605", "0705", "0805"]
     assert illegal(s, "retreat", unit="ij-kuma", to="0606").rule == "§7.9"
     assert illegal(s, "retreat", unit="ij-kuma", to="0806").rule == "§7.9"  # plain enemy ZOC
@@ -552,10 +554,6 @@ def test_artillery_on_the_entry_point_may_be_taken_as_a_casualty():
     assert s.units["us-2-3"].loc == s.units["us-7-1"].loc == "0701"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: results.attackers_alive adds EVERY ground unit on the entry point to a US landing "
-    "(R-5.1a is meant for artillery, §5.3), so a marine that did not attack is offered as the EX "
-    "casualty and enters the hex with the attackers"))
 def test_a_unit_on_the_beach_that_did_not_attack_is_not_an_attacker():
     """§7.7 EX eliminates 'one attacking unit'; §5.3 lets artillery on the entry point be
     taken as a casualty, nothing else that stayed out of the attack."""
@@ -565,10 +563,6 @@ def test_a_unit_on_the_beach_that_did_not_attack_is_not_an_attacker():
     assert sorted(prompt(s).details["candidates"]) == ["us-2-3", "us-7-1"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: entry_attack_targets re-checks 'every entry hex enemy-held' after each combat, so "
-    "once one beach is cleared the party on the other beach may no longer attack, cannot move in the "
-    "combat phase, and is eliminated as stranded (§5) though it landed under the §5.3 condition"))
 def test_a_second_landing_party_may_still_attack_after_the_first_clears_its_beach():
     """§5.3: both east beaches were held when the US landed on both; clearing 0701 first
     must not strand the party on the 0702 beach (it cannot move in the combat phase)."""

@@ -430,8 +430,6 @@ def test_cannot_move_onto_an_entry_point():
         play(state, "move", unit=US_INF, to="entry:us-east-1")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: moving onto an entry point is refused with the "
-                                       "generic rule §6 ('not a land hex'), but §6.4 is the rule that forbids it")
 def test_moving_onto_an_entry_point_cites_6_4():
     state = us_move({US_INF: "0702"})
     assert illegal(state, unit=US_INF, to="entry:us-east-1").rule == "§6.4"
@@ -656,9 +654,6 @@ def test_perft_unit_in_a_box(board):
     assert len(move_targets(state, KUMA)) == len(reach)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: reachable()'s path includes the starting map hex, "
-                                       "though Reach documents it as 'hexes entered' and paths from entry "
-                                       "points/boxes leave the origin out")
 def test_reachable_path_lists_only_the_hexes_entered():
     state = ij_move({KUMA: "0710"})
     assert RULES.reachable(state, KUMA)["0711"]["path"] == ["0711"]

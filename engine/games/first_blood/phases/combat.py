@@ -33,8 +33,26 @@ def free_attackers(state: FBState, side: str) -> list[str]:
     return [uid for uid in q.ground_on_map(state, side) if not state.units[uid].fought]
 
 
+def blocked_entries(state: FBState, side: str) -> list[str]:
+    """§5.3, judged when the combat phase starts: the US coasts ("us:east", "us:west")
+    whose every entry hex the IJ holds, and the boxes ("box:A") whose every entry hex
+    the US holds.  Only from these may ``side`` attack upon entry (R-5.1c)."""
+    b = q.board()
+    owner = q.hex_owner(state)
+    enemy = q.other(side)
+    out = []
+    if side == "US":
+        for group in sorted({e.group for e in b.entries.values() if e.side == "US"}):
+            hexes = [h for e in b.entries.values() if e.side == "US" and e.group == group for h in e.hexes]
+            if all(owner.get(h) == enemy for h in hexes):
+                out.append(f"us:{group}")
+    else:
+        out = [f"box:{bid}" for bid, box in b.boxes.items() if all(owner.get(h) == enemy for h in box.hexes)]
+    return out
+
+
 def entry_attack_targets(state: FBState, uid: str) -> list[str]:
-    """§5.1/§5.3 attack upon entry: the hexes this off-map unit may attack, if any."""
+    """§5.1/§5.3 attack upon entry: the enemy-held hexes this off-map unit may attack."""
     u, s = state.units[uid], q.spec(uid)
     if u.fought or s.kind != "ground":
         return []
@@ -42,26 +60,42 @@ def entry_attack_targets(state: FBState, uid: str) -> list[str]:
     owner = q.hex_owner(state)
     enemy = q.other(s.side)
     entry, box = q.in_entry(u.loc), q.in_box(u.loc)
-    if s.side == "US" and entry is not None:
-        if s.is_artillery:
-            return []  # §5.3: artillery on entry points may not take part
-        group = [e for e in b.entries.values() if e.side == "US" and e.group == b.entries[entry].group]
-        if all(owner.get(h) == enemy for e in group for h in e.hexes):
-            return [h for h in b.entries[entry].hexes]
-        return []
-    if s.side == "IJ" and box is not None and u.box_arrival != state.turn and not u.moved:
-        hexes = b.boxes[box].hexes
-        blocked = all(owner.get(h) == enemy for h in hexes)
+    hexes: tuple[str, ...] = ()
+    if s.side == "US" and entry is not None and not s.is_artillery:  # §5.3: artillery may not attack
+        if f"us:{b.entries[entry].group}" in state.blocked:
+            hexes = b.entries[entry].hexes
+    elif s.side == "IJ" and box is not None and u.box_arrival != state.turn and not u.moved:
         no_other_box = all(nb in u.boxes for nb in movement.box_neighbours(box))
-        if blocked and no_other_box:
-            return list(hexes)  # §5.3: attack "from below"
-    return []
+        if u.loc in state.blocked and no_other_box:
+            hexes = b.boxes[box].hexes  # §5.3: attack "from below"
+    return [h for h in hexes if owner.get(h) == enemy]
+
+
+def abandoned_hexes(state: FBState, c: Combat) -> list[str]:
+    """R-7a: enemy hexes touching this attack's units that could join it and that no
+    other own unit able to fight touches; resolving without them would leave them
+    unattacked, against §7's "all defending units in an attacker's ZOC must be attacked"."""
+    if c.origin is not None:
+        return []
+    b = q.board()
+    undefended = _undefended_enemy_hexes(state, c.side)
+    busy = set(c.attackers) | set(c.artillery)
+    others = [u for u in free_attackers(state, c.side) if u not in busy]
+    out = []
+    for a in c.attackers:
+        for h in b.neighbors(state.units[a].loc):
+            if h in undefended and h not in c.targets and h not in out \
+                    and not any(h in b.neighbors(state.units[o].loc) for o in others) \
+                    and _can_add_target(state, c, h, undefended):
+                out.append(h)
+    return out
 
 
 def obligations(state: FBState, side: str) -> list[tuple[str, str]]:
     """§7: (own unit, enemy hex) pairs still owed a combat.  Every own unit in enemy
     ZOC must attack and every adjacent enemy must be attacked; a pair stops being
-    owed once either has been through a combat (R-7a)."""
+    owed once either has been through a combat (R-7a; ``abandoned_hexes`` keeps an
+    attack from leaving behind a hex it could have included)."""
     b = q.board()
     targets = _undefended_enemy_hexes(state, side)
     out = []
@@ -144,7 +178,7 @@ def gen_combat(state: FBState, side: str) -> list[Command]:
     for uid in q.ground_on_map(state, side) + _offmap_units(state, side):
         if _can_direct(state, c, uid) or _can_remote(state, c, uid):
             out.append(Command("add", {"unit": uid}))
-    if c.attackers:
+    if c.attackers and not abandoned_hexes(state, c):
         out.append(Command("resolve"))
     out.append(Command("cancel_attack"))
     return out
@@ -155,6 +189,10 @@ def why_combat_illegal(state: FBState, side: str, cmd: Command) -> IllegalComman
     if cmd.type == "resolve":
         if c is None:
             return IllegalCommandError("§7.6", "declare an attack first: pick a defending hex")
+        left = abandoned_hexes(state, c)
+        if left and c.attackers:
+            return IllegalCommandError("§7", f"{', '.join(left)} must be attacked too: it touches this attack's "
+                                             "units, no other unit can attack it, and it can join this attack")
         return IllegalCommandError("§7.5", "an attack needs at least one unit attacking from an "
                                            "adjacent hex; artillery cannot attack alone")
     if cmd.type == "cancel_attack":

@@ -110,7 +110,7 @@ def reachable(state: FBState, uid: str) -> dict[str, Reach]:
         if h == origin or len(occ.get(h, ())) >= STACK_LIMIT:
             continue
         path = [h]
-        while prev[path[-1]] is not None:
+        while prev[path[-1]] not in (None, origin):
             path.append(prev[path[-1]])  # type: ignore[arg-type]
         path.reverse()
         out[h] = Reach(cost, tuple(path), h in enemy_zoc)
@@ -171,6 +171,8 @@ def why_move_illegal(state: FBState, side: str, data: dict[str, Any]) -> Illegal
             return IllegalCommandError("§6.5", "a unit can never re-enter an off-map box it has been in")
         return IllegalCommandError("§6.5", "off-map moves go one box at a time, east or west, "
                                            "for half the unit's MF")
+    if dest.startswith("entry:"):
+        return IllegalCommandError("§6.4", "it is not possible to move into entry points")
     if not b.on_map(dest):
         return IllegalCommandError("§6", f"{dest} is not a land hex of the map")
     owner = q.hex_owner(state)

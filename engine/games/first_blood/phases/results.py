@@ -46,7 +46,7 @@ def attackers_alive(state: FBState) -> list[str]:
     out = [a for a in c.attackers if state.units[a].loc not in ("eliminated",)]
     if c.origin is not None and c.side == "US":
         # R-5.1a: US artillery on the entry point shares the fate of the landing
-        out += [u for u in q.units_at(state, c.origin) if u not in out and q.spec(u).kind == "ground"]
+        out += [u for u in q.units_at(state, c.origin) if u not in out and q.spec(u).is_artillery]
     return out
 
 
