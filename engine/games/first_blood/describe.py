@@ -61,7 +61,8 @@ LINES: dict[str, Describer] = {
         "IJ strategic phase: "
         + (f"{_names(d['removed'])} leave play" if d["removed"] else "nothing leaves play")
         + (f"; {_names(d['advanced'])} move to the Attack boxes" if d["advanced"] else "")),
-    "usaf_refuelled": lambda s, d, side: f"Refuelled and ready: {_names(d['units'])}",
+    "usaf_refuelled": lambda s, d, side: (
+        f"Refuelled and ready: {_names(d['units'])}" if d["units"] else None),
     "usaf_moved": lambda s, d, side: (
         f"{q.label(d['unit'])} " + ("lands face-down on " if d["face_down"] else "goes to ")
         + place(d["to"])),
@@ -74,7 +75,7 @@ LINES: dict[str, Describer] = {
     "combat_steps": lambda s, d, side: None,
     "entries_blocked": lambda s, d, side: (
         f"Every entry hex of {', '.join(x.split(':')[1] for x in d['blocked'])} is held by the enemy: "
-        "attack upon entry allowed (§5.3)" if d["blocked"] else None),
+        "attack upon entry allowed (§5.3)"),
     "combat_step_done": lambda s, d, side: None,
     "combat_ended": lambda s, d, side: None,
     "decision_opened": lambda s, d, side: _decision(d),

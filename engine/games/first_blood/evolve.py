@@ -62,6 +62,7 @@ def _turn(s: FBState, d: dict[str, Any], side: str | None) -> None:
 @on("phase_started")
 def _phase(s: FBState, d: dict[str, Any], side: str | None) -> None:
     s.phase, s.turn = d["phase"], d["turn"]
+    s.blocked = []
     oob = load_oob()
     if s.phase.endswith("_movement"):
         for uid, u in s.units.items():
@@ -185,6 +186,7 @@ def _strategic(s: FBState, d: dict[str, Any], side: str | None) -> None:
 def _refuelled(s: FBState, d: dict[str, Any], side: str | None) -> None:
     for uid in d["units"]:
         s.units[uid].face_down = False
+    s.landing = list(d["flown"])
 
 
 @on("usaf_moved")

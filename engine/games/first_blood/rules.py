@@ -188,6 +188,9 @@ class FirstBlood:
         check_turn(prompt, command)
         side = prompt.side
         data = {**DEFAULTS.get(command.type, {}), **command.data}
+        for name, kind in FIELDS[command.type].items():
+            if kind == "list":
+                data[name] = sorted(data[name])  # a list of units is a set: any order will do
         cmd = Command(command.type, data, side)
         try:
             legal = cmd in self._legal(state, side, cmd)

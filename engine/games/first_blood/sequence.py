@@ -63,7 +63,9 @@ def enter(em: Emitter, phase: str, turn: int) -> None:
     if phase in ("us_setup", "ij_setup") or phase.endswith("_reinforcements"):
         reinforcements.bring_in(em, side)
     elif phase.endswith("_combat"):
-        em.emit("entries_blocked", side, blocked=combat.blocked_entries(em.state, side))
+        blocked = combat.blocked_entries(em.state, side)
+        if blocked:
+            em.emit("entries_blocked", side, blocked=blocked)
     elif phase == "ij_supply":
         supply.roll_for_supply(em)
     elif phase == "ij_strategic":

@@ -95,6 +95,7 @@ class FBState:
     pending: list[dict[str, Any]] = field(default_factory=list)
     supply_die: int | None = None
     blocked: list[str] = field(default_factory=list)  # entries held by the enemy (§5.3), per combat phase
+    landing: list[str] = field(default_factory=list)  # USAF units that flew this turn and must land (§11)
     result: dict[str, Any] | None = None
 
     # --- copies and JSON -------------------------------------------------
@@ -112,6 +113,7 @@ class FBState:
             pending=[_deep(p) for p in self.pending],
             supply_die=self.supply_die,
             blocked=list(self.blocked),
+            landing=list(self.landing),
             result=None if self.result is None else dict(self.result),
         )
         return new

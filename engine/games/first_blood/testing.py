@@ -37,6 +37,8 @@ def position(units: dict[str, str], *, phase: str = "us_movement", turn: int = 1
     state.turn, state.phase = turn, phase
     if phase.endswith("_combat"):  # what the phase start records (§5.3)
         state.blocked = blocked_entries(state, phase_side(phase))
+    if phase == "us_air":  # the units in CAP and Ground Attack flew this turn (§11)
+        state.landing = sorted(uid for uid, u in state.units.items() if u.loc in ("cap", "ga"))
     for h, values in (strips or {}).items():
         for k, v in values.items():
             setattr(state.strips[h], k, v)

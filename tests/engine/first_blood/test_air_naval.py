@@ -116,10 +116,6 @@ def test_two_ijaaf_bombers_down_one_cap_fighter_and_both_are_lost():
     assert loc(state, US_FIGHTER_2) == "cap"
 
 
-@pytest.mark.xfail(strict=True, raises=IllegalCommandError,
-                   reason="engine bug: legality compares the 'units' list in the order "
-                   "generated (sorted), so the same two-bomber mission listed "
-                   "in the other order is rejected")
 def test_two_bomber_mission_is_legal_whatever_order_the_bombers_are_listed_in():
     state = air_state({US_FIGHTER: "cap", IJ_BOMBER_1: "ijaaf_reserve", IJ_BOMBER_2: "ijaaf_attack"})
     play(state, "air_attack", units=[IJ_BOMBER_2, IJ_BOMBER_1], target=US_FIGHTER)

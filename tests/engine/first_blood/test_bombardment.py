@@ -110,10 +110,6 @@ def test_artillery_cannot_bombard_the_unbuilt_fighter_strip():
         play(state, "bombard", unit=MOUNTAIN_GUN, hex="0605", target=None)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="engine bug: artillery may bombard the fighter strip while it "
-                   "is being built (R-7.10a); §7.10 allows artillery to bombard "
-                   "the fighter airfield only 'if the latter has been constructed'")
 def test_artillery_cannot_bombard_the_fighter_strip_under_construction():
     state = combat_state({MOUNTAIN_GUN: "0407", ENGINEER: "0605"},
                          strips={"0605": {"work": 1, "worked_turn": TURN - 1}})

@@ -230,10 +230,6 @@ def test_two_non_engineers_work_as_one_engineer_with_the_optional_rule():
     assert strip(state, "0708") == ("oper", 0)
 
 
-@pytest.mark.xfail(strict=True, raises=IllegalCommandError,
-                   reason="engine bug: legality compares the 'units' list in the "
-                   "generated (sorted) order, so the same two-unit crew listed "
-                   "in the other order is rejected")
 def test_a_two_unit_crew_may_be_listed_in_any_order():
     state = engineering({MARINE: "0708", MARINE_2: "0708"}, strips={"0708": {"status": "dam"}},
                         options={OPTION_TWO_UNITS: True})

@@ -215,7 +215,6 @@ ALLOCATION_BUG = ("engine bug: usaf.step() says 'land' whenever CAP or Ground At
                   "end_phase is refused: no allocation can ever be kept")
 
 
-@pytest.mark.xfail(strict=True, raises=IllegalCommandError, reason=ALLOCATION_BUG)
 def test_allocated_units_stay_in_cap_and_ground_attack_for_the_next_turn():
     state = air_phase({F1: "cap", **on_strip([F2, B2]), B1: "ga"})
     play(state, "land", unit=F1, hex="0708")
@@ -230,7 +229,6 @@ def test_allocated_units_stay_in_cap_and_ground_attack_for_the_next_turn():
     assert where(state, B1) == ("strip:0708", True)
 
 
-@pytest.mark.xfail(strict=True, raises=IllegalCommandError, reason=ALLOCATION_BUG)
 def test_a_reserve_unit_activated_within_capacity_flies_next_turn():
     state = air_phase({F2: "usaf_reserve"})
     play(state, "allocate", unit=F2, box="cap")

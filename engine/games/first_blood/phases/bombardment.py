@@ -40,8 +40,8 @@ def bombarders(state: FBState) -> list[str]:
 
 def _worth_bombarding(state: FBState, uid: str, hex_id: str) -> bool:
     strip = state.strips[hex_id]
-    if not strip.built and not strip.work:
-        return False  # R-7.10a: an unbuilt strip with no work on it has nothing to hit
+    if not strip.built and (not strip.work or q.spec(uid).kind == "ground"):
+        return False  # R-7.10a: artillery only hits built strips; others also stop work on new ones
     worse = strip.status == "oper" if q.spec(uid).kind == "ground" else strip.status != "dest"
     has_us = any(q.spec(u).side == "US" for u in q.units_at(state, hex_id))
     return worse or strip.work > 0 or has_us or bool(q.units_at(state, strip_loc(hex_id)))

@@ -18,17 +18,22 @@ from engine.games.first_blood.state import CAP, GROUND_ATTACK, USAF_RESERVE, FBS
 
 
 def refuel(em: Emitter) -> None:
-    """§7.11: face-down units on the strips are refuelled and turned face-up."""
+    """§7.11: face-down units on the strips are refuelled and turned face-up; the units
+    in CAP and Ground Attack, which flew this turn, are the ones that must land."""
     down = sorted(uid for uid, u in em.state.units.items()
                   if u.face_down and q.on_strip(u.loc) is not None)
-    if down:
-        em.emit("usaf_refuelled", "US", units=down)
+    flown = sorted(q.units_at(em.state, CAP) + q.units_at(em.state, GROUND_ATTACK))
+    em.emit("usaf_refuelled", "US", units=down, flown=flown)
+
+
+def must_land(state: FBState) -> list[str]:
+    return [u for u in state.landing if state.units[u].loc in (CAP, GROUND_ATTACK)]
 
 
 def step(state: FBState) -> str:
     if len(q.active_usaf(state)) > q.air_capacity(state):
         return "excess"
-    if q.units_at(state, CAP) or q.units_at(state, GROUND_ATTACK):
+    if must_land(state):
         return "land"
     return "allocate"
 
@@ -45,8 +50,7 @@ def gen_air_phase(state: FBState) -> list[Command]:
         return [Command("to_reserve", {"unit": u}) for u in sorted(q.active_usaf(state))]
     if st == "land":
         strips = sorted(q.operational_strips(state))
-        flown = sorted(q.units_at(state, CAP) + q.units_at(state, GROUND_ATTACK))
-        return [Command("land", {"unit": u, "hex": h}) for u in flown for h in strips]
+        return [Command("land", {"unit": u, "hex": h}) for u in must_land(state) for h in strips]
     room = q.air_capacity(state) - len(q.active_usaf(state))
     out = []
     for u in _face_up_ready(state):
