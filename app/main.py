@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 
 from app.config import Settings, get_settings
 from app.db import Database, migrate
-from app.routes import admin, api
+from app.routes import admin, admin_pages, api, pages
 from app.services.games import GameService
 
 
@@ -31,6 +33,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.games = GameService(settings.snapshot_every)
     app.include_router(api.router)
     app.include_router(admin.router)
+    app.include_router(pages.router)
+    app.include_router(admin_pages.router)
+    app.mount("/static", StaticFiles(directory=Path(__file__).resolve().parents[1] / "static"), name="static")
 
     @app.get("/healthz", tags=["health"])
     def healthz() -> Any:

@@ -27,6 +27,7 @@ class Game(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(40))  # engine game id, e.g. "first_blood"
     scenario: Mapped[str] = mapped_column(String(40))
+    title: Mapped[str] = mapped_column(String(120), default="", server_default="")  # the creator's note
     options: Mapped[dict[str, Any]] = mapped_column(JsonType, default=dict)
     status: Mapped[str] = mapped_column(String(16), default="waiting")  # waiting | active | finished
     seq: Mapped[int] = mapped_column(Integer, default=0)  # events in the log; the concurrency check

@@ -12,6 +12,7 @@ class NewGame(BaseModel):
     scenario: str = "campaign"
     side: str = Field(..., description="the side you play, e.g. US or IJ")
     name: str = Field("", max_length=80, description="your display name")
+    title: str = Field("", max_length=120, description="a note for your opponent")
     options: dict[str, bool] = Field(default_factory=dict)
 
 
@@ -98,6 +99,7 @@ class VerifyOut(BaseModel):
 class GameSummary(BaseModel):
     game_id: str
     game: str
+    title: str
     scenario: str
     status: str
     seq: int

@@ -15,7 +15,7 @@ router = APIRouter(prefix="/api/admin", tags=["admin"])
 
 
 def summary(game: Any) -> GameSummary:
-    return GameSummary(game_id=game.id, game=game.game, scenario=game.scenario, status=game.status,
+    return GameSummary(game_id=game.id, game=game.game, title=game.title, scenario=game.scenario, status=game.status,
                        seq=game.seq, result=game.result, created_at=game.created_at.isoformat(),
                        updated_at=game.updated_at.isoformat(),
                        seats=[{"side": s.side, "name": s.display_name, "joined": s.joined_at is not None}

@@ -50,7 +50,8 @@ def rule_error(exc: RuleError) -> JSONResponse:
 def create_game(body: NewGame, response: Response, session: SessionDep, service: ServiceDep,
                 settings: SettingsDep) -> Any:
     try:
-        created = service.create(session, body.game, body.scenario, body.side, body.options, body.name)
+        created = service.create(session, body.game, body.scenario, body.side, body.options, body.name,
+                                 body.title)
     except RuleError as exc:
         return rule_error(exc)
     gid = created.game.id

@@ -63,7 +63,7 @@ class GameService:
 
     # --- creating and joining ---------------------------------------------------
     def create(self, session: Session, game: str, scenario: str, side: str, options: dict[str, Any],
-               name: str) -> Created:
+               name: str, title: str = "") -> Created:
         if game not in game_ids():
             raise MalformedCommandError("", f"unknown game {game!r}; known: {game_ids()}")
         rules = get_rules(game)
@@ -72,7 +72,7 @@ class GameService:
         secret = new_dice_secret()
         events = rules.create(scenario, options, secret)
         row = Game(id=new_game_id(), game=game, scenario=scenario, options=options, status="waiting",
-                   seq=0, dice_secret=secret)
+                   seq=0, dice_secret=secret, title=title.strip()[:120])
         session.add(row)
         tokens = {s: new_token() for s in rules.sides}
         for s in rules.sides:
@@ -132,6 +132,7 @@ class GameService:
         view = rules.view(self.state(session, game), side)
         view["game_id"] = game.id
         view["status"] = game.status
+        view["game_title"] = game.title
         view["seats"] = [{"side": s.side, "name": s.display_name, "joined": s.joined_at is not None}
                          for s in game.seats]
         return view
@@ -186,6 +187,7 @@ class GameService:
         rows = store.page_events(session, game.id, 0, 10**9)[1]
         return {
             "format": EXPORT_FORMAT, "game": game.game, "scenario": game.scenario, "options": game.options,
+            "title": game.title,
             "status": game.status, "result": game.result, "created_at": game.created_at.isoformat(),
             "seats": [{"side": s.side, "name": s.display_name} for s in game.seats],
             "events": [{"seq": r.seq, "type": r.type, "data": r.payload, "side": r.side, "actor": r.actor,
@@ -213,7 +215,8 @@ class GameService:
             raise BadImport(f"event {verdict.bad_seq} is refused: {verdict.message}", verdict.bad_seq)
         created = entries[0].event.data
         row = Game(id=new_game_id(), game=data["game"], scenario=created["scenario"],
-                   options=created["options"], status="active", seq=0, dice_secret=created["secret"])
+                   options=created["options"], status="active", seq=0, dice_secret=created["secret"],
+                   title=str(data.get("title", ""))[:120])
         session.add(row)
         tokens = {s: new_token() for s in rules.sides}
         names = {s.get("side"): s.get("name", "") for s in data.get("seats", []) if isinstance(s, dict)}

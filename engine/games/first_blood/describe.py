@@ -121,3 +121,32 @@ def _bombarded(d: dict[str, Any]) -> str:
 def describe(state: FBState, event: Event) -> str | None:
     fn = LINES.get(event.type)
     return None if fn is None else fn(state, event.data, event.side)
+
+
+def command_label(state: FBState, command: Any) -> str:
+    """A button label for a legal command, in plain English."""
+    t, d = command.type, command.data
+    unit = q.label(d["unit"]) if "unit" in d else ""
+    labels: dict[str, Callable[[], str]] = {
+        "place": lambda: f"Place {unit} in {place(d['to'])}",
+        "move": lambda: f"Move {unit} to {place(d['to'])}",
+        "air_attack": lambda: f"{_names(d['units'])} attack {q.label(d['target'])}",
+        "naval_support": lambda: f"{unit}: shore bombardment on {d['hex']}",
+        "air_support": lambda: f"{unit}: air support on {d['hex']}",
+        "attack": lambda: f"Attack {d['hex']}" if state.combat is None else f"Add {d['hex']} to the attack",
+        "add": lambda: f"Add {unit} to the attack",
+        "cancel_attack": lambda: "Cancel this attack",
+        "resolve": lambda: "Resolve the attack (roll the die)",
+        "bombard": lambda: f"{unit} bombards air strip {d['hex']}"
+                           + (f", hitting {q.label(d['target'])}" if d.get("target") else ""),
+        "eliminate": lambda: f"Eliminate {unit}",
+        "retreat": lambda: f"Retreat {unit} to {d['to']}" if d.get("to") else f"Stop {unit}'s retreat (eliminated)",
+        "advance": lambda: f"Advance {unit} into {d['to']}",
+        "end_advance": lambda: "Do not advance (further)",
+        "work": lambda: f"{_names(d['units'])} work on air strip {d['hex']}",
+        "to_reserve": lambda: f"Send {unit} to the USAF Reserve",
+        "land": lambda: f"Land {unit} on air strip {d['hex']}",
+        "allocate": lambda: f"Allocate {unit} to {place(d['box'])}",
+        "end_phase": lambda: "End the phase",
+    }
+    return labels[t]() if t in labels else t

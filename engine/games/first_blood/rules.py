@@ -17,7 +17,7 @@ from engine.core.game import Emitter, Prompt, check_turn
 from engine.games.first_blood import evolve, sequence
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.board import load_board
-from engine.games.first_blood.describe import describe
+from engine.games.first_blood.describe import command_label, describe
 from engine.games.first_blood.oob import load_oob, turn_name
 from engine.games.first_blood.phases import (
     air,
@@ -232,6 +232,9 @@ class FirstBlood:
     # --- reading -------------------------------------------------------------------------
     def describe(self, state: FBState, event: Event) -> str | None:
         return describe(state, event)
+
+    def label(self, state: FBState, command: Command) -> str:
+        return command_label(state, command)
 
     def reachable(self, state: FBState, unit: str) -> dict[str, dict[str, Any]]:
         return {dest: {"cost": r.cost, "path": list(r.path), "stops": r.stops}

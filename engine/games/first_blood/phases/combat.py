@@ -83,6 +83,8 @@ def abandoned_hexes(state: FBState, c: Combat) -> list[str]:
     others = [u for u in free_attackers(state, c.side) if u not in busy]
     out = []
     for a in c.attackers:
+        if not is_map_hex(state.units[a].loc):
+            continue
         for h in b.neighbors(state.units[a].loc):
             if h in undefended and h not in c.targets and h not in out \
                     and not any(h in b.neighbors(state.units[o].loc) for o in others) \

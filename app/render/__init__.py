@@ -1,0 +1,5 @@
+"""Server-side SVG rendering of game views (pure functions; no DB, no I/O)."""
+
+from app.render.svg import render_map
+
+__all__ = ["render_map"]

@@ -1,0 +1,685 @@
+"""The First Blood map as one standalone SVG document (a pure function of the view).
+
+Only :func:`render_map` is public.  It reads the board from the engine
+(``load_board()``) and everything that changes from the view dict built by
+``engine.games.first_blood.view.build_view``; it has no I/O, no clock and no
+randomness, so the same arguments always give the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+from xml.sax.saxutils import escape
+
+from app.render.counters import (
+    counter_body,
+    factors,
+    fitted_text,
+    n,
+    star,
+    status_chit,
+    text,
+    type_name,
+    work_chit,
+)
+from app.render.layout import TOP_BOXES, Layout, Page, Point, Rect, inset_band, page_layout
+from engine.core.hexes import Hex, hex_from_id, hex_neighbors
+from engine.games.first_blood.board import Board, EntryPoint, load_board
+
+HexAttrs = Callable[[str], Mapping[str, str]]
+UnitAttrs = Callable[[Mapping[str, Any]], Mapping[str, str]]
+
+STATUS_WORDS = {"oper": "operational", "dam": "damaged", "dest": "destroyed"}
+BOX_SIDE = {"ijaaf_reserve": "IJ", "ijaaf_attack": "IJ", "ijn_reserve": "IJ", "ijn_attack": "IJ",
+            "cap": "US", "ga": "US", "usaf_reserve": "US"}
+NOTE = "Map and order of battle: reconstructions"
+FONT = "'DejaVu Sans Condensed','Liberation Sans Narrow','Arial Narrow',sans-serif"
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]*$")
+
+CSS = f"""
+svg.fb-map{{font-family:{FONT};background:#f4efe1}}
+text{{text-anchor:middle;pointer-events:none}}
+.paper{{fill:#f4efe1}}.sea{{fill:#8fbbdc}}.map-frame{{fill:none;stroke:#2b3a4a;stroke-width:1.5}}
+.offmap-edge{{fill:#e6dcc0}}
+.hex{{cursor:pointer}}.hex .bg{{stroke:#56644a;stroke-width:.7}}
+.terrain-clear .bg{{fill:#dce7ad}}.terrain-beach .bg{{fill:#f3e2a2}}
+.terrain-jungle .bg{{fill:#4f8a40}}.terrain-rough .bg{{fill:#a6977a}}
+.jungle-edge{{fill:#1f4d1a;pointer-events:none}}
+.high-ground{{fill:url(#high-hatch);pointer-events:none}}
+.hex-id{{fill:#2d2d2d}}.hex-label{{fill:#23303b;font-style:italic}}
+.terrain-jungle .hex-id,.terrain-jungle .hex-label{{fill:#f2f6e6}}
+.hex:hover .bg,.hex:focus .bg{{stroke:#000;stroke-width:2}}.hex:focus,.counter:focus,.box:focus{{outline:none}}
+.hl{{fill:#ffe14d;fill-opacity:.45;pointer-events:none}}
+.cost-badge{{fill:#ffd60a;stroke:#5c4a00;stroke-width:1}}.cost{{fill:#1a1a1a;font-weight:bold}}
+.mark-reachable{{fill:none;stroke:#f2b800;stroke-width:2.5}}
+.mark-target{{fill:none;stroke:#d10000;stroke-width:3.5}}
+.mark-must{{fill:none;stroke:#d10000;stroke-width:2.5;stroke-dasharray:5 3}}
+.mark-combat{{fill:none;stroke:#ff7a00;stroke-width:3}}
+.river{{stroke:#2f86e0;stroke-width:5.5;stroke-linecap:round;fill:none}}
+.bridge{{fill:#9a6632;stroke:#3d2410;stroke-width:1.2}}
+.ridge-hatch{{stroke:#7a4b1f;stroke-width:9;stroke-dasharray:1.5 2.5}}.ridge{{stroke:#7a4b1f;stroke-width:2.5}}
+.setup-casing{{fill:none;stroke:#fff;stroke-opacity:.8;stroke-width:5}}
+.setup-line{{fill:none;stroke:#1a44d6;stroke-width:2.6;stroke-dasharray:9 5}}
+.place{{fill:#123;font-style:italic;font-weight:bold;paint-order:stroke;stroke:#f4efe1;stroke-width:2.5px}}
+.overlay,.marks{{pointer-events:none}}
+.runway{{fill:#4a4a4a;stroke:#222;stroke-width:.8}}.runway.planned{{fill:none;stroke:#333;stroke-dasharray:3 2}}
+.runway-line{{stroke:#fff;stroke-width:.9;stroke-dasharray:3 2}}
+.chip{{stroke:#222;stroke-width:.6}}.chip-text{{font-weight:bold;fill:#fff}}
+.status-oper{{fill:#1e7b34}}.status-dam{{fill:#d97a00}}.status-dest{{fill:#b3001b}}
+.work{{fill:#fff7d1;stroke:#222;stroke-width:.6}}.work-text{{fill:#222;font-weight:bold}}
+.shovel{{fill:none;stroke:#222;stroke-width:1}}
+.entry{{cursor:pointer}}.entry-bg{{stroke-width:1.5;stroke-dasharray:4 3}}
+.entry.side-US .entry-bg{{fill:#dbe6ff;fill-opacity:.75;stroke:#1d4fd8}}
+.entry.side-IJ .entry-bg{{fill:#ffe3e3;fill-opacity:.75;stroke:#b3001b}}
+.entry-arrow{{stroke-width:2.2;marker-end:url(#arrow)}}.side-US .entry-arrow{{stroke:#1d4fd8}}
+.side-IJ .entry-arrow{{stroke:#b3001b}}
+.us-disc{{fill:#1d4fd8}}.star{{fill:#fff}}.sun-disc{{fill:#fff;stroke:#b3001b;stroke-width:1}}.sun{{fill:#c8102e}}
+.entry-text{{fill:#1a1a1a;font-weight:bold}}
+.box{{cursor:pointer}}.box-bg{{fill:#fbf8ef;stroke:#4b4b4b;stroke-width:1}}
+.box.side-IJ .box-bg{{fill:#fbecc8}}.box.side-US .box-bg{{fill:#e4ead2}}
+.box:hover .box-bg,.box:focus .box-bg,.entry:hover .entry-bg,.entry:focus .entry-bg{{stroke:#000;stroke-width:2}}
+.box.reachable .box-bg{{fill:#fff2a8;stroke:#f2b800;stroke-width:3}}.box.target .box-bg{{stroke:#d10000;stroke-width:3}}
+.box-title{{fill:#222;font-weight:bold}}.box-letter{{fill:#222;font-weight:bold}}.box-sub{{fill:#444}}
+.status-hex{{cursor:pointer}}.status-hex .mini{{fill:#e9e4d0;stroke:#555;stroke-width:1}}
+.tray .box-bg{{fill:#f0f0f0;stroke-dasharray:6 3}}.empty{{fill:#777;font-style:italic}}
+.turn-cell{{fill:#fbf8ef;stroke:#6b6b6b;stroke-width:.8}}.turn-cell.past{{fill:#e2ddd0}}
+.turn-cell.current{{fill:#ffd84d;stroke:#000;stroke-width:2}}
+.turn-text{{fill:#222}}.turn-text.current{{font-weight:bold}}
+.header-title{{fill:#1a1a1a;font-weight:bold;text-anchor:start}}.header-phase{{fill:#1a1a1a;text-anchor:end}}
+.note{{fill:#555;font-style:italic;text-anchor:end}}
+.counter{{cursor:pointer}}.counter .shadow{{fill:#000;fill-opacity:.35}}
+.counter .face{{stroke:#1a1a1a;stroke-width:1.1}}
+.counter.side-US .face{{fill:#4f6228}}.counter.side-IJ .face{{fill:#e8b64a}}
+.counter.side-US text{{fill:#fff}}.counter.side-IJ text{{fill:#161616}}
+.counter .name{{font-weight:bold}}.counter .factors{{font-weight:bold}}
+.frame{{fill:#faf7ea;stroke:#161616;stroke-width:.9}}
+.sym{{fill:none;stroke:#161616;stroke-width:1}}.sym-bold{{fill:none;stroke:#161616;stroke-width:1.2}}
+.sym-fill{{fill:#161616}}.counter text.sym-text{{fill:#161616;font-weight:bold}}
+.side-US .glyph{{fill:#f4f4f4}}.side-IJ .glyph{{fill:#1d1d1d}}
+.mark-us{{fill:#fff}}.mark-ij{{fill:#c8102e;stroke:#fff;stroke-width:.5}}
+.stop-mark{{fill:#b3001b}}
+.counter.face-down .face{{fill:#c9cdb8}}.counter.face-down.side-IJ .face{{fill:#efdcae}}
+.counter.face-down text{{fill:#333}}.back-stripe{{stroke:#fff;stroke-width:2;stroke-opacity:.7}}
+.counter.fought .face{{filter:saturate(.35) brightness(.9)}}
+.counter.must-attack .face{{stroke:#d10000;stroke-width:2.4}}
+.counter.attacking .face{{stroke:#ff7a00;stroke-width:2.4}}
+.counter:hover .face,.counter:focus .face{{stroke:#000;stroke-width:2.2}}
+.selection-ring{{fill:none;stroke:#00b3ff;stroke-width:3}}
+"""
+
+DEFS = (
+    '<defs><pattern id="high-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+    'patternTransform="rotate(45)"><rect width="6" height="6" fill="#b98b4e" fill-opacity=".28"/>'
+    '<line x1="0" y1="0" x2="0" y2="6" stroke="#7a4b1f" stroke-width="1.4" stroke-opacity=".55"/></pattern>'
+    '<marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" '
+    'orient="auto-start-reverse"><path d="M0 0L10 5L0 10Z" fill="context-stroke"/></marker></defs>'
+)
+
+
+# --- escaping and attributes ------------------------------------------------
+
+def _q(value: object) -> str:
+    """An attribute value, XML-escaped (quotes included)."""
+    return escape(_clean(value), {'"': "&quot;"})
+
+
+def _clean(value: object) -> str:
+    return "".join(ch for ch in str(value) if ch >= " " or ch in "\t\n\r")
+
+
+def _attrs(base: Mapping[str, str], extra: Mapping[str, object] | None = None) -> str:
+    """Serialise attributes; ``extra`` overrides ``base`` except ``class``, which is appended."""
+    merged = dict(base)
+    for key, value in (extra or {}).items():
+        if value is None:
+            continue
+        if not _NAME.match(key):
+            raise ValueError(f"render_map: not an XML attribute name: {key!r}")
+        merged[key] = f"{merged['class']} {value}" if key == "class" and "class" in merged else str(value)
+    return "".join(f' {k}="{_q(v)}"' for k, v in merged.items())
+
+
+def _pts(points: Iterable[Point]) -> str:
+    return " ".join(f"{n(p.x)},{n(p.y)}" for p in points)
+
+
+# --- what does not depend on the view: computed once ------------------------
+
+@dataclass(frozen=True)
+class _Static:
+    board: Board
+    page: Page
+    polygons: dict[str, str]  # hex id -> points
+    decor: dict[str, str]  # hex id -> jungle bands / high ground
+    overlay: str  # rivers, bridge, ridges, set-up line, place names
+    runways: dict[str, tuple[Point, float]] = field(default_factory=dict)  # strip hex -> centre, angle
+
+
+@cache
+def _static() -> _Static:
+    board = load_board()
+    page = page_layout(board.hexes, [e.at for e in board.entries.values()],
+                       {k: b.hexes for k, b in board.boxes.items()})
+    lay = page.layout
+    polygons = {h: _pts(lay.corners(h)) for h in board.hexes}
+    decor = {h: _hex_decor(board, lay, h) for h in board.hexes}
+    runways = {}
+    for pair in (board.henderson, board.fighter_strip):
+        for h in pair:
+            other = next((o for o in pair if o != h), h)
+            a, b = lay.centre(h), lay.centre(other)
+            runways[h] = (a, math.degrees(math.atan2(b.y - a.y, b.x - a.x)) if other != h else 0.0)
+    return _Static(board, page, polygons, decor, _overlay(board, lay), runways)
+
+
+def _hex_decor(board: Board, lay: Layout, h: str) -> str:
+    t, c = board.hexes[h], lay.centre(h)
+    out = []
+    if t.high:
+        out.append(f'<polygon class="high-ground" points="{_pts(lay.corners(h))}"/>')
+    for nb in sorted(t.jungle_edges):
+        p1, p2 = lay.edge(h, nb)
+        out.append(f'<polygon class="jungle-edge" points="{_pts(inset_band(p1, p2, c, 0.17))}"/>')
+    return "".join(out)
+
+
+def _line(cls: str, a: Point, b: Point) -> str:
+    return f'<line class="{cls}" x1="{n(a.x)}" y1="{n(a.y)}" x2="{n(b.x)}" y2="{n(b.y)}"/>'
+
+
+def _overlay(board: Board, lay: Layout) -> str:
+    out = ['<g class="overlay">']
+    ridges = sorted({tuple(sorted((h, o))) for h in board.hexes for o in board.neighbors(h) if board.is_ridge(h, o)})
+    for a, b in ridges:
+        p1, p2 = lay.edge(a, b)
+        out.append(_line("ridge-hatch", p1, p2) + _line("ridge", p1, p2))
+    for a, b in sorted(tuple(sorted(s)) for s in board.rivers):
+        out.append(_line("river", *lay.edge(a, b)))
+    for a, b in sorted(tuple(sorted(s)) for s in board.bridges):
+        ca, cb = lay.centre(a), lay.centre(b)
+        ang = math.degrees(math.atan2(cb.y - ca.y, cb.x - ca.x))
+        m = Point((ca.x + cb.x) / 2, (ca.y + cb.y) / 2)
+        ln = lay.size * 0.8
+        out.append(f'<rect class="bridge" x="{n(-ln / 2)}" y="-5" width="{n(ln)}" height="10" '
+                   f'transform="translate({n(m.x)} {n(m.y)}) rotate({n(ang)})"/>')
+    setup = _setup_path(board, lay)
+    out.append(f'<path class="setup-casing" d="{setup}"/><path class="setup-line" d="{setup}"/>')
+    for h, label in sorted(board.labels.items()):
+        c = lay.centre(h)
+        out.append(f'<text class="place" x="{n(c.x)}" y="{n(c.y + lay.size * 0.5)}" font-size="8">{text(label)}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _setup_path(board: Board, lay: Layout) -> str:
+    """The blue dashed line (§2.1, §3): every edge between a set-up hex and a land hex outside it."""
+    def inside(h: Hex) -> bool:
+        col = h.q + (h.r + 1) // 2
+        return (h.r >= 0 and col >= 0 and f"{h.r:02d}{col:02d}" in board.hexes
+                and board.in_setup_area(f"{h.r:02d}{col:02d}"))
+    segs = []
+    for hid in sorted(board.hexes):
+        h = hex_from_id(hid)
+        if not inside(h):
+            continue
+        for nb in hex_neighbors(h):
+            col = nb.q + (nb.r + 1) // 2
+            if not inside(nb) and f"{nb.r:02d}{col:02d}" in board.hexes:
+                p1, p2 = lay.edge(h, nb)
+                segs.append(f"M{n(p1.x)} {n(p1.y)}L{n(p2.x)} {n(p2.y)}")
+    return "".join(segs)
+
+
+# --- per-call context -------------------------------------------------------
+
+@dataclass
+class _Ctx:
+    st: _Static
+    view: Mapping[str, Any]
+    selected: str | None
+    highlights: Mapping[str, str]
+    targets: frozenset[str]
+    hex_attrs: HexAttrs | None
+    unit_attrs: UnitAttrs | None
+    must_attack: frozenset[str] = frozenset()
+    must_be_attacked: frozenset[str] = frozenset()
+    attacking: frozenset[str] = frozenset()
+    combat_targets: frozenset[str] = frozenset()
+    by_loc: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)
+
+    def loc_attrs(self, loc: str) -> Mapping[str, object] | None:
+        return self.hex_attrs(loc) if self.hex_attrs else None
+
+    def loc_classes(self, loc: str) -> list[str]:
+        out = []
+        if loc in self.highlights:
+            out.append("reachable")
+        if loc in self.targets:
+            out.append("target")
+        return out
+
+
+def _make_ctx(view: Mapping[str, Any], selected: str | None, highlights: Mapping[str, str] | None,
+              targets: Iterable[str], hex_attrs: HexAttrs | None, unit_attrs: UnitAttrs | None) -> _Ctx:
+    owed = view.get("obligations") or []
+    combat = view.get("combat") or {}
+    by_loc: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for u in view.get("units") or []:
+        by_loc[str(u.get("loc"))].append(u)
+    if selected is not None:  # the selected counter goes on top of its stack
+        for loc, units in by_loc.items():
+            by_loc[loc] = sorted(units, key=lambda u: u.get("id") == selected)
+    return _Ctx(
+        _static(), view, selected, dict(highlights or {}), frozenset(targets), hex_attrs, unit_attrs,
+        must_attack=frozenset(str(o["unit"]) for o in owed),
+        must_be_attacked=frozenset(str(o["hex"]) for o in owed),
+        attacking=frozenset(map(str, [*(combat.get("attackers") or ()), *(combat.get("artillery") or ())])),
+        combat_targets=frozenset(map(str, combat.get("targets") or ())),
+        by_loc=dict(by_loc),
+    )
+
+
+# --- counters ----------------------------------------------------------------
+
+def _unit_label(u: Mapping[str, Any]) -> str:
+    kind = u.get("kind", "ground")
+    label = f"{u.get('side', '')} {u.get('name', '')} {type_name(u)}"
+    if kind == "ground":
+        label += f" {factors(u)}"
+    if u.get("face_down"):
+        label += ", refuelling"
+    return label
+
+
+def _unit_title(ctx: _Ctx, u: Mapping[str, Any]) -> str:
+    bits = [_unit_label(u)]
+    if u.get("kind", "ground") == "ground":
+        bits.append(f"CF {u.get('cf')} MF {u.get('mf')}" + (f" range {u['range']}" if u.get("range") else ""))
+        if u.get("moved") or u.get("stopped"):
+            bits.append(f"MF left {u.get('mf_left')}")
+    for flag, word in (("moved", "moved"), ("fought", "fought"), ("stopped", "stopped (enemy ZOC)")):
+        if u.get(flag):
+            bits.append(word)
+    if u.get("support"):
+        bits.append(f"supporting {u['support']}")
+    if str(u.get("id")) in ctx.must_attack:
+        bits.append("must attack")
+    return "; ".join(bits)
+
+
+def _counter(ctx: _Ctx, u: Mapping[str, Any], at: Point, map_hex: str | None = None) -> str:
+    uid = str(u.get("id", ""))
+    size = ctx.st.page.counter
+    classes = ["counter", f"side-{u.get('side', '')}", f"kind-{u.get('kind', 'ground')}"]
+    classes += [c for c in ("moved", "fought", "stopped") if u.get(c)]
+    if u.get("face_down"):
+        classes.append("face-down")
+    if uid in ctx.must_attack:
+        classes.append("must-attack")
+    if uid in ctx.attacking:
+        classes.append("attacking")
+    if uid == ctx.selected:
+        classes.append("selected")
+    base = {"class": " ".join(classes), "data-unit": uid, "data-loc": str(u.get("loc", ""))}
+    if map_hex:
+        base["data-hex"] = map_hex
+    base |= {"role": "button", "tabindex": "0", "aria-label": _unit_label(u),
+             "transform": f"translate({n(at.x)} {n(at.y)})"}
+    extra = ctx.unit_attrs(u) if ctx.unit_attrs else None
+    h = size / 2
+    ring = ""
+    if uid == ctx.selected:
+        ring = f'<rect class="selection-ring" x="{n(-h - 3)}" y="{n(-h - 3)}" width="{n(size + 6)}" ' \
+               f'height="{n(size + 6)}" rx="4"/>'
+    return (f"<g{_attrs(base, extra)}><title>{text(_unit_title(ctx, u))}</title>"
+            f'<rect class="shadow" x="{n(-h + 1.5)}" y="{n(-h + 1.5)}" width="{n(size)}" height="{n(size)}" rx="2"/>'
+            f"{counter_body(u, size)}{ring}</g>")
+
+
+def _stack(ctx: _Ctx, units: list[Mapping[str, Any]], c: Point, step: float = 4.0,
+           map_hex: str | None = None) -> str:
+    k = len(units)
+    if k > 3:
+        step = max(1.5, step * 2 / (k - 1))
+    out = []
+    for i, u in enumerate(units):
+        off = (i - (k - 1) / 2) * step
+        out.append(_counter(ctx, u, Point(c.x + off, c.y - off), map_hex))
+    return "".join(out)
+
+
+def _flow(ctx: _Ctx, units: list[Mapping[str, Any]], area: Rect, max_rows: int) -> str:
+    """Counters left to right in up to ``max_rows`` rows, overlapping when they do not fit."""
+    if not units:
+        return ""
+    size, gap = ctx.st.page.counter, 4.0
+    per_row = max(1, int((area.w + gap) // (size + gap)))
+    rows = min(max_rows, math.ceil(len(units) / per_row))
+    per_row = math.ceil(len(units) / rows)
+    step = size + gap if per_row == 1 else min(size + gap, (area.w - size) / (per_row - 1))
+    out = []
+    for i, u in enumerate(units):
+        r, col = divmod(i, per_row)
+        out.append(_counter(ctx, u, Point(area.x + size / 2 + col * step, area.y + size / 2 + r * (size + gap))))
+    return "".join(out)
+
+
+# --- map ---------------------------------------------------------------------
+
+def _strip_marks(ctx: _Ctx, h: str, c: Point) -> str:
+    strip = (ctx.view.get("strips") or {}).get(h)
+    lay = ctx.st.page.layout
+    centre, ang = ctx.st.runways[h]
+    ln = lay.hex_width * 0.98
+    built = bool(strip and strip.get("built"))
+    cls = "runway" if built else "runway planned"
+    out = [f'<g transform="translate({n(centre.x)} {n(centre.y)}) rotate({n(ang)})">'
+           f'<rect class="{cls}" x="{n(-ln / 2)}" y="-4" width="{n(ln)}" height="8"/>']
+    if built:
+        out.append(f'<line class="runway-line" x1="{n(-ln / 2 + 3)}" y1="0" x2="{n(ln / 2 - 3)}" y2="0"/>')
+    out.append("</g>")
+    if strip:
+        out.append(status_chit(str(strip.get("status", "")), c.x - lay.hex_width * 0.3, c.y - lay.size * 0.3))
+        out.append(work_chit(int(strip.get("work") or 0), c.x + lay.hex_width * 0.3, c.y - lay.size * 0.3))
+    return "".join(out)
+
+
+def _hex_group(ctx: _Ctx, h: str) -> str:
+    st, lay = ctx.st, ctx.st.page.layout
+    t, c = st.board.hexes[h], lay.centre(h)
+    units = ctx.by_loc.get(h, [])
+    classes = ["hex", f"terrain-{t.centre}"]
+    aria = [f"Hex {h}", t.centre]
+    if t.label:
+        aria.append(t.label)
+    if t.high:
+        classes.append("high")
+        aria.append("high ground")
+    strip = (ctx.view.get("strips") or {}).get(h)
+    if h in st.runways:
+        classes.append("airstrip")
+        if strip:
+            aria.append(f"air strip {STATUS_WORDS.get(strip.get('status'), strip.get('status'))}"
+                        + (f", work {strip['work']}" if strip.get("work") else ""))
+    if st.board.in_setup_area(h):
+        classes.append("setup-area")
+    classes += ctx.loc_classes(h)
+    if h in ctx.must_be_attacked:
+        classes.append("must-be-attacked")
+        aria.append("must be attacked")
+    if h in ctx.combat_targets:
+        classes.append("combat-target")
+    if h in ctx.highlights:
+        aria.append(_reach_words(ctx, h))
+    if h in ctx.targets:
+        aria.append("attack target")
+    if units:
+        aria.append("units " + ", ".join(str(u.get("name", "")) for u in units))
+    base = {"class": " ".join(classes), "id": f"hex-{h}", "data-hex": h, "role": "button", "tabindex": "0",
+            "aria-label": ", ".join(aria)}
+    s = lay.size
+    out = [f"<g{_attrs(base, ctx.loc_attrs(h))}><title>{text(', '.join(aria))}</title>",
+           f'<polygon class="bg" points="{st.polygons[h]}"/>', st.decor[h]]
+    if h in ctx.highlights:
+        out.append(f'<polygon class="hl" points="{st.polygons[h]}"/>')
+    if h in st.runways:
+        out.append(_strip_marks(ctx, h, c))
+    out.append(f'<text class="hex-id" x="{n(c.x)}" y="{n(c.y - s * 0.6)}" font-size="8">{h}</text>')
+    if ctx.highlights.get(h):
+        out.append(_badge(ctx.highlights[h], Point(c.x, c.y + s * 0.66)))
+    elif t.label:
+        out.append(fitted_text(t.label, c.x, c.y + s * 0.62, 7, lay.hex_width * 0.8, "hex-label"))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _reach_words(ctx: _Ctx, loc: str) -> str:
+    return f"cost {ctx.highlights[loc]}" if ctx.highlights.get(loc) else "reachable"
+
+
+def _badge(label: str, at: Point) -> str:
+    """The yellow disc with a highlight label (an MF cost) in it."""
+    r = max(8.0, 3.2 * len(label) + 3)
+    return (f'<rect class="cost-badge" x="{n(at.x - r)}" y="{n(at.y - 8)}" width="{n(2 * r)}" height="16" rx="8"/>'
+            f'<text class="cost" x="{n(at.x)}" y="{n(at.y + 3.5)}" font-size="10">{text(label)}</text>')
+
+
+def _marks(ctx: _Ctx) -> str:
+    """Outlines drawn above all hexes (so neighbours never hide them)."""
+    lay = ctx.st.page.layout
+    out = ['<g class="marks">']
+    layers = (("mark-combat", ctx.combat_targets), ("mark-reachable", ctx.highlights.keys()),
+              ("mark-must", ctx.must_be_attacked), ("mark-target", ctx.targets))
+    for cls, hexes in layers:
+        for h in sorted(x for x in hexes if x in ctx.st.board.hexes):
+            out.append(f'<polygon class="{cls}" points="{_pts(lay.corners(h, 0.93))}"/>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _entry(ctx: _Ctx, e: EntryPoint) -> str:
+    lay = ctx.st.page.layout
+    c = lay.centre(e.at)
+    loc = f"entry:{e.id}"
+    units = ctx.by_loc.get(loc, [])
+    label = f"Entry point: {e.name}, to {', '.join(e.hexes)}" + (f", {len(units)} units" if units else "")
+    if loc in ctx.highlights:
+        label += ", " + _reach_words(ctx, loc)
+    base = {"class": " ".join(["entry", f"side-{e.side}", *ctx.loc_classes(loc)]), "data-entry": e.id,
+            "data-loc": loc, "role": "button", "tabindex": "0", "aria-label": label}
+    out = [f"<g{_attrs(base, ctx.loc_attrs(loc))}><title>{text(label)}</title>",
+           f'<polygon class="entry-bg" points="{_pts(lay.corners(e.at, 0.94))}"/>']
+    for h in e.hexes:
+        t = lay.centre(h)
+        a = Point(c.x + (t.x - c.x) * 0.42, c.y + (t.y - c.y) * 0.42)
+        b = Point(c.x + (t.x - c.x) * 0.72, c.y + (t.y - c.y) * 0.72)
+        out.append(_line("entry-arrow", a, b))
+    iy = c.y - lay.size * 0.55
+    if e.side == "US":
+        out.append(f'<circle class="us-disc" cx="{n(c.x)}" cy="{n(iy)}" r="8"/>'
+                   + star(c.x, iy, 6.5, "star"))
+    else:
+        out.append(f'<circle class="sun-disc" cx="{n(c.x)}" cy="{n(iy)}" r="8"/>'
+                   f'<circle class="sun" cx="{n(c.x)}" cy="{n(iy)}" r="4.5"/>')
+    if ctx.highlights.get(loc):
+        out.append(_badge(ctx.highlights[loc], Point(c.x, c.y + lay.size * 0.62)))
+    else:
+        out.append(f'<text class="entry-text" x="{n(c.x)}" y="{n(c.y + lay.size * 0.66)}" font-size="7.5">'
+                   f"{'US beach' if e.side == 'US' else 'IJ entry'}</text>")
+    out.append("</g>")
+    return "".join(out)
+
+
+# --- panels ----------------------------------------------------------------
+
+def _header(ctx: _Ctx, title: str) -> str:
+    p = ctx.st.page
+    r = p.header
+    v = ctx.view
+    phase = " \u00b7 ".join(str(x) for x in (v.get("turn_name"), v.get("phase_title")) if x)
+    out = [f'<text class="header-title" x="{n(r.x + 2)}" y="{n(r.y + 15)}" font-size="15">{text(title)}</text>']
+    if phase:
+        out.append(f'<text class="header-phase" x="{n(r.x + r.w - 2)}" y="{n(r.y + 15)}" font-size="12">'
+                   f"{text(phase)}</text>")
+    names = list(v.get("turns") or [])
+    current = int(v.get("turn") or 0)
+    for i, cell in enumerate(p.turn_cells):
+        name = names[i] if i < len(names) else str(i + 1)
+        state = "current" if i + 1 == current else ("past" if i + 1 < current else "")
+        cls = f"turn-cell {state}".strip()
+        out.append(f'<rect class="{cls}" data-turn="{i + 1}" x="{n(cell.x)}" y="{n(cell.y)}" width="{n(cell.w)}" '
+                   f'height="{n(cell.h)}"/><text class="turn-text {state}" x="{n(cell.cx)}" y="{n(cell.cy + 4)}" '
+                   f'font-size="11">{text(name)}</text>')
+    return "".join(out)
+
+
+def _box_frame(ctx: _Ctx, loc: str, r: Rect, title: str, side: str, count: int, extra_cls: str = "box",
+               sub: str = "") -> str:
+    label = f"{title} box" + (f", {count} units" if count else ", empty")
+    if loc in ctx.highlights:
+        label += ", " + _reach_words(ctx, loc)
+    classes = [*extra_cls.split(), *([f"side-{side}"] if side else []), *ctx.loc_classes(loc)]
+    base = {"class": " ".join(classes), "data-loc": loc, "role": "button", "tabindex": "0", "aria-label": label}
+    out = [f"<g{_attrs(base, ctx.loc_attrs(loc))}><title>{text(sub or title)}</title>"
+           f'<rect class="box-bg" x="{n(r.x)}" y="{n(r.y)}" width="{n(r.w)}" height="{n(r.h)}" rx="3"/>'
+           + fitted_text(title, r.cx, r.y + 12, 10, r.w - 8, "box-title")]
+    if ctx.highlights.get(loc):
+        out.append(_badge(ctx.highlights[loc], Point(r.x + r.w - 12, r.y + 11)))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _top_boxes(ctx: _Ctx) -> str:
+    p = ctx.st.page
+    out = []
+    for key, title in TOP_BOXES:
+        r = p.top_boxes[key]
+        if key.startswith("airfield:"):
+            out.append(_airfield_box(ctx, key, title, r))
+            continue
+        units = ctx.by_loc.get(key, [])
+        out.append(_box_frame(ctx, key, r, title, BOX_SIDE.get(key, ""), len(units)))
+        out.append(_flow(ctx, units, Rect(r.x + 5, r.y + 20, r.w - 10, r.h - 24), 3))
+    return "".join(out)
+
+
+def _airfield_box(ctx: _Ctx, key: str, title: str, r: Rect) -> str:
+    """An air field status box (§2.1): one status hex per strip hex, its USAF units beside it."""
+    board = ctx.st.board
+    hexes = board.henderson if key == "airfield:henderson" else board.fighter_strip
+    out = [f'<g class="airfield-box" data-airfield="{_q(key.split(":")[1])}">'
+           f'<rect class="box-bg" x="{n(r.x)}" y="{n(r.y)}" width="{n(r.w)}" height="{n(r.h)}" rx="3"/>'
+           + fitted_text(title, r.cx, r.y + 12, 10, r.w - 8, "box-title") + "</g>"]
+    row_h = (r.h - 18) / max(1, len(hexes))
+    for i, h in enumerate(hexes):
+        loc = f"strip:{h}"
+        cy = r.y + 18 + row_h * (i + 0.5)
+        units = ctx.by_loc.get(loc, [])
+        strip = (ctx.view.get("strips") or {}).get(h) or {}
+        status = str(strip.get("status", ""))
+        label = (f"Air strip {h} status box: {STATUS_WORDS.get(status, status or 'unknown')}"
+                 + (f", work {strip['work']}" if strip.get("work") else "")
+                 + (f", {len(units)} units" if units else ""))
+        base = {"class": " ".join(["status-hex", *ctx.loc_classes(loc)]), "data-loc": loc, "data-strip": h,
+                "role": "button", "tabindex": "0", "aria-label": label}
+        mini = Layout(17.0, Point(0, 0))
+        pts = [Point(r.x + 22 + q.x - mini.centre("0000").x, cy + q.y - mini.centre("0000").y)
+               for q in mini.corners("0000")]
+        out.append(f"<g{_attrs(base, ctx.loc_attrs(loc))}><title>{text(label)}</title>"
+                   f'<polygon class="mini" points="{_pts(pts)}"/>'
+                   f'<text class="hex-id" x="{n(r.x + 22)}" y="{n(cy - 4)}" font-size="8">{h}</text>'
+                   + (status_chit(status, r.x + 22, cy + 6) if status else "")
+                   + work_chit(int(strip.get("work") or 0), r.x + 22, cy + 21) + "</g>")
+        size = ctx.st.page.counter
+        out.append(_flow(ctx, units, Rect(r.x + 44, cy - size / 2, r.w - 48, size), 1))
+    return "".join(out)
+
+
+def _bottom(ctx: _Ctx) -> str:
+    p = ctx.st.page
+    out = []
+    for key, r in p.off_map.items():
+        box = ctx.st.board.boxes[key]
+        loc = f"box:{key}"
+        units = ctx.by_loc.get(loc, [])
+        sub = f"{box.name}: enters {', '.join(box.hexes)}"
+        out.append(_box_frame(ctx, loc, r, box.name, "", len(units), "box offmap-box", sub))
+        out.append(_flow(ctx, units, Rect(r.x + 5, r.y + 20, r.w - 10, p.counter), 1))
+    t = p.tray
+    units = ctx.by_loc.get("arriving", [])
+    out.append(_box_frame(ctx, "arriving", t, "To place (arriving reinforcements)", "", len(units), "box tray"))
+    if units:
+        out.append(_flow(ctx, units, Rect(t.x + 5, t.y + 20, t.w - 10, p.counter), 1))
+    else:
+        out.append(f'<text class="empty" x="{n(t.cx)}" y="{n(t.y + 40)}" font-size="10">nothing to place</text>')
+    out.append(f'<text class="note" x="{n(p.width - 12)}" y="{n(p.height - 8)}" font-size="9">{text(NOTE)}</text>')
+    return "".join(out)
+
+
+# --- the public function ------------------------------------------------------
+
+def render_map(
+    view: Mapping[str, Any],
+    *,
+    selected: str | None = None,
+    highlights: Mapping[str, str] | None = None,
+    targets: Iterable[str] = (),
+    hex_attrs: HexAttrs | None = None,
+    unit_attrs: UnitAttrs | None = None,
+    title: str | None = None,
+) -> str:
+    """Render a First Blood game view as a standalone SVG document.
+
+    :param view: A view dict from ``RULES.view(state, side)`` (``build_view``). Used: ``units``
+        (each with ``id``, ``side``, ``name``, ``kind``, ``type``, ``cf``, ``mf``, ``range``, ``loc``,
+        ``face_down``, ``moved``, ``fought``, ``stopped``, ...), ``strips``, ``turn``, ``turns``,
+        ``turn_name``, ``phase_title``, ``combat`` and ``obligations``. Missing keys are tolerated.
+    :param selected: A unit id to draw on top of its stack with a selection ring.
+    :param highlights: ``{location: label}``; each location gets class ``reachable`` and the
+        label (e.g. the MF cost ``"3"``) printed in it. Locations are map hexes (``"0709"``) or
+        any other location id drawn on the sheet (``"entry:us-east-1"``, ``"box:A"``, ``"cap"``,
+        ``"strip:0708"``, ``"arriving"``).
+    :param targets: Locations marked as attack targets (class ``target``, red outline).
+    :param hex_attrs: ``hex_attrs(location) -> {name: value}``, extra attributes (``hx-post``,
+        ``hx-vals`` ...) for the clickable group of every location above. A ``class`` value is
+        appended to the renderer's classes; other names override. Values are XML-escaped.
+    :param unit_attrs: ``unit_attrs(unit_view) -> {name: value}``, the same for each counter.
+    :param title: Text for the header and the document ``<title>`` (default: the view's title).
+
+    Every hex is ``<g class="hex terrain-..." id="hex-RRCC" data-hex="RRCC" role="button" ...>``;
+    every counter ``<g class="counter side-US ..." data-unit="..." data-loc="...">`` (plus ``data-hex``
+    on the map) with classes ``moved``, ``fought``, ``stopped``, ``face-down``, ``must-attack``
+    (owes an attack, from ``view["obligations"]``) and ``selected``; hexes owed an attack get
+    ``must-be-attacked``. Units ``eliminated`` or in the ``pool`` are not drawn.
+
+    >>> svg = render_map(view, highlights={"0709": "3"}, targets=["0810"])  # doctest: +SKIP
+    """
+    ctx = _make_ctx(view, selected, highlights, targets, hex_attrs, unit_attrs)
+    st, p = ctx.st, ctx.st.page
+    heading = title if title is not None else str(view.get("title") or "First Blood")
+    m = p.map
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="fb-map" viewBox="0 0 {n(p.width)} {n(p.height)}" '
+           f'width="100%" role="group" aria-label="{_q(heading)}"><title>{text(heading)}</title>'
+           f"<style>{CSS}</style>{DEFS}",
+           f'<rect class="paper" width="{n(p.width)}" height="{n(p.height)}"/>',
+           _header(ctx, heading), _top_boxes(ctx),
+           f'<rect class="sea" x="{n(m.x)}" y="{n(m.y)}" width="{n(m.w)}" height="{n(m.h)}"/>',
+           _south_edge(st), '<g class="hexes">']
+    out += [_hex_group(ctx, h) for h in sorted(st.board.hexes, key=_draw_order)]
+    out.append("</g>")
+    out.append(_marks(ctx))
+    out.append(st.overlay)
+    out += [_entry(ctx, e) for e in st.board.entries.values()]
+    out.append('<g class="units">')
+    for h in sorted(st.board.hexes, key=_draw_order):
+        if ctx.by_loc.get(h):
+            c = p.layout.centre(h)
+            out.append(_stack(ctx, ctx.by_loc[h], Point(c.x, c.y - 1), 4.0, h))
+    for e in st.board.entries.values():
+        units = ctx.by_loc.get(f"entry:{e.id}")
+        if units:
+            c = p.layout.centre(e.at)
+            out.append(_stack(ctx, units, Point(c.x, c.y + 2), 5.0))
+    out.append("</g>")
+    out.append(f'<rect class="map-frame" x="{n(m.x)}" y="{n(m.y)}" width="{n(m.w)}" height="{n(m.h)}"/>')
+    out.append(_bottom(ctx))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _draw_order(h: str) -> tuple[int, int]:
+    """North to south, west to east, so lower stacks overlap the ones behind them naturally."""
+    return (-int(h[:2]), -int(h[2:]))
+
+
+def _south_edge(st: _Static) -> str:
+    """Paper under the zigzag of row 00: the land goes on south, off the map (boxes A-D)."""
+    lay, m = st.page.layout, st.page.map
+    y = lay.centre("0000").y + lay.size / 2
+    return f'<rect class="offmap-edge" x="{n(m.x)}" y="{n(y)}" width="{n(m.w)}" height="{n(m.y + m.h - y)}"/>'

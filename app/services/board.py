@@ -1,0 +1,203 @@
+"""What the game page shows: the view, the map, and the legal commands as buttons.
+
+The only source of actions is the engine's legal-command list; this module
+groups it for people (by unit, by kind) and maps a click on the map to the
+command it stands for.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app import store
+from app.models import Game, Seat
+from app.render.svg import render_map
+from app.services.games import GameService
+from engine.core.events import Command
+from engine.core.game import get_rules
+
+HEX_FIELDS = ("to", "hex")  # command fields that name a place on the map
+GENERAL = ("end_phase", "resolve", "cancel_attack", "end_advance")
+
+
+@dataclass
+class BoardRequest:
+    select: str = ""
+    error: str | None = None
+    error_for: Command | None = None
+
+
+@dataclass
+class Button:
+    label: str
+    type: str
+    data: str  # JSON
+    confirm: str | None = None
+    primary: bool = False
+
+
+@dataclass
+class BoardContext:
+    game: Game
+    seat: Seat | None
+    view: dict[str, Any]
+    legal: list[Command]
+    selected: str | None
+    svg: str
+    general: list[Button] = field(default_factory=list)
+    unit_buttons: list[Button] = field(default_factory=list)  # the selected unit's commands
+    choosers: list[dict[str, str]] = field(default_factory=list)  # units that have something to do
+    other: list[Button] = field(default_factory=list)  # commands without a unit, e.g. attack a hex
+    log: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    error_for: str | None = None
+
+    @property
+    def your_turn(self) -> bool:
+        return bool(self.view.get("your_turn"))
+
+    @property
+    def side(self) -> str | None:
+        return self.seat.side if self.seat else None
+
+    @property
+    def seq(self) -> int:
+        return self.game.seq
+
+    def command_for_click(self, hex_id: str | None, unit: str | None) -> Command | None:
+        """The legal command a click stands for, if exactly one does."""
+        if unit:
+            for kind in ("add", "eliminate"):
+                match = [c for c in self.legal if c.type == kind and c.data.get("unit") == unit]
+                if kind == "add" and match:
+                    return match[0]
+            return None
+        if not hex_id:
+            return None
+        if self.selected:
+            match = [c for c in self.legal if c.data.get("unit") == self.selected
+                     and any(c.data.get(f) == hex_id for f in HEX_FIELDS)]
+            if len(match) == 1:
+                return match[0]
+        attacks = [c for c in self.legal if c.type == "attack" and c.data.get("hex") == hex_id]
+        return attacks[0] if attacks else None
+
+    def selection_for_click(self, hex_id: str | None, unit: str | None) -> str | None:
+        if unit:
+            return unit
+        mine = [u for u in self.view["units"] if u["loc"] == hex_id and u["side"] == self.side]
+        if not mine:
+            return None
+        ids = [u["id"] for u in mine]
+        if self.selected in ids:  # clicking a stack again selects the next unit in it
+            return ids[(ids.index(self.selected) + 1) % len(ids)]
+        return ids[0]
+
+    def nothing_here(self, where: str) -> str:
+        return f"Nothing to do at {where} now. {self.view['prompt']['text']}"
+
+
+def board_context(session: Session, service: GameService, game: Game, seat: Seat | None,
+                  req: BoardRequest) -> BoardContext:
+    rules = get_rules(game.game)
+    state = service.state(session, game)
+    side = seat.side if seat else None
+    view = service.view(session, game, side)
+    legal = rules.legal_commands(state, side) if view["your_turn"] else []
+    selected = req.select if req.select in state.units else None
+
+    highlights: dict[str, str] = {}
+    targets: set[str] = set(view["combat"]["targets"]) if view.get("combat") else set()
+    unit_buttons: list[Button] = []
+    if selected:
+        mine = [c for c in legal if c.data.get("unit") == selected]
+        reach = rules.reachable(state, selected) if any(c.type == "move" for c in mine) else {}
+        for c in mine:
+            where = next((c.data[f] for f in HEX_FIELDS if isinstance(c.data.get(f), str)), None)
+            if where and where[:1].isdigit():
+                highlights[where] = str(reach[where]["cost"]) if where in reach else ""
+            unit_buttons.append(_button(rules, state, c))
+    for c in legal:
+        if c.type == "attack":
+            targets.add(c.data["hex"])
+
+    general, other = [], []
+    for c in legal:
+        if c.type in GENERAL:
+            b = _button(rules, state, c)
+            b.primary = c.type == "resolve"
+            if c.type == "end_phase":
+                b.confirm = _end_confirmation(rules, state, legal)
+            general.append(b)
+        elif "unit" not in c.data:
+            other.append(_button(rules, state, c))
+    units_with_actions = sorted({c.data["unit"] for c in legal if isinstance(c.data.get("unit"), str)})
+    names = {u["id"]: u for u in view["units"]}
+    choosers = [{"id": u, "label": _unit_label(names.get(u)), "where": names.get(u, {}).get("loc", "")}
+                for u in units_with_actions]
+
+    gid, seq, sel = game.id, game.seq, selected or ""
+
+    def hex_attrs(h: str) -> dict[str, str]:
+        return _click_attrs(gid, {"hex": h, "select": sel, "seq": seq})
+
+    def unit_attrs(u: dict[str, Any]) -> dict[str, str]:
+        return _click_attrs(gid, {"unit": u["id"], "select": sel, "seq": seq})
+
+    svg = render_map(view, selected=selected, highlights=highlights, targets=sorted(targets),
+                     hex_attrs=hex_attrs, unit_attrs=unit_attrs)
+    log = store.page_events(session, game.id, max(0, game.seq - 60), 60)[1]
+    lines = [{"seq": r.seq, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),
+              "turn": r.type == "turn_started"} for r in reversed(log) if r.text]
+    err_for = rules.label(state, req.error_for) if (req.error and req.error_for is not None
+                                                    and req.error_for in legal) else None
+    if req.error and req.error_for is not None and err_for is None:
+        err_for = _safe_label(rules, state, req.error_for)
+    return BoardContext(game=game, seat=seat, view=view, legal=legal, selected=selected, svg=svg,
+                        general=general, unit_buttons=unit_buttons, choosers=choosers, other=other,
+                        log=lines, error=req.error, error_for=err_for)
+
+
+def _click_attrs(gid: str, vals: dict[str, Any]) -> dict[str, str]:
+    return {"hx-post": f"/games/{gid}/click", "hx-vals": json.dumps(vals), "hx-target": "#board",
+            "hx-swap": "outerHTML", "hx-trigger": "click, keyup[key=='Enter']"}
+
+
+def _button(rules: Any, state: Any, c: Command) -> Button:
+    return Button(label=rules.label(state, c), type=c.type, data=json.dumps(c.data, sort_keys=True))
+
+
+def _safe_label(rules: Any, state: Any, c: Command) -> str | None:
+    try:
+        return rules.label(state, c)
+    except (KeyError, TypeError):
+        return None
+
+
+def _unit_label(u: dict[str, Any] | None) -> str:
+    if not u:
+        return "?"
+    factors = f" {u['cf']}-{u['mf']}" if u["kind"] == "ground" else f" ({u['kind'].replace('_', '-')})"
+    return f"{u['side']} {u['name']}{factors}"
+
+
+def _end_confirmation(rules: Any, state: Any, legal: list[Command]) -> str | None:
+    """Ask before ending a phase in which units could still act."""
+    movers = {c.data["unit"] for c in legal if c.type == "move"}
+    if movers:
+        return f"{len(movers)} unit(s) could still move. End the movement phase?"
+    if any(c.type == "attack" for c in legal):
+        return "Some enemy units could still be attacked. End the combat phase?"
+    if any(c.type == "bombard" for c in legal):
+        return "Air strips could still be bombarded. End the combat phase?"
+    if any(c.type == "work" for c in legal):
+        return "Engineers could still work on the air strips. End the engineering phase?"
+    if any(c.type == "allocate" for c in legal):
+        return "Some USAF units could still be allocated; the rest go to the Reserve. End the air phase?"
+    if any(c.type in ("air_attack", "naval_support", "air_support") for c in legal):
+        return "Air or naval units could still be used. End the phase?"
+    return None

@@ -1,0 +1,124 @@
+"""Server-rendered pages: they show what a player needs, and everything a user
+typed (names, the game's note) comes back escaped."""
+
+from __future__ import annotations
+
+import re
+
+from app_support import ADMIN, bearer
+from fastapi.testclient import TestClient
+
+EVIL = '<script>alert("x")</script> & <b>bold</b>'
+
+
+def new_game(client: TestClient, side: str = "US", name: str = "Alice", title: str = "") -> str:
+    r = client.post("/new", data={"side": side, "name": name, "title": title}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    return r.headers["location"].rsplit("/", 1)[1]
+
+
+def test_landing_page_starts_a_game_and_lists_it_with_your_move(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "Start a game" in page.text and "reconstructions" in page.text
+    gid = new_game(client, "US", "Alice", "Friendly game")
+    page = client.get("/").text
+    assert f"/games/{gid}" in page and "Friendly game" in page and "your move" in page
+
+
+def test_game_page_shows_turn_phase_prompt_map_and_invitation(client: TestClient) -> None:
+    gid = new_game(client)
+    r = client.get(f"/games/{gid}")
+    assert r.status_code == 200
+    html = r.text
+    assert 'id="turn-name"' in html and 'id="phase-title"' in html and "US set-up" in html
+    assert "<svg" in html and 'data-hex="0709"' in html
+    assert "Your move:" in html and "Set up your units" in html
+    assert re.search(r"/join/" + gid + r"\?token=[\w-]+", html)  # the invitation link
+    assert "/static/vendor/htmx-2.0.11.min.js" in html
+    assert 'hx-trigger="every 3s"' in html  # the page follows the opponent by itself
+
+
+def test_private_link_sets_the_cookie_and_hides_the_token(client: TestClient) -> None:
+    created = client.post("/api/games", json={"side": "IJ", "name": "Bob"}).json()
+    client.cookies.clear()
+    r = client.get(f"/games/{created['game_id']}?token={created['token']}", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/games/{created['game_id']}"
+    assert "HttpOnly" in r.headers["set-cookie"]
+    assert client.get(f"/games/{created['game_id']}?token=wrong", follow_redirects=False).status_code == 403
+
+
+def test_join_page_and_joining_by_form(client: TestClient) -> None:
+    created = client.post("/api/games", json={"side": "US", "name": "Alice", "title": "Let us play"}).json()
+    client.cookies.clear()
+    token = created["invite_url"].split("token=")[1]
+    page = client.get(f"/join/{created['game_id']}?token={token}").text
+    assert "Let us play" in page and "Alice plays US" in page
+    r = client.post(f"/join/{created['game_id']}", data={"token": token, "name": "Bob"}, follow_redirects=False)
+    assert r.status_code == 303
+    html = client.get(f"/games/{created['game_id']}").text
+    assert "You</span> <strong>IJ" in html and "Bob" in html
+    assert client.post(f"/join/{created['game_id']}", data={"token": "nope", "name": "Eve"}).status_code == 403
+
+
+def test_everything_a_user_types_is_escaped(client: TestClient) -> None:
+    created = client.post("/api/games", json={"side": "US", "name": EVIL, "title": EVIL}).json()
+    gid = created["game_id"]
+    token = created["invite_url"].split("token=")[1]
+    client.post(f"/api/games/{gid}/join", json={"token": token, "name": EVIL})
+    pages = [client.get("/").text, client.get(f"/games/{gid}").text, client.get(f"/join/{gid}?token={token}").text,
+             client.get(f"/games/{gid}/log").text, client.get("/admin", auth=ADMIN).text,
+             client.get(f"/admin/games/{gid}", auth=ADMIN).text]
+    for html in pages:
+        assert "<script>alert" not in html
+        assert "<b>bold</b>" not in html
+    assert "&lt;script&gt;alert(" in pages[1]
+
+
+def test_clicking_the_map_places_a_unit_and_errors_name_the_rule(client: TestClient) -> None:
+    gid = new_game(client)
+    html = client.get(f"/games/{gid}").text
+    seq = int(re.search(r'data-seq="(\d+)"', html).group(1))
+    board = client.get(f"/games/{gid}/board", params={"select": "us-1-1"}).text
+    assert 'class="hex' in board and "reachable" in board  # set-up hexes highlighted for the unit
+    r = client.post(f"/games/{gid}/click", data={"hex": "0709", "select": "us-1-1", "seq": seq})
+    assert r.status_code == 200
+    view = client.get(f"/api/games/{gid}").json()
+    assert next(u for u in view["units"] if u["id"] == "us-1-1")["loc"] == "0709"
+    # an illegal command posted by hand is refused next to its button, with the rule
+    r = client.post(f"/games/{gid}/command", data={"type": "place", "data": '{"unit": "us-1-2", "to": "0101"}',
+                                                   "seq": view["seq"]})
+    assert 'role="alert"' in r.text and "§3" in r.text
+    assert client.get(f"/api/games/{gid}").json()["seq"] == view["seq"]
+
+
+def test_spectators_see_the_board_but_cannot_act(client: TestClient) -> None:
+    gid = new_game(client)
+    client.cookies.clear()
+    html = client.get(f"/games/{gid}").text
+    assert "spectator" in html and "cmd-end_phase" not in html
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    r = client.post(f"/games/{gid}/command", data={"type": "place", "data": '{"unit": "us-1-1", "to": "0709"}',
+                                                   "seq": seq})
+    assert "Only the two players" in r.text
+    assert client.get(f"/api/games/{gid}").json()["seq"] == seq
+
+
+def test_poll_is_204_until_something_happens(client: TestClient) -> None:
+    created = client.post("/api/games", json={"side": "US"}).json()
+    gid = created["game_id"]
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    assert client.get(f"/games/{gid}/poll", params={"seq": seq}).status_code == 204
+    legal = client.get(f"/api/games/{gid}/legal", headers=bearer(created["token"])).json()
+    client.post(f"/api/games/{gid}/commands", headers=bearer(created["token"]),
+                json={**legal["commands"][0], "expected_seq": seq})
+    r = client.get(f"/games/{gid}/poll", params={"seq": seq})
+    assert r.status_code == 200 and 'id="board"' in r.text
+
+
+def test_admin_pages_list_games_and_verify(client: TestClient) -> None:
+    gid = new_game(client, title="Admin sees me")
+    assert client.get("/admin").status_code == 401
+    html = client.get("/admin", auth=ADMIN).text
+    assert gid in html and "Admin sees me" in html
+    assert "game_created" in client.get(f"/admin/games/{gid}", auth=ADMIN).text
+    assert "replay exactly" in client.post(f"/admin/games/{gid}/verify", auth=ADMIN).text
