@@ -24,6 +24,9 @@ class Settings(BaseSettings):
     base_url: str = "http://127.0.0.1:8000"
     snapshot_every: int = 50  # events between stored state snapshots
     secure_cookies: bool = False  # set true behind HTTPS
+    # Demonstrations and browser tests only: every new game uses this dice secret,
+    # so its rolls can be known in advance.  Never set it for real play.
+    fixed_dice_secret: str = ""
 
 
 def _secret_key_file() -> str:

@@ -30,7 +30,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Hex-and-counter wargames over an append-only event log judged by a pure rules engine.")
     app.state.settings = settings
     app.state.db = Database(settings.database_url)
-    app.state.games = GameService(settings.snapshot_every)
+    app.state.games = GameService(settings.snapshot_every, settings.fixed_dice_secret)
     app.include_router(api.router)
     app.include_router(admin.router)
     app.include_router(pages.router)

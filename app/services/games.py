@@ -57,9 +57,10 @@ class StateCache:
 
 
 class GameService:
-    def __init__(self, snapshot_every: int = 50) -> None:
+    def __init__(self, snapshot_every: int = 50, fixed_dice_secret: str = "") -> None:
         self.cache = StateCache()
         self.snapshot_every = snapshot_every
+        self.fixed_dice_secret = fixed_dice_secret
 
     # --- creating and joining ---------------------------------------------------
     def create(self, session: Session, game: str, scenario: str, side: str, options: dict[str, Any],
@@ -69,7 +70,7 @@ class GameService:
         rules = get_rules(game)
         if side not in rules.sides:
             raise MalformedCommandError("", f"side must be one of {list(rules.sides)}")
-        secret = new_dice_secret()
+        secret = self.fixed_dice_secret or new_dice_secret()
         events = rules.create(scenario, options, secret)
         row = Game(id=new_game_id(), game=game, scenario=scenario, options=options, status="waiting",
                    seq=0, dice_secret=secret, title=title.strip()[:120])
