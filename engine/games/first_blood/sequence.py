@@ -7,7 +7,9 @@ until some side owes a decision or the game is over.
 
 from __future__ import annotations
 
+from engine.core import phases
 from engine.core.game import Emitter
+from engine.core.phases import Phase, TurnTrack
 from engine.games.first_blood.oob import turn_name
 from engine.games.first_blood.phases import (
     air,
@@ -21,38 +23,29 @@ from engine.games.first_blood.phases import (
 )
 from engine.games.first_blood.state import FBState
 
-SETUP = ("us_setup", "ij_setup")
-TURN = (
-    "ij_reinforcements", "ij_movement", "ij_combat", "ij_supply", "ij_strategic",
-    "us_reinforcements", "us_movement", "us_combat", "us_engineering", "us_air",
+TRACK = TurnTrack(
+    setup=[Phase("us_setup", "US", "US set-up (§3)"), Phase("ij_setup", "IJ", "IJ set-up (§3)")],
+    turn=[
+        Phase("ij_reinforcements", "IJ", "IJ reinforcements (§5.2)"), Phase("ij_movement", "IJ", "IJ movement (§6)"),
+        Phase("ij_combat", "IJ", "IJ combat (§7)"), Phase("ij_supply", "IJ", "IJ supply (§8)"),
+        Phase("ij_strategic", "IJ", "IJ strategic (§9)"),
+        Phase("us_reinforcements", "US", "US reinforcements (§5.3)"), Phase("us_movement", "US", "US movement (§6)"),
+        Phase("us_combat", "US", "US combat (§7)"), Phase("us_engineering", "US", "US engineering (§10)"),
+        Phase("us_air", "US", "US air (§7.11, §11)"),
+    ],
 )
-PHASE_TITLES = {
-    "us_setup": "US set-up (§3)", "ij_setup": "IJ set-up (§3)",
-    "ij_reinforcements": "IJ reinforcements (§5.2)", "ij_movement": "IJ movement (§6)",
-    "ij_combat": "IJ combat (§7)", "ij_supply": "IJ supply (§8)", "ij_strategic": "IJ strategic (§9)",
-    "us_reinforcements": "US reinforcements (§5.3)", "us_movement": "US movement (§6)",
-    "us_combat": "US combat (§7)", "us_engineering": "US engineering (§10)",
-    "us_air": "US air (§7.11, §11)", "game_over": "game over",
-}
+TURN = tuple(p.name for p in TRACK.turn)
+PHASE_TITLES = {name: p.title for name, p in TRACK.by_name.items()} | {"game_over": "game over"}
 
 
 def phase_side(phase: str) -> str | None:
-    if phase.startswith("us_"):
-        return "US"
-    if phase.startswith("ij_"):
-        return "IJ"
-    return None
+    return TRACK.side(phase)
 
 
 def next_phase(state: FBState) -> tuple[str, int]:
     """(phase, turn) after the current one."""
-    if state.phase == "created":
-        return "us_setup", 0
-    if state.phase == "us_setup":
-        return "ij_setup", 0
-    if state.phase == "ij_setup" or state.phase == "us_air":
-        return "ij_reinforcements", state.turn + 1
-    return TURN[TURN.index(state.phase) + 1], state.turn
+    phase, turn = TRACK.next(None if state.phase == "created" else state.phase, state.turn)
+    return phase.name, turn
 
 
 def enter(em: Emitter, phase: str, turn: int) -> None:
@@ -102,9 +95,4 @@ def end_phase(em: Emitter) -> None:
 
 def settle(em: Emitter, needs_input) -> None:
     """Advance through phases until a decision is owed (``needs_input(state)``)."""
-    for _ in range(1000):
-        state: FBState = em.state
-        if state.result is not None or state.pending or needs_input(state):
-            return
-        end_phase(em)
-    raise RuntimeError("the turn sequence did not settle")  # a bug, never a player's error
+    phases.settle(lambda: em.state, needs_input, lambda: end_phase(em))
