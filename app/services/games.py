@@ -204,23 +204,28 @@ class GameService:
         if data.get("game") not in game_ids():
             raise BadImport(f"unknown game {data.get('game')!r}")
         try:
-            entries = [LogEntry(Event(e["type"], dict(e["data"]), e.get("side")),
+            entries = [LogEntry(Event(str(e["type"]), dict(e["data"]), e.get("side")),
                                 None if e.get("command") is None else Command.from_json(e["command"]))
                        for e in data["events"]]
             actors = [e.get("actor") for e in data["events"]]
-        except (KeyError, TypeError, ValueError) as exc:
+            seats = data.get("seats", [])
+            if not isinstance(seats, list):
+                raise TypeError("'seats' must be a list")
+            names = {s.get("side"): str(s.get("name", "")) for s in seats if isinstance(s, dict)}
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise BadImport(f"malformed event list: {exc}") from None
         rules = get_rules(data["game"])
         verdict = verify_log(rules, entries)
         if not verdict.ok:
             raise BadImport(f"event {verdict.bad_seq} is refused: {verdict.message}", verdict.bad_seq)
         created = entries[0].event.data
+        if not isinstance(created.get("secret"), str) or not 0 < len(created["secret"]) <= 128:
+            raise BadImport("event 0 is refused: the dice secret must be a string of 1 to 128 characters", 0)
         row = Game(id=new_game_id(), game=data["game"], scenario=created["scenario"],
                    options=created["options"], status="active", seq=0, dice_secret=created["secret"],
                    title=str(data.get("title", ""))[:120])
         session.add(row)
         tokens = {s: new_token() for s in rules.sides}
-        names = {s.get("side"): s.get("name", "") for s in data.get("seats", []) if isinstance(s, dict)}
         for s in rules.sides:
             seat = Seat(game_id=row.id, side=s, token_hash=hash_token(tokens[s]),
                         display_name=str(names.get(s, ""))[:80])

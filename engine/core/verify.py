@@ -38,7 +38,7 @@ def verify_log(rules: GameRules[Any], entries: list[LogEntry]) -> Verdict:
     created = entries[0].event.data
     try:
         opening = rules.create(created.get("scenario", ""), created.get("options", {}), created.get("secret", ""))
-    except (RuleError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:  # RuleError is a ValueError
         return Verdict(False, 0, 0, f"the creation event is not valid: {exc}")
     batches: list[tuple[Command | None, list[tuple[int, Event]]]] = [(None, [])]
     for seq, entry in enumerate(entries):
@@ -52,7 +52,7 @@ def verify_log(rules: GameRules[Any], entries: list[LogEntry]) -> Verdict:
         else:
             try:
                 expected = rules.decide(state, command)
-            except RuleError as exc:
+            except (RuleError, KeyError, TypeError, AttributeError) as exc:
                 return Verdict(False, len(entries), stored[0][0], f"the engine refuses this command: {exc}")
         for i, (seq, event) in enumerate(stored):
             if i >= len(expected) or expected[i].to_json() != event.to_json():

@@ -46,8 +46,8 @@ def apply(state: FBState, event: Event) -> None:
 @on("game_created")
 def _created(s: FBState, d: dict[str, Any], side: str | None) -> None:
     s.secret, s.scenario, s.options = d["secret"], d["scenario"], dict(d["options"])
-    s.units = {uid: Unit(uid) for uid in d["units"]}
-    s.strips = {h: Strip(h, st["status"], st["built"]) for h, st in d["strips"].items()}
+    s.units = {uid: Unit(uid) for uid in sorted(d["units"])}
+    s.strips = {h: Strip(h, d["strips"][h]["status"], d["strips"][h]["built"]) for h in sorted(d["strips"])}
 
 
 @on("turn_started")

@@ -124,8 +124,9 @@ class FBState:
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> FBState:
         data = dict(obj)
-        data["units"] = {k: Unit(**v) for k, v in obj["units"].items()}
-        data["strips"] = {k: Strip(**v) for k, v in obj["strips"].items()}
+        # sorted, as a replay builds them: some stores (PostgreSQL's JSONB) reorder object keys
+        data["units"] = {k: Unit(**obj["units"][k]) for k in sorted(obj["units"])}
+        data["strips"] = {k: Strip(**obj["strips"][k]) for k in sorted(obj["strips"])}
         data["combat"] = None if obj.get("combat") is None else Combat(**obj["combat"])
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})

@@ -150,7 +150,7 @@ def gen_decision(state: FBState, side: str) -> list[Command]:
         return [Command("eliminate", {"unit": u}) for u in d["candidates"]]
     if d["kind"] == "retreat":
         out = []
-        for u, info in d["units"].items():
+        for u, info in sorted(d["units"].items()):
             for h in retreat_options(state, u, info["at"], info["visited"]):
                 out.append(Command("retreat", {"unit": u, "to": h}))
             if info["extended"]:
@@ -205,13 +205,8 @@ def do_eliminate(em: Emitter, data: dict[str, Any], side: str) -> None:
     reason = "supply (§8)" if d["kind"] == "supply_loss" else f"{d['reason']} ({d['rule']})"
     em.emit("unit_eliminated", side, unit=data["unit"], reason=reason)
     left = d.get("count", 1) - 1
-    if left > 0:
-        d["count"] = left
-        d["candidates"] = [u for u in d["candidates"] if u != data["unit"]]
-        em.emit("decision_opened", side, decision=d, replaces=True)
-    else:
-        em.emit("decision_closed", side)
-        proceed(em)
+    _continue(em, side, {**d, "count": left, "candidates": [u for u in d["candidates"] if u != data["unit"]]},
+              more=left > 0)
 
 
 def do_retreat(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -231,11 +226,7 @@ def do_retreat(em: Emitter, data: dict[str, Any], side: str) -> None:
                 units[uid] = {"at": to, "visited": visited, "extended": True}
             else:
                 em.emit("unit_eliminated", side, unit=uid, reason="no room at the end of its retreat (§7.9)")
-    if units:
-        em.emit("decision_opened", side, decision={**d, "units": units}, replaces=True)
-    else:
-        em.emit("decision_closed", side)
-        proceed(em)
+    _continue(em, side, {**d, "units": units}, more=bool(units))
 
 
 def do_advance(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -245,8 +236,13 @@ def do_advance(em: Emitter, data: dict[str, Any], side: str) -> None:
     if side == "IJ" and to in em.state.strips:
         overrun_strip(em, to)
     units = [u for u in d["units"] if u != uid]
-    if units:
-        em.emit("decision_opened", side, decision={**d, "units": units}, replaces=True)
+    _continue(em, side, {**d, "units": units}, more=bool(units))
+
+
+def _continue(em: Emitter, side: str, decision: dict[str, Any], more: bool) -> None:
+    """Keep the decision open with what is left of it, or close it and go on with the combat."""
+    if more:
+        em.emit("decision_opened", side, decision=decision, replaces=True)
     else:
         em.emit("decision_closed", side)
         proceed(em)

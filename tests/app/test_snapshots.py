@@ -1,0 +1,246 @@
+"""State snapshots are a disposable cache: with ``snapshot_every=25`` a row is
+kept per game, and whatever happens to it (or to the in-memory cache) every view
+and every decision is the one a full replay of the log gives."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from app_support import ADMIN, bearer
+from fastapi.testclient import TestClient
+from sqlalchemy import delete, func, select, update
+
+from app import store
+from app.config import Settings
+from app.main import create_app
+from app.models import Snapshot
+from engine.core.events import Event
+from engine.core.game import replay
+from engine.games.first_blood.board import load_board
+from engine.games.first_blood.rules import RULES
+
+BOARD = load_board()
+Legal = dict[str, Any]
+JSONB_REORDERS = ("bug: PostgreSQL JSONB stores a snapshot's object keys sorted by length, so a state read "
+                  "back from a snapshot has its units in another order than a replay gives; legal commands "
+                  "come out in another order, and decisions list units (units_arrived ...) in another order, "
+                  "so a game continued from a snapshot no longer verifies or imports")
+
+
+# --- driving a game through the API -------------------------------------------------
+
+def pick(client: TestClient, gid: str, side: str, legal: Legal) -> dict[str, Any]:
+    """A deterministic player: place first; in movement, step next to the enemy if it
+    can; otherwise end the phase (or take the first legal command)."""
+    cmds = legal["commands"]
+    places = [c for c in cmds if c["type"] == "place"]
+    if places:
+        return places[0]
+    if legal["prompt"]["kind"].endswith("_movement"):
+        enemy = {u["loc"] for u in client.get(f"/api/games/{gid}").json()["units"] if u["side"] != side}
+        near = [c for c in cmds if c["type"] == "move" and c["data"]["to"] in BOARD.adjacent
+                and enemy & set(BOARD.neighbors(c["data"]["to"]))]
+        if near:
+            return near[0]
+    ends = [c for c in cmds if c["type"] == "end_phase"]
+    return ends[0] if ends else cmds[0]
+
+
+def drive(client: TestClient, game: dict[str, str], until: Callable[[Legal], bool],
+          limit: int = 300) -> tuple[str, Legal]:
+    gid, side = game["id"], "US"
+    for _ in range(limit):
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game[side])).json()
+        acting = legal["prompt"]["side"]
+        assert acting is not None, "the game ended while driving it"
+        if acting != side:
+            side = acting
+            legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game[side])).json()
+        if until(legal):
+            return side, legal
+        cmd = pick(client, gid, side, legal)
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(game[side]),
+                        json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+    raise AssertionError(f"not reached within {limit} commands")
+
+
+# --- looking behind the API ---------------------------------------------------------------
+
+def snapshot(client: TestClient, gid: str) -> tuple[int, dict[str, Any]] | None:
+    with client.app.state.db.sessions() as s:
+        snap = s.get(Snapshot, gid)
+        return None if snap is None else (snap.seq, snap.state)
+
+
+def snapshot_rows(client: TestClient, gid: str) -> int:
+    with client.app.state.db.sessions() as s:
+        return s.scalar(select(func.count()).select_from(Snapshot).where(Snapshot.game_id == gid))
+
+
+def stored_events(client: TestClient, gid: str) -> list[Event]:
+    with client.app.state.db.sessions() as s:
+        return store.load_events(s, gid)
+
+
+def service_state(client: TestClient, gid: str) -> Any:
+    with client.app.state.db.sessions() as s:
+        games = client.app.state.games
+        return games.state(s, games.get(s, gid))
+
+
+def clear_cache(client: TestClient) -> None:
+    client.app.state.games.cache = type(client.app.state.games.cache)()
+
+
+def views(client: TestClient, game: dict[str, str]) -> dict[str | None, dict[str, Any]]:
+    gid = game["id"]
+    out: dict[str | None, dict[str, Any]] = {None: client.get(f"/api/games/{gid}").json()}
+    for side in ("US", "IJ"):
+        out[side] = client.get(f"/api/games/{gid}", headers=bearer(game[side])).json()
+    return out
+
+
+def unordered(view: dict[str, Any]) -> dict[str, Any]:
+    """A view with its legal commands as a set (to compare everything but their order)."""
+    return {**view, "legal": sorted(repr(sorted(c.items())) for c in view["legal"])}
+
+
+def past_a_snapshot(client: TestClient, game: dict[str, str], beyond: int = 50) -> Callable[[Legal], bool]:
+    """Until more than ``beyond`` events are stored and some came after the snapshot."""
+    def done(legal: Legal) -> bool:
+        snap = snapshot(client, game["id"])
+        return legal["seq"] > beyond and snap is not None and snap[0] < legal["seq"]
+    return done
+
+
+def on_postgresql(database_url: str) -> bool:
+    return database_url.startswith("postgresql")
+
+
+# --- tests -------------------------------------------------------------------------------------
+
+def test_a_snapshot_is_stored_and_with_the_later_events_is_the_full_replay(client: TestClient,
+                                                                          game: dict[str, str]) -> None:
+    gid = game["id"]
+    assert snapshot(client, gid) is None  # the opening is only a few events
+    _, legal = drive(client, game, past_a_snapshot(client, game))
+    seq = legal["seq"]
+    snap_seq, snap_state = snapshot(client, gid)
+    assert snapshot_rows(client, gid) == 1  # one row per game, updated in place
+    assert 25 * (seq // 25) <= snap_seq < seq
+    events = stored_events(client, gid)
+    assert len(events) == seq
+    assert snap_state == RULES.state_to_json(replay(RULES, events[:snap_seq]))
+    assert snap_state["seq"] == snap_seq
+
+    full = RULES.state_to_json(replay(RULES, events))
+    later = replay(RULES, events[snap_seq:], RULES.state_from_json(snap_state))
+    assert later.seq == seq
+    assert RULES.state_to_json(later) == full
+    clear_cache(client)
+    assert RULES.state_to_json(service_state(client, gid)) == full  # the service, from the snapshot
+
+
+def test_clearing_the_cache_gives_the_same_view(client: TestClient, game: dict[str, str], database_url: str,
+                                                request: pytest.FixtureRequest) -> None:
+    # the first IJ movement: five units in the off-map boxes, the snapshot from the US set-up
+    past = past_a_snapshot(client, game, beyond=25)
+    _, legal = drive(client, game, lambda legal: past(legal) and legal["prompt"]["kind"] == "ij_movement")
+    assert len({c["data"]["unit"] for c in legal["commands"] if c["type"] == "move"}) > 1
+    before = views(client, game)
+    clear_cache(client)
+    after = views(client, game)
+    for side in before:
+        assert unordered(after[side]) == unordered(before[side]), side
+    acting = legal["prompt"]["side"]
+    assert after[acting]["legal"]
+    assert after[acting]["legal"] == before[acting]["legal"] == legal["commands"]  # in the same order too
+    assert after == before
+
+
+def test_a_snapshot_ahead_of_the_log_or_deleted_changes_nothing(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    drive(client, game, past_a_snapshot(client, game))
+    before = views(client, game)
+    # a snapshot ahead of the log is ignored
+    with client.app.state.db.sessions() as s:
+        s.execute(update(Snapshot).where(Snapshot.game_id == gid).values(seq=before[None]["seq"] + 100))
+        s.commit()
+    clear_cache(client)
+    assert views(client, game) == before
+    # and so is a missing one
+    with client.app.state.db.sessions() as s:
+        s.execute(delete(Snapshot).where(Snapshot.game_id == gid))
+        s.commit()
+    assert snapshot(client, gid) is None
+    clear_cache(client)
+    assert views(client, game) == before
+    assert RULES.state_to_json(service_state(client, gid)) == RULES.state_to_json(
+        replay(RULES, stored_events(client, gid)))
+    # play on: the next snapshot comes when the next multiple of 25 is passed
+    _, legal = drive(client, game, lambda legal: legal["seq"] >= 25 * (before[None]["seq"] // 25 + 1))
+    snap_seq, snap_state = snapshot(client, gid)
+    assert 25 * (legal["seq"] // 25) <= snap_seq <= legal["seq"]
+    assert snap_state == RULES.state_to_json(replay(RULES, stored_events(client, gid)[:snap_seq]))
+    assert client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"] is True
+
+
+def test_a_game_continued_from_a_snapshot_still_verifies(client: TestClient, game: dict[str, str],
+                                                         database_url: str, request: pytest.FixtureRequest) -> None:
+    """As after a restart, or on another worker: the state comes from the snapshot."""
+    gid = game["id"]
+    _, legal = drive(client, game, past_a_snapshot(client, game))
+    start = legal["seq"]
+    clear_cache(client)
+
+    # the next arrival of several units is the IJ's on turn 2 (the US gets one unit on turn 1)
+    def arrivals_since(legal: Legal) -> bool:
+        log = client.get(f"/api/games/{gid}/log", params={"offset": start}).json()["items"]
+        return any(i["type"] == "units_arrived" and len(i["data"]["units"]) > 1 for i in log)
+
+    drive(client, game, arrivals_since)
+    verdict = client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()
+    assert verdict == {"ok": True, "events": client.get(f"/api/games/{gid}").json()["seq"], "bad_seq": None,
+                       "message": "the whole log replays exactly"}
+
+
+def test_an_import_stores_snapshots_too(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    drive(client, game, past_a_snapshot(client, game))
+    exported = client.get(f"/api/admin/games/{gid}/export", auth=ADMIN).json()
+    r = client.post("/api/games/import", json=exported)
+    assert r.status_code == 201, r.text
+    new = r.json()["game_id"]
+    snap_seq, snap_state = snapshot(client, new)
+    n = len(exported["events"])
+    assert 25 * (n // 25) <= snap_seq <= n
+    assert snap_state == RULES.state_to_json(replay(RULES, stored_events(client, new)[:snap_seq]))
+    assert unordered(client.get(f"/api/games/{new}").json()) == unordered(
+        {**client.get(f"/api/games/{gid}").json(), "game_id": new})
+
+
+def test_two_servers_on_one_database_agree(client: TestClient, game: dict[str, str], settings: Settings) -> None:
+    """Each process caches states; a cached state is only used for the sequence number it was built at."""
+    gid = game["id"]
+    with TestClient(create_app(settings)) as other:
+        for _ in range(6):
+            for c in (client, other):
+                legal = c.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
+                r = c.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
+                           json={**legal["commands"][0], "expected_seq": legal["seq"]})
+                assert r.status_code == 200, r.text
+                mine = c.get(f"/api/games/{gid}", headers=bearer(game["US"])).json()
+                theirs = (other if c is client else client).get(f"/api/games/{gid}",
+                                                                headers=bearer(game["US"])).json()
+                assert theirs == mine and mine["seq"] == r.json()["seq"]
+        # a command based on what one server saw before the other moved on is stale
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
+        assert other.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
+                          json={**legal["commands"][0], "expected_seq": legal["seq"]}).status_code == 200
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
+                        json={**legal["commands"][1], "expected_seq": legal["seq"]})
+        assert r.status_code == 409 and r.json()["current_seq"] > legal["seq"]
+    assert client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"] is True
