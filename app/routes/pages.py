@@ -139,9 +139,10 @@ def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: Sessi
     cmd = ctx.command_for_click(hex_id=hex or None, unit=unit or None)
     if cmd is None:
         pick = ctx.selection_for_click(hex_id=hex or None, unit=unit or None)
-        error = None if pick is not None or not ctx.your_turn else ctx.nothing_here(hex or unit)
+        stacked = any(u["loc"] == hex for u in ctx.view["units"]) if hex else False
+        error = None if (pick is not None or stacked or not ctx.your_turn) else ctx.nothing_here(hex or unit)
         return page(request, "partials/board.html", b=board_context(
-            session, service, game, seat, BoardRequest(select=pick or "", error=error)))
+            session, service, game, seat, BoardRequest(select=pick or "", error=error, inspect=hex)))
     keep = select if cmd.type in ("attack", "add") else ""
     return _submit(request, game, seat, session, service, cmd.type, cmd.data, seq, keep)
 

@@ -29,6 +29,7 @@ class BoardRequest:
     select: str = ""
     error: str | None = None
     error_for: Command | None = None
+    inspect: str = ""  # a hex whose stack the panel opens
 
 
 @dataclass
@@ -55,6 +56,8 @@ class BoardContext:
     log: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
     error_for: str | None = None
+    inspect: str | None = None
+    stack: list[dict[str, Any]] = field(default_factory=list)  # the units in the inspected hex
 
     @property
     def your_turn(self) -> bool:
@@ -157,9 +160,11 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
                                                     and req.error_for in legal) else None
     if req.error and req.error_for is not None and err_for is None:
         err_for = _safe_label(rules, state, req.error_for)
+    inspect = req.inspect or (names[selected]["loc"] if selected in names else "")
+    stack = [u for u in view["units"] if inspect and u["loc"] == inspect]
     return BoardContext(game=game, seat=seat, view=view, legal=legal, selected=selected, svg=svg,
                         general=general, unit_buttons=unit_buttons, choosers=choosers, other=other,
-                        log=lines, error=req.error, error_for=err_for)
+                        log=lines, error=req.error, error_for=err_for, inspect=inspect or None, stack=stack)
 
 
 def _click_attrs(gid: str, vals: dict[str, Any]) -> dict[str, str]:

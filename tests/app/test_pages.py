@@ -122,3 +122,15 @@ def test_admin_pages_list_games_and_verify(client: TestClient) -> None:
     assert gid in html and "Admin sees me" in html
     assert "game_created" in client.get(f"/admin/games/{gid}", auth=ADMIN).text
     assert "replay exactly" in client.post(f"/admin/games/{gid}/verify", auth=ADMIN).text
+
+
+def test_clicking_a_stack_opens_it_in_the_panel(client: TestClient) -> None:
+    gid = new_game(client)
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    for unit in ("us-1-1", "us-1-2"):
+        client.post(f"/games/{gid}/click", data={"hex": "0709", "select": unit, "seq": seq})
+        seq = client.get(f"/api/games/{gid}").json()["seq"]
+    client.cookies.clear()  # a spectator may look too
+    html = client.post(f"/games/{gid}/click", data={"hex": "0709", "seq": seq}).text
+    stack = html.split('id="stack"', 1)[1].split("</section>", 1)[0]
+    assert "In 0709" in stack and "US 1/1" in stack and "US 1/2" in stack
