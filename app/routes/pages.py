@@ -97,17 +97,13 @@ def game_page(request: Request, game: GameDep, session: SessionDep, service: Ser
         set_seat_cookie(redirect, game.id, token, settings)
         return redirect
     seat = _seat_from_cookie(request, game, session, service, settings)
-    ctx = board_context(session, service, game, seat, BoardRequest(select=select))
-    invite = request.cookies.get(f"invite_{game.id}") if seat else None
-    invite_url = f"{settings.base_url}/join/{game.id}?token={invite}" if invite else None
-    return page(request, "game.html", b=ctx, invite_url=invite_url)
+    return render_board(request, session, service, game, seat, BoardRequest(select=select), "game.html")
 
 
 @router.get("/games/{game_id}/board", response_class=HTMLResponse)
 def board(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
           select: str = "") -> HTMLResponse:
-    return page(request, "partials/board.html", b=board_context(session, service, game, seat,
-                                                                BoardRequest(select=select)))
+    return render_board(request, session, service, game, seat, BoardRequest(select=select))
 
 
 @router.get("/games/{game_id}/poll")
@@ -141,8 +137,8 @@ def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: Sessi
         pick = ctx.selection_for_click(hex_id=hex or None, unit=unit or None)
         stacked = any(u["loc"] == hex for u in ctx.view["units"]) if hex else False
         error = None if (pick is not None or stacked or not ctx.your_turn) else ctx.nothing_here(hex or unit)
-        return page(request, "partials/board.html", b=board_context(
-            session, service, game, seat, BoardRequest(select=pick or "", error=error, inspect=hex)))
+        return render_board(request, session, service, game, seat,
+                            BoardRequest(select=pick or "", error=error, inspect=hex))
     keep = select if cmd.type in ("attack", "add") else ""
     return _submit(request, game, seat, session, service, cmd.type, cmd.data, seq, keep)
 
@@ -163,9 +159,16 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
         except RuleError as exc:
             error = str(exc)
         session.refresh(game)
-    ctx = board_context(session, service, game, seat, BoardRequest(select=select, error=error,
-                                                                   error_for=Command(ctype, data or {})))
-    return page(request, "partials/board.html", b=ctx)
+    return render_board(request, session, service, game, seat,
+                        BoardRequest(select=select, error=error, error_for=Command(ctype, data or {})))
+
+
+def render_board(request: Request, session: SessionDep, service: ServiceDep, game: Game, seat: Seat | None,
+                 req: BoardRequest, template: str = "partials/board.html") -> HTMLResponse:
+    settings = request.app.state.settings
+    invite = request.cookies.get(f"invite_{game.id}") if seat else None
+    invite_url = f"{settings.base_url}/join/{game.id}?token={invite}" if invite else None
+    return page(request, template, b=board_context(session, service, game, seat, req, invite_url))
 
 
 def _seat_from_cookie(request: Request, game: Game, session: SessionDep, service: ServiceDep,

@@ -20,7 +20,7 @@ from app.services.games import GameService
 from engine.core.events import Command
 from engine.core.game import get_rules
 
-HEX_FIELDS = ("to", "hex")  # command fields that name a place on the map
+HEX_FIELDS = ("to", "hex", "box")  # command fields that name a place (a hex, a box, an entry point)
 GENERAL = ("end_phase", "resolve", "cancel_attack", "end_advance")
 
 
@@ -58,6 +58,7 @@ class BoardContext:
     error_for: str | None = None
     inspect: str | None = None
     stack: list[dict[str, Any]] = field(default_factory=list)  # the units in the inspected hex
+    invite_url: str | None = None  # shown to the creator until the opponent joins
 
     @property
     def your_turn(self) -> bool:
@@ -72,21 +73,32 @@ class BoardContext:
         return self.game.seq
 
     def command_for_click(self, hex_id: str | None, unit: str | None) -> Command | None:
-        """The legal command a click stands for, if exactly one does."""
+        """The legal command a click stands for, if exactly one does.  A click on a
+        counter stands for its hex unless it adds that unit to an attack or the
+        clicked unit is the player's own and nothing goes to its hex."""
         if unit:
-            for kind in ("add", "eliminate"):
-                match = [c for c in self.legal if c.type == kind and c.data.get("unit") == unit]
-                if kind == "add" and match:
-                    return match[0]
+            adds = [c for c in self.legal if c.type == "add" and c.data.get("unit") == unit]
+            if adds:
+                return adds[0]
+            where = next((u["loc"] for u in self.view["units"] if u["id"] == unit), None)
+            mine = any(u["id"] == unit and u["side"] == self.side for u in self.view["units"])
+            to_there = self._selected_to(where) if where else None
+            if to_there is not None or not mine:
+                return to_there or self._attack(where)
             return None
         if not hex_id:
             return None
-        if self.selected:
-            match = [c for c in self.legal if c.data.get("unit") == self.selected
-                     and any(c.data.get(f) == hex_id for f in HEX_FIELDS)]
-            if len(match) == 1:
-                return match[0]
-        attacks = [c for c in self.legal if c.type == "attack" and c.data.get("hex") == hex_id]
+        return self._selected_to(hex_id) or self._attack(hex_id)
+
+    def _selected_to(self, place: str) -> Command | None:
+        if not self.selected:
+            return None
+        match = [c for c in self.legal if c.data.get("unit") == self.selected
+                 and any(c.data.get(f) == place for f in HEX_FIELDS)]
+        return match[0] if len(match) == 1 else None
+
+    def _attack(self, place: str | None) -> Command | None:
+        attacks = [c for c in self.legal if c.type == "attack" and c.data.get("hex") == place]
         return attacks[0] if attacks else None
 
     def selection_for_click(self, hex_id: str | None, unit: str | None) -> str | None:
@@ -105,7 +117,7 @@ class BoardContext:
 
 
 def board_context(session: Session, service: GameService, game: Game, seat: Seat | None,
-                  req: BoardRequest) -> BoardContext:
+                  req: BoardRequest, invite_url: str | None = None) -> BoardContext:
     rules = get_rules(game.game)
     state = service.state(session, game)
     side = seat.side if seat else None
@@ -121,7 +133,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
         reach = rules.reachable(state, selected) if any(c.type == "move" for c in mine) else {}
         for c in mine:
             where = next((c.data[f] for f in HEX_FIELDS if isinstance(c.data.get(f), str)), None)
-            if where and where[:1].isdigit():
+            if where:  # hexes, entry points and boxes alike
                 highlights[where] = str(reach[where]["cost"]) if where in reach else ""
             unit_buttons.append(_button(rules, state, c))
     for c in legal:
@@ -164,7 +176,8 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     stack = [u for u in view["units"] if inspect and u["loc"] == inspect]
     return BoardContext(game=game, seat=seat, view=view, legal=legal, selected=selected, svg=svg,
                         general=general, unit_buttons=unit_buttons, choosers=choosers, other=other,
-                        log=lines, error=req.error, error_for=err_for, inspect=inspect or None, stack=stack)
+                        log=lines, error=req.error, error_for=err_for, inspect=inspect or None, stack=stack,
+                        invite_url=invite_url if game.status == "waiting" else None)
 
 
 def _click_attrs(gid: str, vals: dict[str, Any]) -> dict[str, str]:

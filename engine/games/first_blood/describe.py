@@ -54,7 +54,9 @@ LINES: dict[str, Describer] = {
         + (", engineering work lost" if d["work_lost"] else "")),
     "air_combat": lambda s, d, side: f"{_names(d['attackers'])} shoot down {q.label(d['target'])}; all are lost",
     "support_assigned": lambda s, d, side: f"{q.label(d['unit'])} will support the attack on {d['hex']}",
-    "support_spent": lambda s, d, side: None,
+    "support_spent": lambda s, d, side: (
+        f"{q.label(d['unit'])} has fired its shore bombardment and leaves play (§6.6)"
+        if q.spec(d["unit"]).kind == "destroyer" else f"{q.label(d['unit'])} returns to Ground Attack (§7.4)"),
     "support_returned": lambda s, d, side: f"{q.label(d['unit'])} returns unused",
     "bombarded": lambda s, d, side: _bombarded(d),
     "strategic_shift": lambda s, d, side: (

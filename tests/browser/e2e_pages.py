@@ -1,0 +1,164 @@
+"""One player's browser tab on the game page: clicks, and waits for HTMX to swap the board.
+
+Every command the player gives changes the game's event count, which the page
+shows as ``#board[data-seq]``; the plan knows that count after each step, so
+``wait_seq`` waits for exactly the board the step should produce (or fails on the
+server's error message).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from e2e_plan import Planned
+from playwright.sync_api import Locator, Page, expect
+
+TIMEOUT = 10_000  # ms: the other player's page polls every 3 s
+
+# true while HTMX is still swapping or settling new content into the page
+_BUSY = "document.querySelector('.htmx-swapping, .htmx-settling, .htmx-added') !== null"
+
+
+@dataclass
+class Player:
+    page: Page
+    side: str
+    shots: Path
+    dialogs: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        def accept(dialog) -> None:  # hx-confirm on "End the phase"
+            self.dialogs.append(dialog.message)
+            dialog.accept()
+
+        self.page.on("dialog", accept)
+
+    # --- reading the page ---------------------------------------------------------
+
+    def seq(self) -> int:
+        return int(self.page.locator("#board").get_attribute("data-seq") or -1)
+
+    def counter(self, unit: str) -> Locator:
+        return self.page.locator(f'g.counter[data-unit="{unit}"]')
+
+    def hex(self, hex_id: str) -> Locator:
+        return self.page.locator(f'g.hex[data-hex="{hex_id}"]')
+
+    def log_lines(self) -> list[str]:
+        """The log, newest line first."""
+        return [t.strip() for t in self.page.locator("#log li").all_inner_texts()]
+
+    def places(self) -> dict[str, str]:
+        """unit -> where its counter is drawn (``data-loc``) for every counter on the sheet."""
+        return self.page.eval_on_selector_all(
+            "g.counter", "els => Object.fromEntries(els.map(e => [e.dataset.unit, e.dataset.loc]))")
+
+    def reachable(self) -> dict[str, str]:
+        """Highlighted map hexes -> the MF cost printed in them ('' when none)."""
+        return self.page.eval_on_selector_all("g.hex.reachable", """els => Object.fromEntries(els.map(
+            e => [e.dataset.hex, (e.querySelector('text.cost') || {}).textContent || '']))""")
+
+    def expect_my_move(self, phase_title: str, prompt: str = "", timeout: int = TIMEOUT) -> None:
+        expect(self.page.locator("#prompt")).to_contain_text("Your move:", timeout=timeout)
+        expect(self.page.locator("#phase-title")).to_have_text(phase_title, timeout=timeout)
+        expect(self.page.locator("#acting-side")).to_have_text(self.side, timeout=timeout)
+        if prompt:
+            expect(self.page.locator("#prompt")).to_contain_text(prompt, timeout=timeout)
+        self.settle()
+
+    def expect_waiting(self, phase_title: str, for_side: str, timeout: int = TIMEOUT) -> None:
+        expect(self.page.locator("#phase-title")).to_have_text(phase_title, timeout=timeout)
+        expect(self.page.locator("#acting-side")).to_have_text(for_side, timeout=timeout)
+        expect(self.page.locator("#prompt")).to_contain_text(f"Waiting for {for_side}", timeout=timeout)
+        expect(self.page.locator("#prompt")).not_to_contain_text("Your move")
+        self.settle()
+
+    # --- waiting for HTMX ---------------------------------------------------------
+
+    def settle(self) -> None:
+        """Wait for HTMX to finish settling a swap: until then, elements with an id (the
+        board, every hex) still carry their old attributes, e.g. no "reachable" class."""
+        self.page.wait_for_function(f"() => !({_BUSY})", timeout=TIMEOUT)
+
+    def wait_seq(self, seq: int, timeout: int = TIMEOUT) -> None:
+        """Wait for the board after event ``seq``; fail with the server's message if it refused."""
+        self.page.wait_for_function(
+            """seq => { const b = document.getElementById('board');
+                        return (b && b.dataset.seq === String(seq)) || document.getElementById('error'); }""",
+            arg=seq, timeout=timeout)
+        error = self.page.locator("#error")
+        if error.count():
+            raise AssertionError(f"{self.side}'s page shows an error: {error.inner_text()}")
+        self.settle()
+
+    # --- acting -------------------------------------------------------------------
+
+    def select(self, unit: str) -> None:
+        """Pick a unit from "Units with orders to give"."""
+        self.page.locator(f'button.chooser[data-unit="{unit}"]').click()
+        expect(self.counter(unit)).to_have_class(re.compile(r"\bselected\b"), timeout=TIMEOUT)
+        self.settle()
+
+    def click_counter(self, unit: str) -> None:
+        self.counter(unit).click()
+
+    def pick(self, unit: str) -> None:
+        """Select a unit by clicking its counter on the sheet."""
+        self.click_counter(unit)
+        expect(self.counter(unit)).to_have_class(re.compile(r"\bselected\b"), timeout=TIMEOUT)
+        self.settle()
+
+    def click_hex(self, hex_id: str) -> None:
+        """Click a map hex in its lower part, below any counters stacked in it (a click
+        on a counter is a click on the unit, not on the hex)."""
+        loc = self.hex(hex_id)
+        box = loc.bounding_box()
+        assert box is not None, f"hex {hex_id} is not drawn"
+        loc.click(position={"x": box["width"] / 2, "y": box["height"] * 0.86})
+
+    def click_place(self, loc: str) -> None:
+        """Click an entry point or a box on the sheet (by its data-loc), away from its counters."""
+        if loc.startswith("entry:"):
+            self.page.locator(f'g.entry[data-loc="{loc}"] polygon.entry-bg').click()
+            return
+        frame = self.page.locator(f'g.box[data-loc="{loc}"] rect.box-bg')
+        box = frame.bounding_box()
+        assert box is not None, f"{loc} is not drawn"
+        frame.click(position={"x": box["width"] - 8, "y": box["height"] - 5})
+
+    def order(self, label: str) -> None:
+        """Click one of the selected unit's order buttons."""
+        self.page.locator(".actions.unit").get_by_role("button", name=label, exact=True).click()
+
+    def general(self, command_type: str) -> None:
+        """Click a button of the general actions (end the phase, resolve, ...)."""
+        self.page.locator(f".actions.general button.cmd-{command_type}").click()
+
+    def done(self, p: Planned) -> None:
+        """After the click that gives step ``p``: the board it produces, with its log lines on top."""
+        self.wait_seq(p.seq)
+        if p.lines:
+            assert self.log_lines()[: len(p.lines)] == list(reversed(p.lines)), (
+                f"{self.side}: log after {p.label!r}: {self.log_lines()[:len(p.lines)]} != {list(p.lines)}")
+
+    def give(self, p: Planned) -> None:
+        """Give a planned step the plain way: pick its unit, then click its order button."""
+        assert p.step.side == self.side, p
+        if p.step.unit is not None:
+            self.select(p.step.unit)
+            self.order(p.label)
+        elif p.step.type in ("end_phase", "resolve", "cancel_attack", "end_advance"):
+            self.general(p.step.type)
+        else:
+            self.page.locator(".actions.other").get_by_role("button", name=p.label, exact=True).click()
+        self.done(p)
+
+    # --- screenshots ----------------------------------------------------------------
+
+    def shot(self, name: str) -> None:
+        """The map, and the whole page (map, status and panel), into test-artifacts/."""
+        self.settle()
+        self.page.locator("svg.fb-map").screenshot(path=str(self.shots / f"{name}-map.png"))
+        self.page.screenshot(path=str(self.shots / f"{name}-page.png"), full_page=True)
