@@ -6,60 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
 from typing import Any
 
-from app_support import ADMIN, bearer
+from app_support import ADMIN, BOARD, admin_games, bearer, drive
 from fastapi.testclient import TestClient
 
 from engine.core.events import Event
 from engine.core.game import replay
-from engine.games.first_blood.board import load_board
 from engine.games.first_blood.rules import RULES
 
-BOARD = load_board()
-Legal = dict[str, Any]
-
-
 # --- driving a game through the API -------------------------------------------------
-
-def pick(client: TestClient, gid: str, side: str, legal: Legal) -> dict[str, Any]:
-    """A deterministic player: place first; in movement, step next to the enemy if it
-    can; otherwise end the phase (or take the first legal command)."""
-    cmds = legal["commands"]
-    places = [c for c in cmds if c["type"] == "place"]
-    if places:
-        return places[0]
-    if legal["prompt"]["kind"].endswith("_movement"):
-        enemy = {u["loc"] for u in client.get(f"/api/games/{gid}").json()["units"] if u["side"] != side}
-        near = [c for c in cmds if c["type"] == "move" and c["data"]["to"] in BOARD.adjacent
-                and enemy & set(BOARD.neighbors(c["data"]["to"]))]
-        if near:
-            return near[0]
-    ends = [c for c in cmds if c["type"] == "end_phase"]
-    return ends[0] if ends else cmds[0]
-
-
-def drive(client: TestClient, game: dict[str, str], until: Callable[[Legal], bool],
-          limit: int = 300) -> tuple[str, Legal]:
-    """Play for whichever side must act until ``until(legal page of that side)``."""
-    gid, side = game["id"], "US"
-    for _ in range(limit):
-        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game[side])).json()
-        acting = legal["prompt"]["side"]
-        assert acting is not None, "the game ended while driving it"
-        if acting != side:
-            side = acting
-            legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game[side])).json()
-        assert legal["your_turn"] and legal["commands"], legal
-        if until(legal):
-            return side, legal
-        cmd = pick(client, gid, side, legal)
-        r = client.post(f"/api/games/{gid}/commands", headers=bearer(game[side]),
-                        json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
-        assert r.status_code == 200, r.text
-    raise AssertionError(f"not reached within {limit} commands")
-
 
 def post_first_legal(client: TestClient, game: dict[str, str], side: str = "US") -> dict[str, Any]:
     legal = client.get(f"/api/games/{game['id']}/legal", headers=bearer(game[side])).json()
@@ -68,12 +24,6 @@ def post_first_legal(client: TestClient, game: dict[str, str], side: str = "US")
                     json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
     assert r.status_code == 200, r.text
     return r.json()
-
-
-def admin_games(client: TestClient) -> dict[str, dict[str, Any]]:
-    r = client.get("/api/admin/games", auth=ADMIN)
-    assert r.status_code == 200
-    return {g["game_id"]: g for g in r.json()}
 
 
 def full_replay(client: TestClient, gid: str) -> Any:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from app_support import ADMIN, bearer
+from app_support import ADMIN, Legal, bearer, drive
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, func, select, update
 
@@ -18,54 +18,9 @@ from app.main import create_app
 from app.models import Snapshot
 from engine.core.events import Event
 from engine.core.game import replay
-from engine.games.first_blood.board import load_board
 from engine.games.first_blood.rules import RULES
 
-BOARD = load_board()
-Legal = dict[str, Any]
-JSONB_REORDERS = ("bug: PostgreSQL JSONB stores a snapshot's object keys sorted by length, so a state read "
-                  "back from a snapshot has its units in another order than a replay gives; legal commands "
-                  "come out in another order, and decisions list units (units_arrived ...) in another order, "
-                  "so a game continued from a snapshot no longer verifies or imports")
-
-
 # --- driving a game through the API -------------------------------------------------
-
-def pick(client: TestClient, gid: str, side: str, legal: Legal) -> dict[str, Any]:
-    """A deterministic player: place first; in movement, step next to the enemy if it
-    can; otherwise end the phase (or take the first legal command)."""
-    cmds = legal["commands"]
-    places = [c for c in cmds if c["type"] == "place"]
-    if places:
-        return places[0]
-    if legal["prompt"]["kind"].endswith("_movement"):
-        enemy = {u["loc"] for u in client.get(f"/api/games/{gid}").json()["units"] if u["side"] != side}
-        near = [c for c in cmds if c["type"] == "move" and c["data"]["to"] in BOARD.adjacent
-                and enemy & set(BOARD.neighbors(c["data"]["to"]))]
-        if near:
-            return near[0]
-    ends = [c for c in cmds if c["type"] == "end_phase"]
-    return ends[0] if ends else cmds[0]
-
-
-def drive(client: TestClient, game: dict[str, str], until: Callable[[Legal], bool],
-          limit: int = 300) -> tuple[str, Legal]:
-    gid, side = game["id"], "US"
-    for _ in range(limit):
-        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game[side])).json()
-        acting = legal["prompt"]["side"]
-        assert acting is not None, "the game ended while driving it"
-        if acting != side:
-            side = acting
-            legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game[side])).json()
-        if until(legal):
-            return side, legal
-        cmd = pick(client, gid, side, legal)
-        r = client.post(f"/api/games/{gid}/commands", headers=bearer(game[side]),
-                        json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
-        assert r.status_code == 200, r.text
-    raise AssertionError(f"not reached within {limit} commands")
-
 
 # --- looking behind the API ---------------------------------------------------------------
 

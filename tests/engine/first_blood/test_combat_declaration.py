@@ -8,6 +8,7 @@ combat phase may end, and attacks upon entry.  Outcomes after the roll are in
 from __future__ import annotations
 
 import pytest
+from fb_support import declare, illegal, resolved
 
 from engine.core.errors import IllegalCommandError
 from engine.core.events import Command
@@ -16,25 +17,6 @@ from engine.games.first_blood.rules import RULES
 from engine.games.first_blood.testing import force_die, play, position
 
 IJ_4CF = ["ij-kuma", "ij-124-1", "ij-124-3"]
-
-
-def declare(state, hexes, units):
-    for h in hexes:
-        play(state, "attack", hex=h)
-    for u in units:
-        play(state, "add", unit=u)
-    return combat.assess(state, state.combat)
-
-
-def resolved(events):
-    (event,) = [e for e in events if e.type == "combat_resolved"]
-    return event.data
-
-
-def illegal(state, command, **data) -> IllegalCommandError:
-    with pytest.raises(IllegalCommandError) as excinfo:
-        play(state, command, **data)
-    return excinfo.value
 
 
 def legal(state) -> list[Command]:

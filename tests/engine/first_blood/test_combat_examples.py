@@ -8,6 +8,7 @@ engine (declare, add, resolve) with the die forced.
 from __future__ import annotations
 
 import pytest
+from fb_support import declare, resolved
 
 from engine.core.errors import IllegalCommandError
 from engine.core.hexes import distance_between
@@ -19,19 +20,6 @@ from engine.games.first_blood.testing import force_die, play, position
 US_5CF = ["us-1-1", "us-1-2", "us-1-3"]  # marines, 5 CF
 US_4CF = ["us-tank-1", "us-defense-3", "us-para-1"]  # 4 + 4 + 4 = 12
 IJ_4CF = ["ij-kuma", "ij-124-1", "ij-124-3"]  # infantry, 4 CF
-
-
-def declare(state, hexes, units):
-    for h in hexes:
-        play(state, "attack", hex=h)
-    for u in units:
-        play(state, "add", unit=u)
-    return combat.assess(state, state.combat)
-
-
-def resolved(events):
-    (event,) = [e for e in events if e.type == "combat_resolved"]
-    return event.data
 
 
 # --- §7.6: the odds example with a total offensive CF of 12 ------------------------------

@@ -9,8 +9,9 @@ every unit ends up.
 from __future__ import annotations
 
 import pytest
+from fb_support import declare, illegal
 
-from engine.core.errors import IllegalCommandError, NotYourTurnError
+from engine.core.errors import NotYourTurnError
 from engine.core.events import Command
 from engine.games.first_blood import tables
 from engine.games.first_blood.phases import combat
@@ -22,14 +23,6 @@ US_5CF_B = ["us-5-1", "us-5-2", "us-5-3"]
 IJ_4CF = ["ij-kuma", "ij-124-1", "ij-124-3"]
 IJ_4CF_B = ["ij-4-2", "ij-124-2", "ij-4-3"]
 GONE = "eliminated"
-
-
-def declare(state, hexes, units):
-    for h in hexes:
-        play(state, "attack", hex=h)
-    for u in units:
-        play(state, "add", unit=u)
-    return combat.assess(state, state.combat)
 
 
 def fight(state, hexes, units, die):
@@ -47,12 +40,6 @@ def prompt(state):
 
 def legal(state):
     return RULES.legal_commands(state)
-
-
-def illegal(state, command, **data) -> IllegalCommandError:
-    with pytest.raises(IllegalCommandError) as excinfo:
-        play(state, command, **data)
-    return excinfo.value
 
 
 def eliminated(events):

@@ -4,6 +4,7 @@ US engineering phase; work markers 1 and 2)."""
 from __future__ import annotations
 
 import pytest
+from fb_support import advance
 
 from engine.core.errors import IllegalCommandError
 from engine.games.first_blood.phases.engineering import OPTION_TWO_UNITS
@@ -25,19 +26,6 @@ def engineering(units: dict[str, str], strips: dict | None = None, options: dict
                 phase: str = "us_engineering"):
     return position({**IJ_FAR, **KEEPER, **units}, phase=phase, turn=TURN, strips=strips,
                     options=options, others=ELIMINATED)
-
-
-def advance(state, phase: str, turn: int) -> None:
-    """End phases (choosing supply losses among the far IJ units) until ``phase`` of ``turn``."""
-    for _ in range(300):
-        if state.phase == phase and state.turn == turn:
-            return
-        assert state.result is None and state.turn <= turn, (state.phase, state.turn, state.result)
-        if state.pending:
-            play(state, "eliminate", unit=state.pending[0]["candidates"][-1])
-        else:
-            play(state, "end_phase")
-    raise AssertionError("never reached the phase")
 
 
 def work_options(state) -> set[tuple[str, tuple[str, ...]]]:

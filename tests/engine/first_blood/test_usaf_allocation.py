@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from fb_support import advance
 
 from engine.core.errors import IllegalCommandError
 from engine.games.first_blood.rules import RULES
@@ -46,18 +47,6 @@ def cmd(kind: str, **data) -> tuple[str, tuple]:
 
 def where(state, uid: str) -> tuple[str, bool]:
     return state.units[uid].loc, state.units[uid].face_down
-
-
-def advance(state, phase: str, turn: int) -> None:
-    for _ in range(300):
-        if state.phase == phase and state.turn == turn:
-            return
-        assert state.result is None and state.turn <= turn, (state.phase, state.turn, state.result)
-        if state.pending:
-            play(state, "eliminate", unit=state.pending[0]["candidates"][-1])
-        else:
-            play(state, "end_phase")
-    raise AssertionError("never reached the phase")
 
 
 # --- capacity (§11, §6.4) ----------------------------------------------------------------
