@@ -47,7 +47,8 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
         prompt = get_rules(game.game).prompt(service.state(session, game))
         mine.append({"game": game, "seat": seat, "your_move": prompt.side == seat.side,
                      "waiting": prompt.waiting if prompt.side != seat.side else prompt.text})
-    mine.sort(key=lambda m: (not m["your_move"], m["game"].updated_at), reverse=False)
+    mine.sort(key=lambda m: m["game"].updated_at, reverse=True)  # newest first,
+    mine.sort(key=lambda m: not m["your_move"])  # and the games waiting for you before the others
     rules = get_rules("first_blood")
     return page(request, "index.html", games=mine, options=rules.options, sides=rules.sides)
 
