@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -42,8 +43,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             with app.state.db.engine.connect() as conn:
                 conn.execute(text("SELECT 1"))
-        except Exception as exc:  # noqa: BLE001 - report any database failure
-            return JSONResponse({"status": "error", "database": str(exc)[:200]}, status_code=503)
+        except Exception:  # noqa: BLE001 - any database failure; details stay in the server log
+            logging.getLogger(__name__).exception("health check: database unreachable")
+            return JSONResponse({"status": "error", "database": "unreachable"}, status_code=503)
         return {"status": "ok", "database": "ok"}
 
     return app

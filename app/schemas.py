@@ -33,6 +33,7 @@ class Joined(BaseModel):
     game_id: str
     side: str
     name: str
+    token: str = Field(..., description="your seat secret from now on (the invitation is used up)")
 
 
 class CommandIn(BaseModel):

@@ -47,7 +47,8 @@ def page_events(session: Session, game_id: str, offset: int, limit: int) -> tupl
 
 
 def append(session: Session, game: Game, expected_seq: int, events: list[Event], texts: list[str | None],
-           actor: str | None, command: Command | None, status: str, result: dict[str, Any] | None) -> int:
+           actor: str | None, command: Command | None, status: str | None,
+           result: dict[str, Any] | None) -> int:
     """Append a batch after ``expected_seq`` events, or raise ``StaleSequence``.
 
     The conditional UPDATE is the optimistic lock: of several writers based on
@@ -55,10 +56,12 @@ def append(session: Session, game: Game, expected_seq: int, events: list[Event],
     primary key guards the log itself."""
     new_seq = expected_seq + len(events)
     now = utcnow()
+    values: dict[str, Any] = {"seq": new_seq, "result": result, "updated_at": now}
+    if status is not None:
+        values["status"] = status
     done = session.execute(
         update(Game).where(Game.id == game.id, Game.seq == expected_seq)
-        .values(seq=new_seq, status=status, result=result, updated_at=now)
-        .execution_options(synchronize_session=False))
+        .values(**values).execution_options(synchronize_session=False))
     if done.rowcount != 1:
         session.rollback()
         raise StaleSequence(current_seq(session, game.id))

@@ -29,7 +29,7 @@ def all_games(admin: AdminDep, session: SessionDep) -> Any:
 
 @router.get("/games/{game_id}/log", response_model=LogPage)
 def full_log(admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep,
-             offset: int = Query(0, ge=0), limit: int = Query(500, ge=1, le=5000)) -> Any:
+             offset: int = Query(0, ge=0, le=2**31 - 1), limit: int = Query(500, ge=1, le=5000)) -> Any:
     return service.log(session, game, offset, limit, reveal=True)
 
 

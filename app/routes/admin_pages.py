@@ -20,7 +20,7 @@ def games(request: Request, admin: AdminDep, session: SessionDep) -> HTMLRespons
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game(request: Request, admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep,
          offset: int = 0, limit: int = 500) -> HTMLResponse:
-    offset, limit = max(0, offset), min(max(1, limit), 5000)
+    offset, limit = min(max(0, offset), 2**31 - 1), min(max(1, limit), 5000)
     return page(request, "admin/game.html", game=game, page=service.log(session, game, offset, limit, reveal=True))
 
 

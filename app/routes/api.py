@@ -66,11 +66,11 @@ def create_game(body: NewGame, response: Response, session: SessionDep, service:
 def join_game(body: JoinRequest, game: GameDep, response: Response, session: SessionDep,
               service: ServiceDep, settings: SettingsDep) -> Any:
     try:
-        seat = service.join(session, game, body.token, body.name)
+        seat, token = service.join(session, game, body.token, body.name)
     except PermissionError as exc:
         raise HTTPException(403, str(exc)) from None
-    set_seat_cookie(response, game.id, body.token, settings)
-    return Joined(game_id=game.id, side=seat.side, name=seat.display_name)
+    set_seat_cookie(response, game.id, token, settings)
+    return Joined(game_id=game.id, side=seat.side, name=seat.display_name, token=token)
 
 
 @router.get("/games/{game_id}", responses=ERRORS)
@@ -134,7 +134,7 @@ def post_command(body: CommandIn, game: GameDep, seat: SeatDep, session: Session
 
 @router.get("/games/{game_id}/log", response_model=LogPage, responses=ERRORS)
 def game_log(game: GameDep, session: SessionDep, service: ServiceDep,
-             offset: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=1000)) -> Any:
+             offset: int = Query(0, ge=0, le=2**31 - 1), limit: int = Query(100, ge=1, le=1000)) -> Any:
     """The game's log, oldest first, with one line of English beside each event."""
     return service.log(session, game, offset, limit, reveal=False)
 

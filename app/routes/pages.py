@@ -80,7 +80,7 @@ def join_page(request: Request, game: GameDep, token: str = "") -> HTMLResponse:
 def join(game: GameDep, session: SessionDep, service: ServiceDep, settings: SettingsDep,
          token: str = Form(...), name: str = Form("")) -> Response:
     try:
-        service.join(session, game, token, name[:80])
+        _seat, token = service.join(session, game, token, name[:80])
     except PermissionError as exc:
         raise HTTPException(403, str(exc)) from None
     redirect = RedirectResponse(f"/games/{game.id}", status_code=303)
@@ -121,8 +121,8 @@ def command(request: Request, game: GameDep, seat: OptionalSeatDep, session: Ses
             type: str = Form(...), data: str = Form("{}"), seq: int = Form(...),  # noqa: A002
             select: str = Form("")) -> HTMLResponse:
     try:
-        payload = json.loads(data)
-    except json.JSONDecodeError:
+        payload = json.loads(data) if len(data) <= 4096 else None
+    except (ValueError, RecursionError):
         payload = None
     return _submit(request, game, seat, session, service, type, payload, seq, select)
 
@@ -193,6 +193,6 @@ def join_link(link: str = "") -> Response:
 @router.get("/games/{game_id}/log", response_class=HTMLResponse)
 def log_page(request: Request, game: GameDep, session: SessionDep, service: ServiceDep,
              offset: int = 0, limit: int = 200) -> HTMLResponse:
-    offset, limit = max(0, offset), min(max(1, limit), 1000)
+    offset, limit = min(max(0, offset), 2**31 - 1), min(max(1, limit), 1000)
     return page(request, "log.html", game=game, page=service.log(session, game, offset, limit, reveal=False),
                 extra="")

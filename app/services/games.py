@@ -4,9 +4,11 @@ import and verify.  The engine is the only judge; this module only keeps the log
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -38,15 +40,19 @@ class Created:
 
 
 class StateCache:
-    """game id -> (seq, state); states in it are never mutated, only replaced."""
+    """game id -> (seq, state) for the most recently used games; states in it are never
+    mutated, only replaced, so requests may share them."""
 
-    def __init__(self) -> None:
+    def __init__(self, size: int = 256) -> None:
         self._lock = threading.Lock()
-        self._states: dict[str, tuple[int, Any]] = {}
+        self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._size = size
 
     def get(self, game_id: str, seq: int) -> Any | None:
         with self._lock:
             hit = self._states.get(game_id)
+            if hit is not None:
+                self._states.move_to_end(game_id)
         return hit[1] if hit and hit[0] == seq else None
 
     def put(self, game_id: str, seq: int, state: Any) -> None:
@@ -54,6 +60,9 @@ class StateCache:
             old = self._states.get(game_id)
             if old is None or old[0] <= seq:
                 self._states[game_id] = (seq, state)
+                self._states.move_to_end(game_id)
+            while len(self._states) > self._size:
+                self._states.popitem(last=False)
 
 
 class GameService:
@@ -86,18 +95,27 @@ class GameService:
         session.commit()
         return Created(row, tokens)
 
-    def join(self, session: Session, game: Game, token: str, name: str) -> Seat:
+    def join(self, session: Session, game: Game, token: str, name: str) -> tuple[Seat, str]:
+        """Take a seat with its invitation; returns the seat and its secret from now on.
+
+        The invitation is single-use: on the first join the seat gets a new secret,
+        so whoever else saw the link (the creator included) cannot act for that side."""
         seat = store.seat_by_token_hash(session, game.id, hash_token(token))
         if seat is None:
-            raise PermissionError("that invitation is not valid for this game")
+            raise PermissionError("that invitation is not valid for this game (or it has been used already)")
         if seat.joined_at is None:
+            token = new_token()
+            seat.token_hash = hash_token(token)
             store.mark_joined(seat, name)
         elif name:
             seat.display_name = name
-        if game.status == "waiting" and all(s.joined_at is not None for s in game.seats):
-            game.status = "active"
+        session.flush()
+        if all(s.joined_at is not None for s in game.seats):
+            session.execute(update(Game).where(Game.id == game.id, Game.status == "waiting")
+                            .values(status="active").execution_options(synchronize_session=False))
         session.commit()
-        return seat
+        session.refresh(game)
+        return seat, token
 
     def seat_for(self, session: Session, game_id: str, token: str | None) -> Seat | None:
         if not token:
@@ -167,12 +185,11 @@ class GameService:
         for e in events:
             texts.append(rules.describe(state, e))
             rules.apply(state, e)
-        status = "finished" if state.result is not None else (
-            game.status if game.status != "finished" else "active")
+        status = "finished" if state.result is not None else None  # None: leave the stored status alone
         store.append(session, game, expected_seq, events, texts, actor, command, status, state.result)
         if state.seq // self.snapshot_every > expected_seq // self.snapshot_every:
             store.save_snapshot(session, game.id, state.seq, rules.state_to_json(state))
-        game.seq, game.status, game.result = state.seq, status, state.result
+        session.refresh(game)
         return state
 
     # --- the log, export, import, verification --------------------------------------------
@@ -207,7 +224,6 @@ class GameService:
             entries = [LogEntry(Event(str(e["type"]), dict(e["data"]), e.get("side")),
                                 None if e.get("command") is None else Command.from_json(e["command"]))
                        for e in data["events"]]
-            actors = [e.get("actor") for e in data["events"]]
             seats = data.get("seats", [])
             if not isinstance(seats, list):
                 raise TypeError("'seats' must be a list")
@@ -238,7 +254,8 @@ class GameService:
         for i in range(1, len(entries) + 1):
             if i == len(entries) or entries[i].command is not None:
                 batch = entries[start:i]
-                state = self._append(session, row, start, [b.event for b in batch], actors[start],
+                actor = rules.prompt(state).side if batch[0].command is not None else None
+                state = self._append(session, row, start, [b.event for b in batch], actor,
                                      batch[0].command, state)
                 start = i
         session.commit()

@@ -74,5 +74,6 @@ def game(client: TestClient) -> dict[str, str]:
     ij_token = body["invite_url"].split("token=")[1]
     r2 = client.post(f"/api/games/{body['game_id']}/join", json={"token": ij_token, "name": "Bob"})
     assert r2.status_code == 200, r2.text
+    assert r2.json()["token"] != ij_token  # the invitation is used up
     client.cookies.clear()
-    return {"id": body["game_id"], "US": body["token"], "IJ": ij_token}
+    return {"id": body["game_id"], "US": body["token"], "IJ": r2.json()["token"]}

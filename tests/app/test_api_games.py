@@ -47,7 +47,14 @@ def test_create_answers_201_with_private_links(client: TestClient) -> None:
     assert other and other != token
     # the invitation is the other seat's secret: it joins as the US
     j = client.post(f"/api/games/{gid}/join", json={"token": other, "name": "Vandegrift"})
-    assert j.status_code == 200 and j.json() == {"game_id": gid, "side": "US", "name": "Vandegrift"}
+    fresh = j.json().pop("token")
+    assert j.status_code == 200 and j.json() == {"game_id": gid, "side": "US", "name": "Vandegrift", "token": fresh}
+    # the invitation is single-use: the seat now has a new secret the inviter never saw
+    assert fresh != other
+    assert client.post(f"/api/games/{gid}/join", json={"token": other}).status_code == 403
+    client.cookies.clear()
+    assert client.get(f"/api/games/{gid}", headers=bearer(other)).status_code == 403
+    assert client.get(f"/api/games/{gid}", headers=bearer(fresh)).json()["you"] == "US"
 
 
 def test_create_with_unknown_game_side_scenario_or_option_is_422(client: TestClient) -> None:
@@ -80,7 +87,8 @@ def test_a_game_waits_until_the_invited_seat_joins(client: TestClient) -> None:
 
     ij = body["invite_url"].split("token=")[1]
     r = client.post(f"/api/games/{gid}/join", json={"token": ij, "name": "Bob"})
-    assert r.status_code == 200 and r.json() == {"game_id": gid, "side": "IJ", "name": "Bob"}
+    assert r.status_code == 200 and {**r.json(), "token": ""} == {"game_id": gid, "side": "IJ", "name": "Bob",
+                                                                   "token": ""}
     summary = admin_games(client)[gid]
     assert summary["status"] == "active"
     assert sorted(summary["seats"], key=lambda s: s["side"]) == [
@@ -110,10 +118,10 @@ def test_joining_twice_is_harmless(client: TestClient, game: dict[str, str]) -> 
     for name in ("", "Bob"):
         r = client.post(f"/api/games/{gid}/join", json={"token": game["IJ"], "name": name})
         assert r.status_code == 200, r.text
-        assert r.json() == {"game_id": gid, "side": "IJ", "name": "Bob"}  # an empty name keeps the old one
+        assert r.json() == {"game_id": gid, "side": "IJ", "name": "Bob", "token": game["IJ"]}  # name kept
     # the creator following the invitation path with their own secret is harmless too
     r = client.post(f"/api/games/{gid}/join", json={"token": game["US"]})
-    assert r.status_code == 200 and r.json() == {"game_id": gid, "side": "US", "name": "Alice"}
+    assert r.status_code == 200 and r.json() == {"game_id": gid, "side": "US", "name": "Alice", "token": game["US"]}
     client.cookies.clear()  # joining set a seat cookie
     after = client.get(f"/api/games/{gid}").json()
     assert after == before
