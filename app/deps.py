@@ -95,3 +95,24 @@ def require_admin(settings: SettingsDep,
 
 
 AdminDep = Annotated[str, Depends(require_admin)]
+
+
+def same_origin(request: Request) -> None:
+    """Refuse form posts from other sites (the seat cookie is SameSite=Lax, which still
+    lets sibling subdomains post): browsers say where a request comes from."""
+    site = request.headers.get("sec-fetch-site")
+    if site in ("cross-site", "same-site"):
+        raise HTTPException(403, "this form must be sent from this site's own pages")
+    origin = request.headers.get("origin")
+    if origin and origin != "null" and origin.split("://", 1)[-1] != request.headers.get("host"):
+        raise HTTPException(403, "this form must be sent from this site's own pages")
+
+
+def optional_admin(settings: SettingsDep,
+                   credentials: Annotated[HTTPBasicCredentials | None, Depends(basic)]) -> bool:
+    """True when valid admin credentials came with the request (none needed otherwise)."""
+    return credentials is not None and check_admin(credentials.username, credentials.password,
+                                                   settings.admin_user, settings.admin_password)
+
+
+IsAdminDep = Annotated[bool, Depends(optional_admin)]

@@ -35,6 +35,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(admin.router)
     app.include_router(pages.router)
+    app.include_router(pages.posts)
     app.include_router(admin_pages.router)
     app.mount("/static", StaticFiles(directory=Path(__file__).resolve().parents[1] / "static"), name="static")
 

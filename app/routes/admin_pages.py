@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
 from app import store
-from app.deps import AdminDep, GameDep, ServiceDep, SessionDep
+from app.deps import AdminDep, GameDep, ServiceDep, SessionDep, same_origin
 from app.routes.pages import page
 
-router = APIRouter(prefix="/admin", include_in_schema=False)
+router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depends(same_origin)])
 
 
 @router.get("", response_class=HTMLResponse)

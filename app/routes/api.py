@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, HTTPException, Query, Response
 from fastapi.responses import JSONResponse
 
-from app.deps import GameDep, OptionalSeatDep, SeatDep, ServiceDep, SessionDep, SettingsDep
+from app.deps import GameDep, IsAdminDep, OptionalSeatDep, SeatDep, ServiceDep, SessionDep, SettingsDep
 from app.schemas import (
     AttackPreviewIn,
     CommandIn,
@@ -155,12 +155,13 @@ def export_response(data: dict[str, Any], game_id: str) -> JSONResponse:
 @router.post("/games/import", response_model=ImportResult, status_code=201,
              responses={422: {"description": "the file does not replay; the first bad event is named"}})
 def import_game(data: Annotated[dict[str, Any], Body(description="an export file")], session: SessionDep,
-                service: ServiceDep, settings: SettingsDep) -> Any:
-    """Create a new game from an export file, validated by replaying every command."""
+                service: ServiceDep, settings: SettingsDep, is_admin: IsAdminDep) -> Any:
+    """Create a new game from an export file, validated by replaying every command.
+    An unfinished game needs admin credentials (the file holds its dice secret)."""
     try:
-        created = service.import_game(session, data)
+        created = service.import_game(session, data, admin=is_admin)
     except BadImport as exc:
-        return JSONResponse({"detail": str(exc), "bad_seq": exc.seq}, status_code=422)
+        return JSONResponse({"detail": str(exc), "bad_seq": exc.seq}, status_code=exc.status)
     gid = created.game.id
     return ImportResult(game_id=gid, seats={s: f"{settings.base_url}/games/{gid}?token={t}"
                                             for s, t in created.tokens.items()})

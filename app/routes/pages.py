@@ -11,11 +11,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from app.deps import GameDep, OptionalSeatDep, ServiceDep, SessionDep, SettingsDep
+from app.deps import GameDep, OptionalSeatDep, ServiceDep, SessionDep, SettingsDep, same_origin
 from app.models import Game, Seat
 from app.routes.api import set_seat_cookie
 from app.security import cookie_name, unsign
@@ -27,6 +27,8 @@ from engine.core.game import get_rules
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).resolve().parents[2] / "templates"))
 router = APIRouter(include_in_schema=False)
+# every form post of these pages must come from these pages
+posts = APIRouter(include_in_schema=False, dependencies=[Depends(same_origin)])
 
 
 def page(request: Request, name: str, **context: Any) -> HTMLResponse:
@@ -53,7 +55,7 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
     return page(request, "index.html", games=mine, options=rules.options, sides=rules.sides)
 
 
-@router.post("/new")
+@posts.post("/new")
 def new_game(response: Response, session: SessionDep, service: ServiceDep, settings: SettingsDep,
              side: str = Form(...), name: str = Form(""), title: str = Form(""),
              two_units_as_engineer: bool = Form(False)) -> Response:
@@ -76,7 +78,7 @@ def join_page(request: Request, game: GameDep, token: str = "") -> HTMLResponse:
     return page(request, "join.html", game=game, token=token)
 
 
-@router.post("/join/{game_id}")
+@posts.post("/join/{game_id}")
 def join(game: GameDep, session: SessionDep, service: ServiceDep, settings: SettingsDep,
          token: str = Form(...), name: str = Form("")) -> Response:
     try:
@@ -92,8 +94,13 @@ def join(game: GameDep, session: SessionDep, service: ServiceDep, settings: Sett
 def game_page(request: Request, game: GameDep, session: SessionDep, service: ServiceDep,
               settings: SettingsDep, token: str = "", select: str = "") -> Response:
     if token:  # a private link: keep the secret in the cookie, not in the address bar
-        if service.seat_for(session, game.id, token) is None:
+        seat = service.seat_for(session, game.id, token)
+        if seat is None:
             raise HTTPException(403, "that private link is not valid for this game")
+        held = _seat_from_cookie(request, game, session, service, settings)
+        if held is not None and held.side != seat.side:
+            raise HTTPException(409, f"this browser already holds the {held.side} seat of this game; open the "
+                                     f"{seat.side} link in another browser or a private window")
         redirect = RedirectResponse(f"/games/{game.id}", status_code=303)
         set_seat_cookie(redirect, game.id, token, settings)
         return redirect
@@ -116,7 +123,7 @@ def poll(request: Request, game: GameDep, seat: OptionalSeatDep, session: Sessio
     return board(request, game, seat, session, service, select)
 
 
-@router.post("/games/{game_id}/command", response_class=HTMLResponse)
+@posts.post("/games/{game_id}/command", response_class=HTMLResponse)
 def command(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
             type: str = Form(...), data: str = Form("{}"), seq: int = Form(...),  # noqa: A002
             select: str = Form("")) -> HTMLResponse:
@@ -127,7 +134,7 @@ def command(request: Request, game: GameDep, seat: OptionalSeatDep, session: Ses
     return _submit(request, game, seat, session, service, type, payload, seq, select)
 
 
-@router.post("/games/{game_id}/click", response_class=HTMLResponse)
+@posts.post("/games/{game_id}/click", response_class=HTMLResponse)
 def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
           seq: int = Form(...), hex: str = Form(""), unit: str = Form(""),  # noqa: A002
           select: str = Form("")) -> HTMLResponse:

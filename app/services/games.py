@@ -28,9 +28,10 @@ class GameNotFound(Exception):
 
 
 class BadImport(Exception):
-    def __init__(self, message: str, seq: int | None = None) -> None:
+    def __init__(self, message: str, seq: int | None = None, status: int = 422) -> None:
         super().__init__(message)
         self.seq = seq
+        self.status = status
 
 
 @dataclass
@@ -215,7 +216,7 @@ class GameService:
     def verify(self, session: Session, game: Game) -> Verdict:
         return verify_log(get_rules(game.game), store.load_entries(session, game.id))
 
-    def import_game(self, session: Session, data: dict[str, Any]) -> Created:
+    def import_game(self, session: Session, data: dict[str, Any], admin: bool = False) -> Created:
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise BadImport(f"not an export file (expected format {EXPORT_FORMAT!r})")
         if data.get("game") not in game_ids():
@@ -234,6 +235,9 @@ class GameService:
         verdict = verify_log(rules, entries)
         if not verdict.ok:
             raise BadImport(f"event {verdict.bad_seq} is refused: {verdict.message}", verdict.bad_seq)
+        if verdict.state.result is None and not admin:
+            raise BadImport("only an admin may import an unfinished game: whoever holds the file knows its "
+                            "dice secret, and so every roll still to come", None, status=403)
         created = entries[0].event.data
         if not isinstance(created.get("secret"), str) or not 0 < len(created["secret"]) <= 128:
             raise BadImport("event 0 is refused: the dice secret must be a string of 1 to 128 characters", 0)

@@ -79,7 +79,7 @@ def engine_export(finished: bool = False) -> dict[str, Any]:
 
 
 def import_file(client: TestClient, data: Any) -> dict[str, Any]:
-    r = client.post("/api/games/import", json=data)
+    r = client.post("/api/games/import", json=data, auth=ADMIN)
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -287,7 +287,7 @@ def test_a_tampered_file_is_refused_naming_the_first_bad_event(client: TestClien
     for tamper in TAMPERINGS:
         data = engine_export()
         bad_seq = tamper(data["events"])
-        r = client.post("/api/games/import", json=data)
+        r = client.post("/api/games/import", json=data, auth=ADMIN)
         assert r.status_code == 422, (tamper.__name__, r.text)
         body = r.json()
         assert body["bad_seq"] == bad_seq, (tamper.__name__, body)
@@ -327,11 +327,11 @@ def test_a_file_that_is_not_an_export_is_422(client: TestClient) -> None:
         ({"format": FORMAT, "game": "first_blood", "events": []},
          "event 0 is refused: the log must start with the game's creation", 0),
     ):
-        r = client.post("/api/games/import", json=body)
+        r = client.post("/api/games/import", json=body, auth=ADMIN)
         assert r.status_code == 422, r.text
         assert r.json() == {"detail": detail, "bad_seq": bad_seq}
     for body in ([], "a string", 42):  # not even an object: a validation error
-        r = client.post("/api/games/import", json=body)
+        r = client.post("/api/games/import", json=body, auth=ADMIN)
         assert r.status_code == 422 and isinstance(r.json()["detail"], list), body
     r = client.post("/api/games/import", content=b"{oops", headers={"content-type": "application/json"})
     assert r.status_code == 422
@@ -363,7 +363,7 @@ def test_a_malformed_export_file_is_422_not_a_server_error(client: TestClient) -
         data = engine_export()
         spoil(data)
         try:
-            answers[spoil.__name__] = client.post("/api/games/import", json=data).status_code
+            answers[spoil.__name__] = client.post("/api/games/import", json=data, auth=ADMIN).status_code
         except Exception as exc:  # noqa: BLE001 - the test client re-raises what the server did not catch
             answers[spoil.__name__] = type(exc).__name__
     assert answers == dict.fromkeys(answers, 422)
@@ -376,5 +376,5 @@ def test_a_file_with_a_huge_secret_is_not_a_server_error(client: TestClient, dat
     secret = "s" * 200
     data["events"][0]["data"]["secret"] = secret
     data["events"][0]["data"]["commitment"] = commitment(secret)
-    r = client.post("/api/games/import", json=data)
+    r = client.post("/api/games/import", json=data, auth=ADMIN)
     assert r.status_code in (201, 422), r.text

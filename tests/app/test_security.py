@@ -91,3 +91,30 @@ def test_players_export_only_finished_games_and_secret_stays_hidden(client: Test
     assert "dice_secret" not in client.get(f"/api/games/{gid}").json()
     admin_log = client.get(f"/api/admin/games/{gid}/log", auth=ADMIN).json()
     assert "hidden" not in admin_log["items"][0]["data"]["secret"]
+
+
+def test_an_unfinished_game_is_imported_only_by_an_admin(client: TestClient, game: dict[str, str]) -> None:
+    """The file holds the dice secret: whoever imports an unfinished game could foresee its rolls."""
+    exported = client.get(f"/api/admin/games/{game['id']}/export", auth=ADMIN).json()
+    r = client.post("/api/games/import", json=exported)
+    assert r.status_code == 403 and "admin" in r.json()["detail"]
+    assert client.post("/api/games/import", json=exported, auth=ADMIN).status_code == 201
+
+
+def test_form_posts_from_another_site_are_refused(client: TestClient) -> None:
+    for headers in ({"sec-fetch-site": "cross-site"}, {"origin": "https://evil.example"}):
+        r = client.post("/new", data={"side": "US"}, headers=headers, follow_redirects=False)
+        assert r.status_code == 403
+    ok = client.post("/new", data={"side": "US"}, headers={"origin": "http://testserver",
+                                                          "sec-fetch-site": "same-origin"}, follow_redirects=False)
+    assert ok.status_code == 303
+
+
+def test_a_private_link_does_not_replace_another_seat_held_by_this_browser(client: TestClient) -> None:
+    r = client.post("/new", data={"side": "US"}, follow_redirects=False)
+    gid = r.headers["location"].rsplit("/", 1)[1]
+    ij_invite = client.cookies.get(f"invite_{gid}")
+    assert ij_invite
+    r = client.get(f"/games/{gid}?token={ij_invite}", follow_redirects=False)
+    assert r.status_code == 409 and "already holds the US seat" in r.text
+    assert client.get(f"/api/games/{gid}").json()["you"] == "US"

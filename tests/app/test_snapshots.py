@@ -166,7 +166,7 @@ def test_an_import_stores_snapshots_too(client: TestClient, game: dict[str, str]
     gid = game["id"]
     drive(client, game, past_a_snapshot(client, game))
     exported = client.get(f"/api/admin/games/{gid}/export", auth=ADMIN).json()
-    r = client.post("/api/games/import", json=exported)
+    r = client.post("/api/games/import", json=exported, auth=ADMIN)
     assert r.status_code == 201, r.text
     new = r.json()["game_id"]
     snap_seq, snap_state = snapshot(client, new)
