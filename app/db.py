@@ -7,7 +7,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
@@ -36,9 +36,29 @@ def alembic_config(url: str) -> Config:
     return cfg
 
 
+MIGRATION_LOCK = 7_412_903  # a PostgreSQL advisory lock id: one migrating worker at a time
+
+
 def migrate(url: str) -> None:
-    """``alembic upgrade head``: the schema comes only from the migrations."""
-    command.upgrade(alembic_config(url), "head")
+    """``alembic upgrade head``: the schema comes only from the migrations.  On
+    PostgreSQL, workers starting together take turns under an advisory lock."""
+    cfg = alembic_config(url)
+    if not url.startswith("postgresql"):
+        command.upgrade(cfg, "head")
+        return
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATION_LOCK})
+            try:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+                conn.commit()
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK})
+                conn.commit()
+    finally:
+        engine.dispose()
 
 
 class Database:

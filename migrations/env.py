@@ -24,6 +24,12 @@ def run_offline() -> None:
 
 
 def run_online() -> None:
+    given = config.attributes.get("connection")  # the app passes its own (locked) connection
+    if given is not None:
+        context.configure(connection=given, target_metadata=target_metadata, render_as_batch=True)
+        with context.begin_transaction():
+            context.run_migrations()
+        return
     connectable = engine_from_config(config.get_section(config.config_ini_section, {}),
                                      prefix="sqlalchemy.", poolclass=pool.NullPool)
     with connectable.connect() as connection:

@@ -170,9 +170,11 @@ class GameService:
         try:
             new_state = self._append(session, game, expected_seq, events, side, cmd, state)
             session.commit()
-        except (IntegrityError, OperationalError):
-            # another writer won the race (SQLite reports it as a busy snapshot)
+        except (IntegrityError, OperationalError) as exc:
             session.rollback()
+            if isinstance(exc, OperationalError) and "locked" not in str(exc.orig).lower():
+                raise  # a real database failure, not a lost race
+            # another writer won the race (SQLite reports it as a locked, busy snapshot)
             raise store.StaleSequence(store.current_seq(session, game.id)) from None
         self.cache.put(game.id, new_state.seq, new_state)
         texts = [rules.describe(state, e) for e in events]  # described against the state before

@@ -26,3 +26,30 @@ def test_upgrade_head_matches_the_models(database_url: str) -> None:
 
 def test_healthz_reports_the_database(client) -> None:
     assert client.get("/healthz").json() == {"status": "ok", "database": "ok"}
+
+
+def test_workers_starting_together_migrate_once(database_url: str) -> None:
+    """Several app processes may start at once; the migrations must not collide."""
+    import threading
+
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            migrate(database_url)
+        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if database_url.startswith("postgresql"):
+        assert errors == []
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+    finally:
+        engine.dispose()
