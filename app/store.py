@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -94,6 +93,6 @@ def list_games(session: Session, limit: int = 200) -> list[Game]:
     return list(session.scalars(select(Game).order_by(Game.updated_at.desc()).limit(limit)))
 
 
-def mark_joined(seat: Seat, name: str, when: datetime | None = None) -> None:
+def mark_joined(seat: Seat, name: str) -> None:
     seat.display_name = name or seat.display_name
-    seat.joined_at = when or utcnow()
+    seat.joined_at = utcnow()

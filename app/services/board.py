@@ -122,7 +122,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     state = service.state(session, game)
     side = seat.side if seat else None
     view = service.view(session, game, side)
-    legal = rules.legal_commands(state, side) if view["your_turn"] else []
+    legal = [Command.from_json(c) for c in view["legal"]]  # the view already listed them
     selected = req.select if req.select in state.units else None
 
     highlights: dict[str, str] = {}
@@ -168,10 +168,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     log = store.page_events(session, game.id, max(0, game.seq - 60), 60)[1]
     lines = [{"seq": r.seq, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),
               "turn": r.type == "turn_started"} for r in reversed(log) if r.text]
-    err_for = rules.label(state, req.error_for) if (req.error and req.error_for is not None
-                                                    and req.error_for in legal) else None
-    if req.error and req.error_for is not None and err_for is None:
-        err_for = _safe_label(rules, state, req.error_for)
+    err_for = _safe_label(rules, state, req.error_for) if req.error and req.error_for is not None else None
     inspect = req.inspect or (names[selected]["loc"] if selected in names else "")
     stack = [u for u in view["units"] if inspect and u["loc"] == inspect]
     return BoardContext(game=game, seat=seat, view=view, legal=legal, selected=selected, svg=svg,

@@ -15,7 +15,6 @@ from engine.games.first_blood.state import (
 )
 
 SIDES = ("US", "IJ")
-SIDE_NAMES = {"US": "US", "IJ": "IJ"}
 
 
 def board() -> Board:

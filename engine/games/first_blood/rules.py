@@ -46,9 +46,10 @@ FIELDS: dict[str, dict[str, str]] = {
     "end_advance": {}, "work": {"hex": "str", "units": "list"}, "to_reserve": {"unit": "str"},
     "land": {"unit": "str", "hex": "str"}, "allocate": {"unit": "str", "box": "str"}, "end_phase": {},
 }
-# Default values of optional command fields, so that {"target": null} and a
-# missing "target" are the same command.
-DEFAULTS: dict[str, dict[str, Any]] = {"bombard": {"target": None}, "retreat": {"to": None}}
+# Optional ("str?") fields default to null, so that {"target": null} and a missing
+# "target" are the same command.
+DEFAULTS: dict[str, dict[str, Any]] = {
+    t: {name: None for name, kind in fields.items() if kind == "str?"} for t, fields in FIELDS.items()}
 
 Handler = Callable[[Emitter, dict[str, Any], str], None]
 HANDLERS: dict[str, Handler] = {
@@ -239,9 +240,6 @@ class FirstBlood:
     def reachable(self, state: FBState, unit: str) -> dict[str, dict[str, Any]]:
         return {dest: {"cost": r.cost, "path": list(r.path), "stops": r.stops}
                 for dest, r in movement.reachable(state, unit).items()}
-
-    def assess_attack(self, state: FBState) -> dict[str, Any] | None:
-        return None if state.combat is None else combat.assess(state, state.combat)
 
     def preview_attack(self, state: FBState, side: str, targets: list[str], units: list[str]) -> dict[str, Any]:
         """Odds and modifiers of a proposed attack, declared on a scratch copy with the

@@ -16,7 +16,6 @@ ELIMINATED = "eliminated"
 CAP, GROUND_ATTACK, USAF_RESERVE = "cap", "ga", "usaf_reserve"
 IJAAF_RESERVE, IJAAF_ATTACK = "ijaaf_reserve", "ijaaf_attack"
 IJN_RESERVE, IJN_ATTACK = "ijn_reserve", "ijn_attack"
-AIR_BOXES = (CAP, GROUND_ATTACK, USAF_RESERVE, IJAAF_RESERVE, IJAAF_ATTACK, IJN_RESERVE, IJN_ATTACK)
 BOX_PREFIX = "box:"  # off-map movement boxes A-D (§6.5)
 ENTRY_PREFIX = "entry:"  # entry points (§5)
 STRIP_PREFIX = "strip:"  # a USAF unit on an air strip hex (or its status box, §2.1)
