@@ -142,12 +142,16 @@ class LiveServer:
         while time.monotonic() < deadline and _group_alive(self.proc.pid):
             time.sleep(0.05)
 
-    def stderr_tail(self, chars: int = 6000) -> str:
-        """The end of everything the server has written to stderr (all its runs)."""
+    def stderr_text(self) -> str:
+        """Everything the server has written to stderr (all its runs so far)."""
         try:
-            return self._stderr_path.read_text(errors="replace")[-chars:]
+            return self._stderr_path.read_text(errors="replace")
         except OSError:
             return ""
+
+    def stderr_tail(self, chars: int = 6000) -> str:
+        """The end of the server's stderr."""
+        return self.stderr_text()[-chars:]
 
     # --- context manager ---------------------------------------------------------
     def __enter__(self) -> LiveServer:
