@@ -1,0 +1,344 @@
+"""A burst of players on the real server: latency, errors and commands per second.
+
+    python benchmarks/load.py --players 200 --games 100 --arrival 3 --duration 40 --workers 1
+    python benchmarks/load.py --workers 1,2        # one run with 1 worker, then one with 2
+
+Each run gets a fresh PostgreSQL database (127.0.0.1:5432, user postgres, trust
+auth) and a server with ``--workers N`` (rate limits off).  The games are set up
+first, both seats joined over the JSON API (not timed).  Then the players (half
+US, half IJ, two per game) arrive spread over ``--arrival`` seconds.  Each opens its
+board page with its seat cookie, asks ``/legal`` whose turn it is, and polls
+``/games/{id}/poll?seq=S`` every ~3 s; whenever it is its side's turn it thinks
+0.5-2 s and posts one legal command over the JSON API (on 409 it asks again), and
+goes on while the turn stays its own.  After ``--duration`` seconds nobody starts a
+new request; those in flight finish or hit the client timeout (60 s, an error).
+
+Printed per run: count and p50/p99/max per request type (every request, errors
+included), every error (5xx, timeouts, connection errors, unexpected 4xx) with a
+sample, commands per second, the client's own CPU time (it shares the machine), and
+how many games verify by replay (admin ``POST /api/admin/games/{id}/verify``).  Then
+PASS/MISS for the goals.  Exits 0 whatever the numbers (a benchmark, not a test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import random
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+try:  # the client shares the machine's two cores with the server: parse /legal cheaply when possible
+    from orjson import loads
+except ImportError:
+    from json import loads
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from live_server import (  # noqa: E402
+    ADMIN_USER,
+    LiveServer,
+    fresh_postgres_database,
+    invitation_token,
+    server_env,
+    simple_pick,
+)
+
+ADMIN_PASSWORD = "load-admin-password"
+TIMEOUT = 60.0  # seconds: a request that takes longer is cut and counted as an error
+EXPECTED = {"board": {200}, "poll": {200, 204}, "legal": {200}, "command": {200, 409}}
+KINDS = list(EXPECTED)
+
+
+@dataclass
+class Player:
+    game: str
+    side: str
+    token: str
+    cookie: str
+    think: tuple[float, float]
+    rng: random.Random
+    seq: int = -1
+
+
+@dataclass
+class Record:
+    """Every request: its type, latency and outcome; errors with a sample each."""
+
+    latency: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    outcomes: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    errors: Counter[tuple[str, str]] = field(default_factory=Counter)
+    samples: dict[tuple[str, str], str] = field(default_factory=dict)
+    commands_ok: int = 0
+    last_end: float = 0.0  # time.monotonic() when the last request ended
+
+    def add(self, kind: str, ms: float, outcome: str, sample: str | None = None) -> None:
+        self.last_end = time.monotonic()
+        self.latency[kind].append(ms)
+        self.outcomes[kind][outcome] += 1
+        if sample is not None:
+            self.errors[(kind, outcome)] += 1
+            self.samples.setdefault((kind, outcome), sample)
+
+    @property
+    def error_count(self) -> int:
+        return sum(self.errors.values())
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest-rank percentile (NaN for no values)."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+async def timed(client: httpx.AsyncClient, rec: Record, kind: str, method: str, url: str,
+                **kw: Any) -> httpx.Response | None:
+    """One request, recorded; the answer if its status was expected for its type, else None."""
+    t = time.perf_counter()
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            r = await client.request(method, url, **kw)
+    except (TimeoutError, httpx.TimeoutException) as exc:
+        rec.add(kind, (time.perf_counter() - t) * 1000, "timeout", f"{method} {url}: {type(exc).__name__}")
+        return None
+    except httpx.HTTPError as exc:
+        rec.add(kind, (time.perf_counter() - t) * 1000, type(exc).__name__, f"{method} {url}: {exc!r}"[:300])
+        return None
+    ms = (time.perf_counter() - t) * 1000
+    outcome = str(r.status_code)
+    if r.status_code not in EXPECTED[kind]:
+        rec.add(kind, ms, outcome, f"{method} {url}: {r.text[:300]}")
+        return None
+    rec.add(kind, ms, outcome)
+    return r
+
+
+# --- setting up ----------------------------------------------------------------------
+async def set_up_game(client: httpx.AsyncClient, n: int) -> dict[str, Any]:
+    r = await client.post("/api/games", json={"side": "US", "name": f"US {n}"})
+    r.raise_for_status()
+    body = r.json()
+    gid = body["game_id"]
+    r2 = await client.post(f"/api/games/{gid}/join", json={"token": invitation_token(body["invite_url"]),
+                                                           "name": f"IJ {n}"})
+    r2.raise_for_status()
+    return {"id": gid, "US": (body["token"], r.cookies[f"seat_{gid}"]),
+            "IJ": (r2.json()["token"], r2.cookies[f"seat_{gid}"])}
+
+
+async def set_up(url: str, games: int) -> list[dict[str, Any]]:
+    sem = asyncio.Semaphore(4)
+
+    async def one(n: int) -> dict[str, Any]:
+        async with sem, httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as c:  # own cookie jar each
+            return await set_up_game(c, n)
+
+    return list(await asyncio.gather(*(one(n) for n in range(games))))
+
+
+# --- playing -----------------------------------------------------------------------------
+async def act(client: httpx.AsyncClient, rec: Record, p: Player, deadline: float) -> None:
+    """While it is this player's turn: think, post one legal command, look again."""
+    auth = {"Authorization": f"Bearer {p.token}"}
+    while time.monotonic() < deadline:
+        r = await timed(client, rec, "legal", "GET", f"/api/games/{p.game}/legal", headers=auth)
+        if r is None:
+            return
+        legal = loads(r.content)
+        p.seq = legal["seq"]
+        if legal["prompt"]["side"] != p.side or not legal["commands"]:
+            return
+        think = p.rng.uniform(*p.think)
+        if time.monotonic() + think >= deadline:
+            return
+        await asyncio.sleep(think)
+        cmd = simple_pick(legal["commands"])
+        r = await timed(client, rec, "command", "POST", f"/api/games/{p.game}/commands", headers=auth,
+                        json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
+        if r is None:
+            return
+        if r.status_code == 200:
+            rec.commands_ok += 1
+            p.seq = loads(r.content)["seq"]
+        # 200: is it still my turn?  409: somebody was first; look again and retry
+
+
+async def play(client: httpx.AsyncClient, rec: Record, p: Player, arrive: float, deadline: float,
+               poll_every: float) -> None:
+    await asyncio.sleep(max(0.0, arrive - time.monotonic()))
+    cookie = {"Cookie": f"seat_{p.game}={p.cookie}"}
+    await timed(client, rec, "board", "GET", f"/games/{p.game}", headers=cookie)
+    await act(client, rec, p, deadline)
+    while True:
+        wait = poll_every * p.rng.uniform(0.9, 1.1)
+        if time.monotonic() + wait >= deadline:
+            return
+        await asyncio.sleep(wait)
+        r = await timed(client, rec, "poll", "GET", f"/games/{p.game}/poll", params={"seq": p.seq},
+                        headers=cookie)
+        if r is not None and r.status_code == 200:
+            await act(client, rec, p, deadline)
+
+
+async def verify_all(url: str, games: list[dict[str, Any]]) -> tuple[int, list[str]]:
+    sem = asyncio.Semaphore(4)
+    bad: list[str] = []
+
+    async def one(c: httpx.AsyncClient, gid: str) -> bool:
+        async with sem:
+            try:
+                r = await c.post(f"/api/admin/games/{gid}/verify", auth=(ADMIN_USER, ADMIN_PASSWORD))
+            except httpx.HTTPError as exc:
+                bad.append(f"{gid}: {exc!r}")
+                return False
+            if r.status_code != 200 or r.json().get("ok") is not True:
+                bad.append(f"{gid}: {r.status_code} {r.text[:300]}")
+                return False
+            return True
+
+    async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as c:
+        oks = await asyncio.gather(*(one(c, g["id"]) for g in games))
+    return sum(oks), bad
+
+
+@dataclass
+class RunResult:
+    workers: int
+    rec: Record
+    verified: int
+    games: int
+    seconds: float
+
+
+async def run(args: argparse.Namespace, workers: int) -> RunResult:
+    print(f"\n== {workers} worker(s): {args.players} players, {args.games} games, arrival {args.arrival} s, "
+          f"duration {args.duration} s ==", flush=True)
+    with fresh_postgres_database("bench_load") as url:
+        server = LiveServer(server_env(url, admin_password=ADMIN_PASSWORD), workers=workers)
+        with server:
+            t = time.perf_counter()
+            games = await set_up(server.url, args.games)
+            print(f"set up {len(games)} games in {time.perf_counter() - t:.1f} s", flush=True)
+            rng = random.Random(args.seed)
+            players = [Player(g["id"], side, *g[side], think=(args.think_min, args.think_max),
+                              rng=random.Random(rng.random()))
+                       for g in games for side in ("US", "IJ")][: args.players]
+            rec = Record()
+            # idle connections are dropped after 4 s, before uvicorn's 5 s keep-alive timeout closes them, so
+            # that no request races the server's close (browsers would silently retry such a request)
+            limits = httpx.Limits(max_connections=args.players + 16, max_keepalive_connections=args.players + 16,
+                                  keepalive_expiry=4.0)
+            cpu0 = time.process_time()
+            async with httpx.AsyncClient(base_url=server.url, timeout=TIMEOUT, limits=limits) as client:
+                start = time.monotonic()
+                deadline = start + args.duration
+                arrivals = [start + rng.uniform(0, args.arrival) for _ in players]
+                await asyncio.gather(*(play(client, rec, p, a, deadline, args.poll)
+                                       for p, a in zip(players, arrivals, strict=True)))
+                seconds = rec.last_end - start
+            cpu = time.process_time() - cpu0
+            alive = server.running
+            verified, bad = await verify_all(server.url, games) if alive else (0, ["the server died"])
+            stderr = server.stderr_text()
+    report(rec, seconds, args.duration, cpu, verified, len(games), bad, alive, stderr)
+    return RunResult(workers, rec, verified, len(games), seconds)
+
+
+def report(rec: Record, seconds: float, duration: float, cpu: float, verified: int, games: int,
+           bad: list[str], alive: bool, stderr: str) -> None:
+    print(f"{'request':8} {'count':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>9}  outcomes")
+    for kind in KINDS:
+        xs = rec.latency.get(kind, [])
+        outcomes = " ".join(f"{k}:{v}" for k, v in sorted(rec.outcomes[kind].items()))
+        print(f"{kind:8} {len(xs):>6} {percentile(xs, 50):>8.1f} {percentile(xs, 99):>8.1f} "
+              f"{max(xs, default=math.nan):>9.1f}  {outcomes}")
+    print(f"errors: {rec.error_count}")
+    for (kind, outcome), n in sorted(rec.errors.items()):
+        print(f"  {kind} {outcome} x{n}: {rec.samples[(kind, outcome)]}")
+    print(f"commands: {rec.commands_ok} accepted, {rec.commands_ok / duration:.1f}/s over the {duration:.0f} s "
+          f"(last request ended after {seconds:.1f} s); client CPU {cpu:.1f} s")
+    failures = server_exceptions(stderr)
+    if failures:
+        print(f"server stderr: {sum(failures.values())} traceback(s), by the exception they end with:")
+        for line, n in failures.most_common(8):
+            print(f"  x{n}: {line}")
+    if not alive:
+        print(f"the server process DIED; its stderr ends:\n{stderr[-2000:]}")
+    print(f"verified by replay: {verified}/{games}")
+    for b in bad[:5]:
+        print(f"  not verified: {b}")
+
+
+def server_exceptions(stderr: str) -> Counter[str]:
+    """The exception line ending each traceback in the server's stderr (chained ones included)."""
+    found: Counter[str] = Counter()
+    for block in stderr.split("Traceback (most recent call last):")[1:]:
+        for line in block.splitlines()[1:]:
+            if line and not line[0].isspace():  # the first unindented line closes the traceback
+                found[re.sub(r"\b[0-9a-f]{12}\b", "…", line.strip())[:240]] += 1
+                break
+    return found
+
+
+def goals(results: list[RunResult]) -> None:
+    by = {r.workers: r for r in results}
+
+    def line(label: str, ok: bool | None, detail: str) -> None:
+        print(f"  {label:38} {detail:>22}  {'not run' if ok is None else 'PASS' if ok else 'MISS'}")
+
+    print("\ngoals:")
+    for w in (1, 2):
+        r = by.get(w)
+        line(f"0 errors with {w} worker(s)", None if r is None else r.rec.error_count == 0,
+             "" if r is None else f"{r.rec.error_count} errors")
+    r2 = by.get(2)
+    p99 = percentile(r2.rec.latency.get("command", []), 99) if r2 else math.nan
+    line("command p99 under 250 ms with 2 workers", None if r2 is None else p99 < 250, f"p99 {p99:.0f} ms")
+    for r in results:
+        line(f"every game verifies ({r.workers} worker(s))", r.verified == r.games, f"{r.verified}/{r.games}")
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    results = []
+    for w in [int(x) for x in args.workers.split(",") if x.strip()]:
+        results.append(await run(args, w))
+    goals(results)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--players", type=int, default=200)
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--arrival", type=float, default=3.0, help="seconds over which the players arrive")
+    ap.add_argument("--duration", type=float, default=40.0, help="seconds of play after the first arrival")
+    ap.add_argument("--workers", default="1", help="server workers; a comma list runs each in turn (1,2)")
+    ap.add_argument("--poll", type=float, default=3.0, help="seconds between polls")
+    ap.add_argument("--think-min", type=float, default=0.5)
+    ap.add_argument("--think-max", type=float, default=2.0)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    if args.players > 2 * args.games:
+        ap.error("at most two players per game")
+    try:
+        import uvloop  # a leaner event loop when it is installed (uvicorn[standard] brings it)
+    except ImportError:
+        asyncio.run(main_async(args))
+    else:
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            runner.run(main_async(args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
