@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from functools import lru_cache
 from pathlib import Path
@@ -28,14 +29,47 @@ class Settings(BaseSettings):
     # so its rolls can be known in advance.  Never set it for real play.
     fixed_dice_secret: str = ""
 
+    # Sizing, per worker process (README, "Sizing").  Requests that touch the database
+    # are admitted `threads` at a time; each admitted request holds at most one
+    # pooled connection, so the pool is exactly `threads` connections and nobody
+    # waits for a connection while holding another resource.
+    threads: int = 16
+    admission_timeout: float = 60.0  # seconds a request may wait for admission before a 503
+
+    # Limits (README, "Limits").  Rates use the `limits` library's notation, e.g.
+    # "20/minute;200/day"; counters live in memory per worker unless
+    # rate_limit_storage names a shared store such as redis://127.0.0.1:6379.
+    rate_limit_enabled: bool = True
+    rate_limit_storage: str = "memory://"
+    rate_limit_create: str = "30/minute;300/day"  # new games and imports, per client address
+    rate_limit_join: str = "30/minute"  # join attempts, per client address
+    rate_limit_auth_failures: str = "10/minute;100/day"  # wrong admin passwords or seat secrets, per address
+    rate_limit_commands: str = "300/minute"  # commands, per seat
+    max_body_bytes: int = 64 * 1024  # any request body
+    max_import_bytes: int = 8 * 1024 * 1024  # an export file being imported
+    page_size: int = 50  # games per page in the admin list
+
 
 def _secret_key_file() -> str:
     path = DATA_DIR / "secret_key"
     if not path.exists():
-        DATA_DIR.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(32))
-        path.chmod(0o600)
+        ensure_private_dir(DATA_DIR)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(32))
     return path.read_text().strip()
+
+
+def ensure_private_dir(path: Path) -> None:
+    """Create a directory readable only by this user (it holds dice secrets)."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None for PostgreSQL or an in-memory database)."""
+    if not url.startswith("sqlite:///") or url.startswith("sqlite:///:"):
+        return None
+    return Path(url.removeprefix("sqlite:///").split("?", 1)[0])
 
 
 @lru_cache
@@ -43,6 +77,7 @@ def get_settings() -> Settings:
     settings = Settings()
     if not settings.secret_key:
         settings.secret_key = _secret_key_file()
-    if settings.database_url.startswith("sqlite:///") and not settings.database_url.startswith("sqlite:///:"):
-        Path(settings.database_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    path = sqlite_path(settings.database_url)
+    if path is not None:
+        ensure_private_dir(path.parent)
     return settings

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from filelock import FileLock
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import sqlite_path
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, pool_size: int = 16) -> Engine:
+    """One pool of exactly ``pool_size`` connections (no overflow): the server admits
+    that many requests at a time, each holding at most one connection, so no request
+    ever waits for a connection (README, "Sizing")."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        private_sqlite_file(url)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                               pool_size=pool_size, max_overflow=0)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record) -> None:  # noqa: ANN001
@@ -26,7 +35,21 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return create_engine(url, pool_pre_ping=True, pool_size=pool_size, max_overflow=0)
+
+
+def private_sqlite_file(url: str) -> None:
+    """The SQLite file holds unfinished games' dice secrets: create it readable by
+    this user only (SQLite gives its -wal and -shm files the same mode), and take
+    group and other access away from an older file."""
+    path = sqlite_path(url)
+    if path is None:
+        return
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if p.exists() and p.stat().st_mode & 0o077:
+            p.chmod(0o600)
 
 
 def alembic_config(url: str) -> Config:
@@ -40,11 +63,18 @@ MIGRATION_LOCK = 7_412_903  # a PostgreSQL advisory lock id: one migrating worke
 
 
 def migrate(url: str) -> None:
-    """``alembic upgrade head``: the schema comes only from the migrations.  On
-    PostgreSQL, workers starting together take turns under an advisory lock."""
+    """``alembic upgrade head``: the schema comes only from the migrations.  Workers
+    starting together take turns: under an advisory lock on PostgreSQL, under a lock
+    file beside the database on SQLite."""
     cfg = alembic_config(url)
     if not url.startswith("postgresql"):
-        command.upgrade(cfg, "head")
+        path = sqlite_path(url)
+        if path is None:
+            command.upgrade(cfg, "head")
+            return
+        private_sqlite_file(url)
+        with FileLock(f"{path}.migrate.lock", mode=0o600):
+            command.upgrade(cfg, "head")
         return
     engine = create_engine(url)
     try:
@@ -62,9 +92,9 @@ def migrate(url: str) -> None:
 
 
 class Database:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, pool_size: int = 16) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, pool_size)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def session(self) -> Iterator[Session]:

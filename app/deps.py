@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.models import Game, Seat
-from app.security import check_admin, cookie_name, unsign
+from app.ratelimit import RateLimits, client_address
+from app.security import GAME_ID, check_admin, cookie_name, unsign
 from app.services.games import GameNotFound, GameService
 
 
@@ -28,12 +29,19 @@ def get_service(request: Request) -> GameService:
     return request.app.state.games
 
 
+def get_limits(request: Request) -> RateLimits:
+    return request.app.state.limits
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 SessionDep = Annotated[Session, Depends(get_session)]
 ServiceDep = Annotated[GameService, Depends(get_service)]
+LimitsDep = Annotated[RateLimits, Depends(get_limits)]
 
 
 def get_game(game_id: str, session: SessionDep, service: ServiceDep) -> Game:
+    if not GAME_ID.fullmatch(game_id):  # never let odd bytes (a NUL) reach the database
+        raise HTTPException(404, f"no game {game_id}")
     try:
         return service.get(session, game_id)
     except GameNotFound:
@@ -58,13 +66,16 @@ def presented_token(request: Request, game_id: str, settings: Settings) -> str |
 
 
 def optional_seat(request: Request, game: GameDep, session: SessionDep, service: ServiceDep,
-                  settings: SettingsDep) -> Seat | None:
-    """The caller's seat, or None for a spectator; a wrong secret is refused."""
+                  settings: SettingsDep, limits: LimitsDep) -> Seat | None:
+    """The caller's seat, or None for a spectator; a wrong secret is refused (and
+    counted: an address that keeps guessing is refused for a while)."""
     token = presented_token(request, game.id, settings)
     if token is None:
         return None
     seat = service.seat_for(session, game.id, token)
     if seat is None:
+        limits.check("auth_failures", client_address(request))
+        limits.hit("auth_failures", client_address(request))
         raise HTTPException(403, "that seat secret is not valid for this game")
     return seat
 
@@ -84,13 +95,18 @@ SeatDep = Annotated[Seat, Depends(required_seat)]
 basic = HTTPBasic(auto_error=False, realm="admin")
 
 
-def require_admin(settings: SettingsDep,
+def require_admin(request: Request, settings: SettingsDep, limits: LimitsDep,
                   credentials: Annotated[HTTPBasicCredentials | None, Depends(basic)]) -> str:
     if not settings.admin_password:
         raise HTTPException(403, "admin pages are disabled: set ADMIN_PASSWORD")
-    if credentials is None or not check_admin(credentials.username, credentials.password,
-                                              settings.admin_user, settings.admin_password):
-        raise HTTPException(401, "admin credentials required", headers={"WWW-Authenticate": 'Basic realm="admin"'})
+    challenge = {"WWW-Authenticate": 'Basic realm="admin"'}
+    if credentials is None:
+        raise HTTPException(401, "admin credentials required", headers=challenge)
+    address = client_address(request)
+    limits.check("auth_failures", address)  # while over the limit even the right password waits
+    if not check_admin(credentials.username, credentials.password, settings.admin_user, settings.admin_password):
+        limits.hit("auth_failures", address)
+        raise HTTPException(401, "admin credentials required", headers=challenge)
     return credentials.username
 
 
@@ -104,15 +120,18 @@ def same_origin(request: Request) -> None:
     if site in ("cross-site", "same-site"):
         raise HTTPException(403, "this form must be sent from this site's own pages")
     origin = request.headers.get("origin")
-    if origin and origin != "null" and origin.split("://", 1)[-1] != request.headers.get("host"):
+    # "null" is what a browser sends after a cross-site redirect or from a sandboxed frame
+    if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host"):
         raise HTTPException(403, "this form must be sent from this site's own pages")
 
 
-def optional_admin(settings: SettingsDep,
+def optional_admin(request: Request, settings: SettingsDep, limits: LimitsDep,
                    credentials: Annotated[HTTPBasicCredentials | None, Depends(basic)]) -> bool:
     """True when valid admin credentials came with the request (none needed otherwise)."""
-    return credentials is not None and check_admin(credentials.username, credentials.password,
-                                                   settings.admin_user, settings.admin_password)
+    if credentials is None:
+        return False
+    require_admin(request, settings, limits, credentials)
+    return True
 
 
 IsAdminDep = Annotated[bool, Depends(optional_admin)]

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import logging
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
+from starlette.middleware.gzip import GZipMiddleware
 
+from app import errors, logs
 from app.config import Settings, get_settings
 from app.db import Database, migrate
+from app.middleware import Admission, SecurityHeaders
+from app.ratelimit import RateLimits
 from app.routes import admin, admin_pages, api, pages
 from app.services.games import GameService
+from app.static_files import STATIC, CachedStaticFiles
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -24,22 +28,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # noqa: ANN202
         migrate(settings.database_url)
+        # the threads that run blocking routes: as many as admitted requests (README, "Sizing")
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         yield
         app.state.db.engine.dispose()
 
     app = FastAPI(title="Guadalcanal play-by-browser", version="0.1.0", lifespan=lifespan,
+                  max_body_size=settings.max_body_bytes,
                   description="Hex-and-counter wargames over an append-only event log judged by a pure rules engine.")
     app.state.settings = settings
-    app.state.db = Database(settings.database_url)
+    app.state.db = Database(settings.database_url, pool_size=settings.threads)
     app.state.games = GameService(settings.snapshot_every, settings.fixed_dice_secret)
+    app.state.limits = RateLimits(settings)
+    errors.install(app)
+    logs.install()
     app.include_router(api.router)
+    app.include_router(api.imports, max_body_size=settings.max_import_bytes)
     app.include_router(admin.router)
     app.include_router(pages.router)
     app.include_router(pages.posts)
     app.include_router(admin_pages.router)
-    app.mount("/static", StaticFiles(directory=Path(__file__).resolve().parents[1] / "static"), name="static")
+    app.mount("/static", CachedStaticFiles(directory=STATIC), name="static")
+    # outermost last: headers on every answer, compression, then admission to the app
+    app.add_middleware(Admission, limit=settings.threads, timeout=settings.admission_timeout)
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=5)
+    app.add_middleware(SecurityHeaders)
 
-    @app.get("/healthz", tags=["health"])
+    @app.get("/healthz", tags=["health"], responses=errors.responses(503))
     def healthz() -> Any:
         try:
             with app.state.db.engine.connect() as conn:

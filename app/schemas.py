@@ -6,13 +6,15 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from app.text import Line
+
 
 class NewGame(BaseModel):
-    game: str = Field("first_blood", description="engine game id")
-    scenario: str = "campaign"
-    side: str = Field(..., description="the side you play, e.g. US or IJ")
-    name: str = Field("", max_length=80, description="your display name")
-    title: str = Field("", max_length=120, description="a note for your opponent")
+    game: str = Field("first_blood", max_length=40, description="engine game id")
+    scenario: str = Field("campaign", max_length=40)
+    side: str = Field(..., max_length=16, description="the side you play, e.g. US or IJ")
+    name: Line = Field("", max_length=80, description="your display name")
+    title: Line = Field("", max_length=120, description="a note for your opponent")
     options: dict[str, bool] = Field(default_factory=dict)
 
 
@@ -25,8 +27,8 @@ class GameCreated(BaseModel):
 
 
 class JoinRequest(BaseModel):
-    token: str
-    name: str = Field("", max_length=80)
+    token: str = Field(..., max_length=200, description="the invitation (the part after token= in the link)")
+    name: Line = Field("", max_length=80)
 
 
 class Joined(BaseModel):
@@ -55,15 +57,28 @@ class CommandResult(BaseModel):
     events: list[EventOut]
 
 
-class RuleErrorOut(BaseModel):
-    detail: str
-    rule: str = ""
-    kind: str = "illegal"
+class FieldError(BaseModel):
+    loc: list[str | int] = Field(..., description="where: e.g. [\"body\", \"name\"]")
+    msg: str
+    type: str
 
 
-class ConflictOut(BaseModel):
-    detail: str
-    current_seq: int
+class ErrorOut(BaseModel):
+    """Every error answer of the API has this shape (some add a field)."""
+
+    detail: str = Field(..., description="what is wrong, in English")
+    kind: str = Field("", description="malformed, illegal, not_your_turn, unauthorized, forbidden, not_found, "
+                                      "conflict, too_large, rate_limited or unavailable")
+    rule: str = Field("", description="the rule section that forbids a command, e.g. \u00a76.2")
+    errors: list[FieldError] | None = Field(None, description="the fields a malformed request got wrong")
+
+
+class ConflictOut(ErrorOut):
+    current_seq: int | None = Field(None, description="the log length now (for a stale command)")
+
+
+class ImportErrorOut(ErrorOut):
+    bad_seq: int | None = Field(None, description="the first event of the file that is refused")
 
 
 class LegalOut(BaseModel):
@@ -108,3 +123,10 @@ class GameSummary(BaseModel):
     seats: list[dict[str, Any]]
     created_at: str
     updated_at: str
+
+
+class GamePage(BaseModel):
+    total: int
+    offset: int
+    limit: int
+    items: list[GameSummary]

@@ -10,8 +10,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
 
+GAME_ID = re.compile(r"[0-9a-f]{6,32}")  # what new_game_id gives; anything else is no game
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)

@@ -6,6 +6,7 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app.models import EventRow, Game, Seat, Snapshot, utcnow
 from engine.core.events import Command, Event
@@ -64,6 +65,8 @@ def append(session: Session, game: Game, expected_seq: int, events: list[Event],
     if done.rowcount != 1:
         session.rollback()
         raise StaleSequence(current_seq(session, game.id))
+    for key, value in values.items():  # the row as written, without reading it back
+        set_committed_value(game, key, value)
     for i, (event, text) in enumerate(zip(events, texts, strict=True)):
         session.add(EventRow(
             game_id=game.id, seq=expected_seq + i, type=event.type, payload=event.data, side=event.side,
@@ -89,10 +92,24 @@ def save_snapshot(session: Session, game_id: str, seq: int, state: dict[str, Any
         snap.seq, snap.state, snap.updated_at = seq, state, utcnow()
 
 
-def list_games(session: Session, limit: int = 200) -> list[Game]:
-    return list(session.scalars(select(Game).order_by(Game.updated_at.desc()).limit(limit)))
+def list_games(session: Session, offset: int = 0, limit: int = 50) -> tuple[int, list[Game]]:
+    """A page of games, the most recently changed first, and how many there are."""
+    total = session.scalar(select(func.count()).select_from(Game)) or 0
+    rows = session.scalars(select(Game).order_by(Game.updated_at.desc(), Game.id).offset(offset).limit(limit))
+    return total, list(rows)
 
 
 def mark_joined(seat: Seat, name: str) -> None:
     seat.display_name = name or seat.display_name
     seat.joined_at = utcnow()
+
+
+def claim_seat(session: Session, seat: Seat, invite_hash: str, secret_hash: str, name: str) -> bool:
+    """Take a seat with its invitation, once: of several joins racing with the same
+    invitation exactly one changes the row (the others find it taken)."""
+    values: dict[str, Any] = {"token_hash": secret_hash, "joined_at": utcnow()}
+    if name:
+        values["display_name"] = name
+    done = session.execute(update(Seat).where(Seat.id == seat.id, Seat.token_hash == invite_hash,
+                                              Seat.joined_at.is_(None)).values(**values))
+    return done.rowcount == 1

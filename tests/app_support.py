@@ -56,4 +56,4 @@ def drive(client: TestClient, game: dict[str, str], until: Callable[[Legal], boo
 
 
 def admin_games(client: TestClient) -> dict[str, dict[str, Any]]:
-    return {g["game_id"]: g for g in client.get("/api/admin/games", auth=ADMIN).json()}
+    return {g["game_id"]: g for g in client.get("/api/admin/games", auth=ADMIN, params={"limit": 500}).json()["items"]}

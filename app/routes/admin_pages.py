@@ -6,15 +6,18 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
 from app import store
-from app.deps import AdminDep, GameDep, ServiceDep, SessionDep, same_origin
+from app.deps import AdminDep, GameDep, ServiceDep, SessionDep, SettingsDep, same_origin
 from app.routes.pages import page
 
 router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depends(same_origin)])
 
 
 @router.get("", response_class=HTMLResponse)
-def games(request: Request, admin: AdminDep, session: SessionDep) -> HTMLResponse:
-    return page(request, "admin/games.html", games=store.list_games(session))
+def games(request: Request, admin: AdminDep, session: SessionDep, settings: SettingsDep,
+          offset: int = 0) -> HTMLResponse:
+    offset, limit = min(max(0, offset), 2**31 - 1), settings.page_size
+    total, rows = store.list_games(session, offset, limit)
+    return page(request, "admin/games.html", games=rows, total=total, offset=offset, limit=limit)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)

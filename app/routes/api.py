@@ -1,38 +1,43 @@
-"""The JSON API used by the browser pages and by API clients (OpenAPI at /docs)."""
+"""The JSON API used by the browser pages and by API clients (OpenAPI at /docs).
+
+Every error answer has the ``ErrorOut`` shape, and each route documents the error
+codes it can give: clients are generated from this schema."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, HTTPException, Query, Response
+from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
 from fastapi.responses import JSONResponse
 
-from app.deps import GameDep, IsAdminDep, OptionalSeatDep, SeatDep, ServiceDep, SessionDep, SettingsDep
+from app.deps import GameDep, IsAdminDep, LimitsDep, OptionalSeatDep, SeatDep, ServiceDep, SessionDep, SettingsDep
+from app.errors import error_json, responses, rule_error
+from app.json_route import StrictJSONRoute
+from app.ratelimit import client_address
 from app.schemas import (
     AttackPreviewIn,
     CommandIn,
     CommandResult,
-    ConflictOut,
     GameCreated,
+    ImportErrorOut,
     ImportResult,
     Joined,
     JoinRequest,
     LegalOut,
     LogPage,
     NewGame,
-    RuleErrorOut,
 )
 from app.security import cookie_name, sign
 from app.services.games import BadImport
 from app.store import StaleSequence
-from engine.core.errors import NotYourTurnError, RuleError
+from engine.core.errors import RuleError
 from engine.core.game import get_rules
 
-router = APIRouter(prefix="/api", tags=["games"])
-ERRORS: dict[int | str, dict[str, Any]] = {
-    401: {"description": "no seat secret"}, 403: {"description": "wrong secret or not your side"},
-    404: {"description": "no such game"},
-}
+router = APIRouter(prefix="/api", tags=["games"], route_class=StrictJSONRoute, responses=responses(413, 422))
+# the import takes whole export files: its own router, with a larger body limit
+imports = APIRouter(prefix="/api", tags=["games"], route_class=StrictJSONRoute, responses=responses(413, 429))
+SEAT = responses(401, 403, 404, 429)
+READ = responses(403, 404, 429)
 
 
 def set_seat_cookie(response: Response, game_id: str, token: str, settings: SettingsDep) -> None:
@@ -40,15 +45,20 @@ def set_seat_cookie(response: Response, game_id: str, token: str, settings: Sett
                         samesite="lax", secure=settings.secure_cookies, max_age=60 * 60 * 24 * 365)
 
 
-def rule_error(exc: RuleError) -> JSONResponse:
-    status = 403 if isinstance(exc, NotYourTurnError) else 422
-    kind = type(exc).__name__.replace("Error", "").lower()
-    return JSONResponse(RuleErrorOut(detail=str(exc), rule=exc.rule, kind=kind).model_dump(), status_code=status)
+def seat_link(base_url: str, game_id: str, token: str) -> str:
+    """A private link.  The secret rides in the fragment, which browsers never send to
+    a server (so it is in no access log); the page hands it over in a form post."""
+    return f"{base_url}/games/{game_id}#token={token}"
 
 
-@router.post("/games", response_model=GameCreated, status_code=201)
-def create_game(body: NewGame, response: Response, session: SessionDep, service: ServiceDep,
-                settings: SettingsDep) -> Any:
+def invite_link(base_url: str, game_id: str, token: str) -> str:
+    return f"{base_url}/join/{game_id}#token={token}"
+
+
+@router.post("/games", response_model=GameCreated, status_code=201, responses=responses(429))
+def create_game(body: NewGame, request: Request, response: Response, session: SessionDep, service: ServiceDep,
+                settings: SettingsDep, limits: LimitsDep) -> Any:
+    limits.hit("create", client_address(request))
     try:
         created = service.create(session, body.game, body.scenario, body.side, body.options, body.name,
                                  body.title)
@@ -58,13 +68,14 @@ def create_game(body: NewGame, response: Response, session: SessionDep, service:
     other = next(s for s in created.tokens if s != body.side)
     set_seat_cookie(response, gid, created.tokens[body.side], settings)
     return GameCreated(game_id=gid, side=body.side, token=created.tokens[body.side],
-                       play_url=f"{settings.base_url}/games/{gid}?token={created.tokens[body.side]}",
-                       invite_url=f"{settings.base_url}/join/{gid}?token={created.tokens[other]}")
+                       play_url=seat_link(settings.base_url, gid, created.tokens[body.side]),
+                       invite_url=invite_link(settings.base_url, gid, created.tokens[other]))
 
 
-@router.post("/games/{game_id}/join", response_model=Joined, responses=ERRORS)
-def join_game(body: JoinRequest, game: GameDep, response: Response, session: SessionDep,
-              service: ServiceDep, settings: SettingsDep) -> Any:
+@router.post("/games/{game_id}/join", response_model=Joined, responses=responses(403, 404, 429))
+def join_game(body: JoinRequest, request: Request, game: GameDep, response: Response, session: SessionDep,
+              service: ServiceDep, settings: SettingsDep, limits: LimitsDep) -> Any:
+    limits.hit("join", client_address(request))
     try:
         seat, token = service.join(session, game, body.token, body.name)
     except PermissionError as exc:
@@ -73,13 +84,13 @@ def join_game(body: JoinRequest, game: GameDep, response: Response, session: Ses
     return Joined(game_id=game.id, side=seat.side, name=seat.display_name, token=token)
 
 
-@router.get("/games/{game_id}", responses=ERRORS)
+@router.get("/games/{game_id}", responses=READ)
 def game_view(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep) -> dict[str, Any]:
     """The game as your side may see it (a spectator's view without a secret)."""
     return service.view(session, game, seat.side if seat else None)
 
 
-@router.get("/games/{game_id}/legal", response_model=LegalOut, responses=ERRORS)
+@router.get("/games/{game_id}/legal", response_model=LegalOut, responses=READ)
 def legal_commands(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep) -> Any:
     rules = get_rules(game.game)
     state = service.state(session, game)
@@ -88,25 +99,20 @@ def legal_commands(game: GameDep, seat: OptionalSeatDep, session: SessionDep, se
     mine = side is not None and side == p.side
     return LegalOut(seq=game.seq, prompt={"side": p.side, "kind": p.kind, "text": p.text if mine else p.waiting,
                                           "rule": p.rule},
-                    your_turn=mine, commands=[c.to_json() for c in rules.legal_commands(state, side)] if mine else [])
+                    your_turn=mine, commands=[c.to_json() for c in service.legal(game, state, side)] if mine else [])
 
 
-@router.get("/games/{game_id}/units/{unit_id}/reachable", responses=ERRORS)
+@router.get("/games/{game_id}/units/{unit_id}/reachable", responses=SEAT)
 def reachable(unit_id: str, game: GameDep, seat: SeatDep, session: SessionDep,
               service: ServiceDep) -> dict[str, Any]:
     """Hexes the unit may move to now, each with its MF cost and path (empty if it may not move)."""
-    rules = get_rules(game.game)
     state = service.state(session, game)
     if unit_id not in state.units:
         raise HTTPException(404, f"no unit {unit_id}")
-    p = rules.prompt(state)
-    hexes = rules.reachable(state, unit_id) if p.side == seat.side and p.kind.endswith("_movement") else {}
-    own = {c.data.get("to") for c in rules.legal_commands(state, seat.side)
-           if c.type == "move" and c.data.get("unit") == unit_id}
-    return {"unit": unit_id, "seq": game.seq, "hexes": {h: r for h, r in hexes.items() if h in own}}
+    return {"unit": unit_id, "seq": game.seq, "hexes": service.reachable(game, state, seat.side, unit_id)}
 
 
-@router.post("/games/{game_id}/attack-preview", responses={**ERRORS, 422: {"model": RuleErrorOut}})
+@router.post("/games/{game_id}/attack-preview", responses=SEAT)
 def attack_preview(body: AttackPreviewIn, game: GameDep, seat: SeatDep, session: SessionDep,
                    service: ServiceDep) -> Any:
     """Odds, defence doubling, artillery cap and die modifiers of a proposed attack, without declaring it."""
@@ -117,29 +123,31 @@ def attack_preview(body: AttackPreviewIn, game: GameDep, seat: SeatDep, session:
         return rule_error(exc)
 
 
-@router.post("/games/{game_id}/commands", response_model=CommandResult,
-             responses={**ERRORS, 409: {"model": ConflictOut}, 422: {"model": RuleErrorOut}})
-def post_command(body: CommandIn, game: GameDep, seat: SeatDep, session: SessionDep, service: ServiceDep) -> Any:
+@router.post("/games/{game_id}/commands", response_model=CommandResult, responses=responses(401, 403, 404, 409, 429))
+def post_command(body: CommandIn, game: GameDep, seat: SeatDep, session: SessionDep, service: ServiceDep,
+                 limits: LimitsDep) -> Any:
     """Decide a command for your side; all its events are appended in one transaction."""
+    limits.hit("commands", f"{game.id}:{seat.side}")
     try:
         events, seq = service.submit(session, game, seat.side, {"type": body.type, "data": body.data},
                                      body.expected_seq)
     except StaleSequence as exc:
-        return JSONResponse(ConflictOut(detail=str(exc), current_seq=exc.current).model_dump(), status_code=409)
+        return error_json(409, str(exc), current_seq=exc.current)
     except RuleError as exc:
         return rule_error(exc)
     return CommandResult(seq=seq, events=[{"seq": n, "type": e.type, "side": e.side, "text": t,
                                            "data": _public(e.type, e.data)} for n, e, t in events])
 
 
-@router.get("/games/{game_id}/log", response_model=LogPage, responses=ERRORS)
+@router.get("/games/{game_id}/log", response_model=LogPage, responses=responses(404))
 def game_log(game: GameDep, session: SessionDep, service: ServiceDep,
              offset: int = Query(0, ge=0, le=2**31 - 1), limit: int = Query(100, ge=1, le=1000)) -> Any:
     """The game's log, oldest first, with one line of English beside each event."""
     return service.log(session, game, offset, limit, reveal=False)
 
 
-@router.get("/games/{game_id}/export", responses={**ERRORS, 409: {"description": "game not over"}})
+@router.get("/games/{game_id}/export", responses={**SEAT, **responses(409),
+                                                   200: {"description": "the export file (JSON)"}})
 def export_game(game: GameDep, seat: SeatDep, session: SessionDep, service: ServiceDep) -> JSONResponse:
     """The whole game as one file (dice secret included, so only once the game is over)."""
     if game.status != "finished":
@@ -152,19 +160,22 @@ def export_response(data: dict[str, Any], game_id: str) -> JSONResponse:
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="game-{game_id}.json"'})
 
 
-@router.post("/games/import", response_model=ImportResult, status_code=201,
-             responses={422: {"description": "the file does not replay; the first bad event is named"}})
-def import_game(data: Annotated[dict[str, Any], Body(description="an export file")], session: SessionDep,
-                service: ServiceDep, settings: SettingsDep, is_admin: IsAdminDep) -> Any:
+@imports.post("/games/import", response_model=ImportResult, status_code=201,
+              responses=responses(401, 403, 422, e422=ImportErrorOut, e403=ImportErrorOut))
+def import_game(data: Annotated[dict[str, Any], Body(description="an export file")], request: Request,
+                session: SessionDep, service: ServiceDep, settings: SettingsDep, is_admin: IsAdminDep,
+                limits: LimitsDep) -> Any:
     """Create a new game from an export file, validated by replaying every command.
-    An unfinished game needs admin credentials (the file holds its dice secret)."""
+    An unfinished game needs admin credentials (the file holds its dice secret).
+    The file must match exactly; the first event that differs is named."""
+    limits.hit("create", client_address(request))
     try:
         created = service.import_game(session, data, admin=is_admin)
     except BadImport as exc:
-        return JSONResponse({"detail": str(exc), "bad_seq": exc.seq}, status_code=exc.status)
+        return error_json(exc.status, str(exc), kind="malformed" if exc.status == 422 else "forbidden",
+                          bad_seq=exc.seq)
     gid = created.game.id
-    return ImportResult(game_id=gid, seats={s: f"{settings.base_url}/games/{gid}?token={t}"
-                                            for s, t in created.tokens.items()})
+    return ImportResult(game_id=gid, seats={s: seat_link(settings.base_url, gid, t) for s, t in created.tokens.items()})
 
 
 def _public(event_type: str, data: dict[str, Any]) -> dict[str, Any]:

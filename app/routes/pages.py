@@ -7,32 +7,28 @@ rule; clicks are only translated into the engine's own legal commands.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, quote, urlsplit
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
 
-from app.deps import GameDep, OptionalSeatDep, ServiceDep, SessionDep, SettingsDep, same_origin
+from app.deps import GameDep, LimitsDep, OptionalSeatDep, ServiceDep, SessionDep, SettingsDep, same_origin
 from app.models import Game, Seat
-from app.routes.api import set_seat_cookie
-from app.security import cookie_name, unsign
+from app.ratelimit import client_address
+from app.routes.api import invite_link, set_seat_cookie
+from app.security import GAME_ID, cookie_name, unsign
 from app.services.board import BoardRequest, board_context
 from app.store import StaleSequence
+from app.templating import page
+from app.text import BadText, check_line, strict_json
 from engine.core.errors import RuleError
 from engine.core.events import Command
 from engine.core.game import get_rules
 
-TEMPLATES = Jinja2Templates(directory=str(Path(__file__).resolve().parents[2] / "templates"))
 router = APIRouter(include_in_schema=False)
 # every form post of these pages must come from these pages
 posts = APIRouter(include_in_schema=False, dependencies=[Depends(same_origin)])
-
-
-def page(request: Request, name: str, **context: Any) -> HTMLResponse:
-    return TEMPLATES.TemplateResponse(request, name, context)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -56,33 +52,50 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
 
 
 @posts.post("/new")
-def new_game(response: Response, session: SessionDep, service: ServiceDep, settings: SettingsDep,
-             side: str = Form(...), name: str = Form(""), title: str = Form(""),
-             two_units_as_engineer: bool = Form(False)) -> Response:
+def new_game(request: Request, session: SessionDep, service: ServiceDep, settings: SettingsDep, limits: LimitsDep,
+             side: str = Form(..., max_length=16), name: str = Form("", max_length=80),
+             title: str = Form("", max_length=120), two_units_as_engineer: bool = Form(False)) -> Response:
+    limits.hit("create", client_address(request))
     options = {"two_units_as_engineer": True} if two_units_as_engineer else {}
     try:
-        created = service.create(session, "first_blood", "campaign", side, options, name[:80], title[:120])
+        created = service.create(session, "first_blood", "campaign", side, options, check_line(name),
+                                 check_line(title))
+    except BadText as exc:
+        raise HTTPException(422, f"your name and note {exc}") from None
     except RuleError as exc:
         raise HTTPException(422, str(exc)) from None
     redirect = RedirectResponse(f"/games/{created.game.id}", status_code=303)
     set_seat_cookie(redirect, created.game.id, created.tokens[side], settings)
     other = next(s for s in created.tokens if s != side)
-    # the invitation is shown once, on the game page, through a short-lived cookie
+    # the invitation is shown on the game page until the opponent joins, through a cookie
     redirect.set_cookie(f"invite_{created.game.id}", created.tokens[other], httponly=True, samesite="lax",
                         max_age=60 * 60 * 24 * 30, secure=settings.secure_cookies)
     return redirect
 
 
 @router.get("/join/{game_id}", response_class=HTMLResponse)
-def join_page(request: Request, game: GameDep, token: str = "") -> HTMLResponse:
-    return page(request, "join.html", game=game, token=token)
+def join_page(request: Request, game: GameDep, token: str = "") -> Response:
+    if token:  # an old-style link with the secret in the query: move it into the fragment
+        return RedirectResponse(f"/join/{game.id}#token={quote(token, safe='')}", status_code=303)
+    return page(request, "join.html", game=game)
 
 
 @posts.post("/join/{game_id}")
-def join(game: GameDep, session: SessionDep, service: ServiceDep, settings: SettingsDep,
-         token: str = Form(...), name: str = Form("")) -> Response:
+def join(request: Request, game: GameDep, session: SessionDep, service: ServiceDep, settings: SettingsDep,
+         limits: LimitsDep, token: str = Form("", max_length=200), name: str = Form("", max_length=80)) -> Response:
+    limits.hit("join", client_address(request))
+    if not token:
+        raise HTTPException(422, "this invitation link is incomplete: open the whole link you were sent")
     try:
-        _seat, token = service.join(session, game, token, name[:80])
+        name = check_line(name)
+    except BadText as exc:
+        raise HTTPException(422, f"your name {exc}") from None
+    held = _seat_from_cookie(request, game, session, service, settings)
+    if held is not None and service.is_invitation(session, game.id, token):
+        raise HTTPException(409, f"this browser already holds the {held.side} seat of this game; open the "
+                                 "invitation in another browser or a private window")
+    try:
+        _seat, token = service.join(session, game, token, name)
     except PermissionError as exc:
         raise HTTPException(403, str(exc)) from None
     redirect = RedirectResponse(f"/games/{game.id}", status_code=303)
@@ -93,19 +106,31 @@ def join(game: GameDep, session: SessionDep, service: ServiceDep, settings: Sett
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(request: Request, game: GameDep, session: SessionDep, service: ServiceDep,
               settings: SettingsDep, token: str = "", select: str = "") -> Response:
-    if token:  # a private link: keep the secret in the cookie, not in the address bar
-        seat = service.seat_for(session, game.id, token)
-        if seat is None:
-            raise HTTPException(403, "that private link is not valid for this game")
-        held = _seat_from_cookie(request, game, session, service, settings)
-        if held is not None and held.side != seat.side:
-            raise HTTPException(409, f"this browser already holds the {held.side} seat of this game; open the "
-                                     f"{seat.side} link in another browser or a private window")
-        redirect = RedirectResponse(f"/games/{game.id}", status_code=303)
-        set_seat_cookie(redirect, game.id, token, settings)
-        return redirect
+    if token:  # an old-style private link: move the secret into the fragment
+        return RedirectResponse(f"/games/{game.id}#token={quote(token, safe='')}", status_code=303)
     seat = _seat_from_cookie(request, game, session, service, settings)
     return render_board(request, session, service, game, seat, BoardRequest(select=select), "game.html")
+
+
+@posts.post("/games/{game_id}/seat")
+def take_seat(request: Request, game: GameDep, session: SessionDep, service: ServiceDep, settings: SettingsDep,
+              limits: LimitsDep, token: str = Form(..., max_length=200)) -> Response:
+    """A private link's secret, posted by the page from the link's fragment: keep it
+    in this browser's cookie for the game."""
+    if service.is_invitation(session, game.id, token):
+        return RedirectResponse(f"/join/{game.id}#token={quote(token, safe='')}", status_code=303)
+    seat = service.seat_for(session, game.id, token)
+    if seat is None:
+        limits.check("auth_failures", client_address(request))
+        limits.hit("auth_failures", client_address(request))
+        raise HTTPException(403, "that private link is not valid for this game")
+    held = _seat_from_cookie(request, game, session, service, settings)
+    if held is not None and held.side != seat.side:
+        raise HTTPException(409, f"this browser already holds the {held.side} seat of this game; open the "
+                                 f"{seat.side} link in another browser or a private window")
+    redirect = RedirectResponse(f"/games/{game.id}", status_code=303)
+    set_seat_cookie(redirect, game.id, token, settings)
+    return redirect
 
 
 @router.get("/games/{game_id}/board", response_class=HTMLResponse)
@@ -128,8 +153,8 @@ def command(request: Request, game: GameDep, seat: OptionalSeatDep, session: Ses
             type: str = Form(...), data: str = Form("{}"), seq: int = Form(...),  # noqa: A002
             select: str = Form("")) -> HTMLResponse:
     try:
-        payload = json.loads(data) if len(data) <= 4096 else None
-    except (ValueError, RecursionError):
+        payload = strict_json(data.encode()) if len(data) <= 4096 else None
+    except ValueError:
         payload = None
     return _submit(request, game, seat, session, service, type, payload, seq, select)
 
@@ -154,6 +179,8 @@ def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: Sessi
 def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep, service: ServiceDep,
             ctype: str, data: Any, seq: int, select: str) -> HTMLResponse:
     error = None
+    if seat is not None:
+        request.app.state.limits.hit("commands", f"{game.id}:{seat.side}")
     if seat is None:
         error = "Only the two players can act in this game (open your private link)."
     elif not isinstance(data, dict):
@@ -166,7 +193,6 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
             error = "The game moved on while you were deciding; here is the new situation."
         except RuleError as exc:
             error = str(exc)
-        session.refresh(game)
     return render_board(request, session, service, game, seat,
                         BoardRequest(select=select, error=error, error_for=Command(ctype, data or {})))
 
@@ -175,7 +201,7 @@ def render_board(request: Request, session: SessionDep, service: ServiceDep, gam
                  req: BoardRequest, template: str = "partials/board.html") -> HTMLResponse:
     settings = request.app.state.settings
     invite = request.cookies.get(f"invite_{game.id}") if seat else None
-    invite_url = f"{settings.base_url}/join/{game.id}?token={invite}" if invite else None
+    invite_url = invite_link(settings.base_url, game.id, invite) if invite else None
     return page(request, template, b=board_context(session, service, game, seat, req, invite_url))
 
 
@@ -186,15 +212,18 @@ def _seat_from_cookie(request: Request, game: Game, session: SessionDep, service
     return service.seat_for(session, game.id, token) if token else None
 
 
-@router.get("/join-link")
-def join_link(link: str = "") -> Response:
-    """Open a pasted invitation link (only links to this server's join pages)."""
-    from urllib.parse import urlsplit
-
+@posts.post("/join-link")
+def join_link(link: str = Form(..., max_length=500)) -> Response:
+    """Open a pasted invitation link (only links to this server's join pages).  A form
+    post, so the pasted secret never lands in an address or an access log."""
     parts = urlsplit(link.strip())
-    if not parts.path.startswith("/join/") or "token=" not in parts.query:
-        raise HTTPException(422, "that is not an invitation link (it looks like .../join/GAME?token=...)")
-    return RedirectResponse(f"{parts.path}?{parts.query}", status_code=303)
+    token = parse_qs(parts.fragment).get("token") or parse_qs(parts.query).get("token")
+    if not parts.path.startswith("/join/") or not token:
+        raise HTTPException(422, "that is not an invitation link (it looks like .../join/GAME#token=...)")
+    game_id = parts.path.removeprefix("/join/").strip("/")
+    if not GAME_ID.fullmatch(game_id):
+        raise HTTPException(422, "that invitation link names no game of this server")
+    return RedirectResponse(f"/join/{game_id}#token={quote(token[0], safe='')}", status_code=303)
 
 
 @router.get("/games/{game_id}/log", response_class=HTMLResponse)

@@ -130,7 +130,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     unit_buttons: list[Button] = []
     if selected:
         mine = [c for c in legal if c.data.get("unit") == selected]
-        reach = rules.reachable(state, selected) if any(c.type == "move" for c in mine) else {}
+        reach = service.reachable(game, state, side, selected) if side and any(c.type == "move" for c in mine) else {}
         for c in mine:
             where = next((c.data[f] for f in HEX_FIELDS if isinstance(c.data.get(f), str)), None)
             if where:  # hexes, entry points and boxes alike

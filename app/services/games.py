@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session
 from app import store
 from app.models import Game, Seat
 from app.security import hash_token, new_dice_secret, new_game_id, new_token
+from app.text import check_line
 from engine.core.errors import MalformedCommandError
 from engine.core.events import Command, Event
 from engine.core.game import game_ids, get_rules
@@ -41,12 +43,14 @@ class Created:
 
 
 class StateCache:
-    """game id -> (seq, state) for the most recently used games; states in it are never
-    mutated, only replaced, so requests may share them."""
+    """game id -> the state after ``seq`` events for the most recently used games, with
+    what was computed from that state (views, legal commands, reachable hexes) so
+    that each is computed once per state.  States and memos in it are never mutated,
+    only replaced, so requests may share them."""
 
     def __init__(self, size: int = 256) -> None:
         self._lock = threading.Lock()
-        self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._states: OrderedDict[str, tuple[int, Any, dict[Any, Any]]] = OrderedDict()
         self._size = size
 
     def get(self, game_id: str, seq: int) -> Any | None:
@@ -59,11 +63,24 @@ class StateCache:
     def put(self, game_id: str, seq: int, state: Any) -> None:
         with self._lock:
             old = self._states.get(game_id)
-            if old is None or old[0] <= seq:
-                self._states[game_id] = (seq, state)
+            if old is None or old[0] < seq:
+                self._states[game_id] = (seq, state, {})
                 self._states.move_to_end(game_id)
             while len(self._states) > self._size:
                 self._states.popitem(last=False)
+
+    def memo(self, game_id: str, seq: int, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()`` once per (game, seq, key) while the state is cached."""
+        with self._lock:
+            hit = self._states.get(game_id)
+            memo = hit[2] if hit is not None and hit[0] == seq else None
+            if memo is not None and key in memo:
+                return memo[key]
+        value = compute()  # outside the lock: two requests may both compute, both get the same
+        if memo is not None:
+            with self._lock:
+                memo.setdefault(key, value)
+        return value
 
 
 class GameService:
@@ -100,14 +117,24 @@ class GameService:
         """Take a seat with its invitation; returns the seat and its secret from now on.
 
         The invitation is single-use: on the first join the seat gets a new secret,
-        so whoever else saw the link (the creator included) cannot act for that side."""
+        so whoever else saw the link (the creator included) cannot act for that side,
+        and of several joins racing with one invitation exactly one succeeds."""
         seat = store.seat_by_token_hash(session, game.id, hash_token(token))
         if seat is None:
             raise PermissionError("that invitation is not valid for this game (or it has been used already)")
         if seat.joined_at is None:
-            token = new_token()
-            seat.token_hash = hash_token(token)
-            store.mark_joined(seat, name)
+            secret = new_token()
+            try:
+                won = store.claim_seat(session, seat, hash_token(token), hash_token(secret), name)
+            except OperationalError as exc:  # SQLite: another join holds the write lock
+                session.rollback()
+                if "locked" not in str(exc.orig).lower():
+                    raise
+                won = False
+            if not won:
+                session.rollback()
+                raise PermissionError("that invitation has just been used by someone else")
+            token = secret
         elif name:
             seat.display_name = name
         session.flush()
@@ -119,9 +146,15 @@ class GameService:
         return seat, token
 
     def seat_for(self, session: Session, game_id: str, token: str | None) -> Seat | None:
+        """The seat this secret opens.  An unused invitation opens nothing: it only joins."""
         if not token:
             return None
-        return store.seat_by_token_hash(session, game_id, hash_token(token))
+        seat = store.seat_by_token_hash(session, game_id, hash_token(token))
+        return seat if seat is not None and seat.joined_at is not None else None
+
+    def is_invitation(self, session: Session, game_id: str, token: str) -> bool:
+        seat = store.seat_by_token_hash(session, game_id, hash_token(token))
+        return seat is not None and seat.joined_at is None
 
     # --- reading ------------------------------------------------------------------
     def get(self, session: Session, game_id: str) -> Game:
@@ -148,14 +181,27 @@ class GameService:
         return state
 
     def view(self, session: Session, game: Game, side: str | None) -> dict[str, Any]:
-        rules = get_rules(game.game)
-        view = rules.view(self.state(session, game), side)
-        view["game_id"] = game.id
-        view["status"] = game.status
-        view["game_title"] = game.title
-        view["seats"] = [{"side": s.side, "name": s.display_name, "joined": s.joined_at is not None}
-                         for s in game.seats]
-        return view
+        state = self.state(session, game)
+        view = self.cache.memo(game.id, game.seq, ("view", side), lambda: get_rules(game.game).view(state, side))
+        return {**view, "game_id": game.id, "status": game.status, "game_title": game.title,
+                "seats": [{"side": s.side, "name": s.display_name, "joined": s.joined_at is not None}
+                          for s in game.seats]}
+
+    def legal(self, game: Game, state: Any, side: str | None) -> list[Command]:
+        """The engine's legal commands for ``side`` in ``state`` (the state after ``game.seq`` events)."""
+        return self.cache.memo(game.id, game.seq, ("legal", side),
+                               lambda: get_rules(game.game).legal_commands(state, side))
+
+    def reachable(self, game: Game, state: Any, side: str, unit: str) -> dict[str, Any]:
+        """Where ``unit`` may move now, with cost and path: only the destinations of
+        ``side``'s legal move commands (empty when it is not that side's movement)."""
+        def compute() -> dict[str, Any]:
+            moves = {c.data.get("to") for c in self.legal(game, state, side)
+                     if c.type == "move" and c.data.get("unit") == unit}
+            if not moves:
+                return {}
+            return {h: r for h, r in get_rules(game.game).reachable(state, unit).items() if h in moves}
+        return self.cache.memo(game.id, game.seq, ("reach", side, unit), compute)
 
     # --- commands -------------------------------------------------------------------
     def submit(self, session: Session, game: Game, side: str, command: dict[str, Any],
@@ -168,7 +214,7 @@ class GameService:
         cmd = Command(str(command.get("type", "")), command.get("data") or {}, side)
         events = rules.decide(state, cmd)  # RuleError -> the caller answers 4xx, nothing written
         try:
-            new_state = self._append(session, game, expected_seq, events, side, cmd, state)
+            new_state, texts = self._append(session, game, expected_seq, events, side, cmd, state)
             session.commit()
         except (IntegrityError, OperationalError) as exc:
             session.rollback()
@@ -177,11 +223,11 @@ class GameService:
             # another writer won the race (SQLite reports it as a locked, busy snapshot)
             raise store.StaleSequence(store.current_seq(session, game.id)) from None
         self.cache.put(game.id, new_state.seq, new_state)
-        texts = [rules.describe(state, e) for e in events]  # described against the state before
         return [(expected_seq + i, e, t) for i, (e, t) in enumerate(zip(events, texts, strict=True))], new_state.seq
 
     def _append(self, session: Session, game: Game, expected_seq: int, events: list[Event], actor: str | None,
-                command: Command | None, state: Any = None) -> Any:
+                command: Command | None, state: Any = None) -> tuple[Any, list[str | None]]:
+        """Append a batch; the state after it and each event's log line."""
         rules = get_rules(game.game)
         state = rules.blank() if state is None else rules.clone(state)
         texts = []
@@ -192,8 +238,7 @@ class GameService:
         store.append(session, game, expected_seq, events, texts, actor, command, status, state.result)
         if state.seq // self.snapshot_every > expected_seq // self.snapshot_every:
             store.save_snapshot(session, game.id, state.seq, rules.state_to_json(state))
-        session.refresh(game)
-        return state
+        return state, texts
 
     # --- the log, export, import, verification --------------------------------------------
     def log(self, session: Session, game: Game, offset: int, limit: int, reveal: bool) -> dict[str, Any]:
@@ -219,53 +264,92 @@ class GameService:
         return verify_log(get_rules(game.game), store.load_entries(session, game.id))
 
     def import_game(self, session: Session, data: dict[str, Any], admin: bool = False) -> Created:
+        """A new game from an export file.  The file must be exactly what this server
+        would export for the game its log replays to: every event in order with its
+        ``seq``, the side the engine says acted, and the game's status and result;
+        otherwise it is refused, naming the first event that differs."""
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise BadImport(f"not an export file (expected format {EXPORT_FORMAT!r})")
         if data.get("game") not in game_ids():
             raise BadImport(f"unknown game {data.get('game')!r}")
         try:
+            raw = data["events"]
+            if not isinstance(raw, list):
+                raise TypeError("'events' must be a list")
+            for i, e in enumerate(raw):
+                _check_event_fields(i, e)
             entries = [LogEntry(Event(str(e["type"]), dict(e["data"]), e.get("side")),
                                 None if e.get("command") is None else Command.from_json(e["command"]))
-                       for e in data["events"]]
-            seats = data.get("seats", [])
-            if not isinstance(seats, list):
-                raise TypeError("'seats' must be a list")
-            names = {s.get("side"): str(s.get("name", "")) for s in seats if isinstance(s, dict)}
+                       for e in raw]
+            names = _seat_names(data.get("seats", []))
+            title = check_line(str(data.get("title", "")))[:120]
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise BadImport(f"malformed event list: {exc}") from None
+            raise BadImport(f"malformed export file: {exc}") from None
         rules = get_rules(data["game"])
         verdict = verify_log(rules, entries)
         if not verdict.ok:
             raise BadImport(f"event {verdict.bad_seq} is refused: {verdict.message}", verdict.bad_seq)
-        if verdict.state.result is None and not admin:
+        result = verdict.state.result
+        statuses = ("finished",) if result is not None else ("waiting", "active")
+        if data.get("result") != result or data.get("status") not in statuses:
+            raise BadImport(f"the file's status {data.get('status')!r} and result {data.get('result')!r} are not "
+                            f"what its log gives ({' or '.join(statuses)}, {result!r})", len(entries) - 1)
+        if result is None and not admin:
             raise BadImport("only an admin may import an unfinished game: whoever holds the file knows its "
                             "dice secret, and so every roll still to come", None, status=403)
         created = entries[0].event.data
         if not isinstance(created.get("secret"), str) or not 0 < len(created["secret"]) <= 128:
             raise BadImport("event 0 is refused: the dice secret must be a string of 1 to 128 characters", 0)
         row = Game(id=new_game_id(), game=data["game"], scenario=created["scenario"],
-                   options=created["options"], status="active", seq=0, dice_secret=created["secret"],
-                   title=str(data.get("title", ""))[:120])
+                   options=created["options"], status="active", seq=0, dice_secret=created["secret"], title=title)
         session.add(row)
         tokens = {s: new_token() for s in rules.sides}
         for s in rules.sides:
-            seat = Seat(game_id=row.id, side=s, token_hash=hash_token(tokens[s]),
-                        display_name=str(names.get(s, ""))[:80])
+            seat = Seat(game_id=row.id, side=s, token_hash=hash_token(tokens[s]), display_name=names.get(s, ""))
             store.mark_joined(seat, seat.display_name)
             session.add(seat)
         session.flush()
-        # one batch per stored command, so the imported log keeps its commands
-        start = 0
+        # one batch per stored command, so the imported log keeps its commands; the
+        # actor of each is the side whose command it was (a forged one is refused)
         state = None
-        for i in range(1, len(entries) + 1):
-            if i == len(entries) or entries[i].command is not None:
-                batch = entries[start:i]
-                actor = rules.prompt(state).side if batch[0].command is not None else None
-                state = self._append(session, row, start, [b.event for b in batch], actor,
-                                     batch[0].command, state)
-                start = i
+        for start, stop in _batches(entries):
+            batch = entries[start:stop]
+            actor = rules.prompt(state).side if batch[0].command is not None else None
+            for i in range(start, stop):
+                if raw[i].get("actor") != actor:
+                    session.rollback()
+                    raise BadImport(f"event {i} is refused: the file says {raw[i].get('actor')!r} acted, "
+                                    f"the rules say {actor!r}", i)
+            state, _texts = self._append(session, row, start, [b.event for b in batch], actor,
+                                         batch[0].command, state)
         session.commit()
         return Created(row, tokens)
+
+
+EVENT_FIELDS = {"seq", "type", "data", "side", "actor", "command"}
+
+
+def _check_event_fields(i: int, e: Any) -> None:
+    if not isinstance(e, dict):
+        raise TypeError(f"event {i} is not an object")
+    unknown = set(e) - EVENT_FIELDS
+    if unknown:
+        raise BadImport(f"event {i} is refused: it has fields an export never holds: {sorted(unknown)}", i)
+    if e.get("seq") != i or isinstance(e.get("seq"), bool):
+        raise BadImport(f"event {i} is refused: its seq is {e.get('seq')!r}; the events of a file are "
+                        "numbered 0, 1, 2 ... in order", i)
+
+
+def _seat_names(seats: Any) -> dict[str, str]:
+    if not isinstance(seats, list):
+        raise TypeError("'seats' must be a list")
+    return {s.get("side"): check_line(str(s.get("name", "")))[:80] for s in seats if isinstance(s, dict)}
+
+
+def _batches(entries: list[LogEntry]) -> list[tuple[int, int]]:
+    """(start, stop) of each run of events one command (or the game's creation) gave."""
+    starts = [0] + [i for i, e in enumerate(entries) if i > 0 and e.command is not None]
+    return list(zip(starts, [*starts[1:], len(entries)], strict=True))
 
 
 def _redact(payload: dict[str, Any]) -> dict[str, Any]:

@@ -40,9 +40,9 @@ def test_create_answers_201_with_private_links(client: TestClient) -> None:
     gid, token = body["game_id"], body["token"]
     assert body["side"] == "IJ"
     assert len(token) >= 24
-    assert body["play_url"] == f"http://testserver/games/{gid}?token={token}"
+    assert body["play_url"] == f"http://testserver/games/{gid}#token={token}"  # never in a query string
     invite = body["invite_url"]
-    assert invite.startswith(f"http://testserver/join/{gid}?token=")
+    assert invite.startswith(f"http://testserver/join/{gid}#token=")
     other = invite.split("token=")[1]
     assert other and other != token
     # the invitation is the other seat's secret: it joins as the US
@@ -69,7 +69,8 @@ def test_create_with_unknown_game_side_scenario_or_option_is_422(client: TestCli
         assert r.json()["detail"].startswith(message), r.json()
     r = client.post("/api/games", json={"name": "nobody"})  # no side at all
     assert r.status_code == 422
-    assert any(d["loc"] == ["body", "side"] for d in r.json()["detail"])
+    assert any(d["loc"] == ["body", "side"] for d in r.json()["errors"])
+    assert "body.side" in r.json()["detail"]
     assert admin_games(client) == {}  # nothing was written
 
 
@@ -148,8 +149,10 @@ def test_you_comes_from_the_bearer_token_or_the_signed_cookie(client: TestClient
     gid = body["game_id"]
     ij = body["invite_url"].split("token=")[1]
     assert client.get(f"/api/games/{gid}").json()["you"] == "US"  # the cookie set by create
+    # an unused invitation is no seat secret: it only joins (the creator has seen it)
+    assert client.get(f"/api/games/{gid}", headers=bearer(ij)).status_code == 403
+    ij = client.post(f"/api/games/{gid}/join", json={"token": ij, "name": "Bob"}).json()["token"]
     assert client.get(f"/api/games/{gid}", headers=bearer(ij)).json()["you"] == "IJ"  # a bearer wins
-    client.post(f"/api/games/{gid}/join", json={"token": ij, "name": "Bob"})
     assert client.get(f"/api/games/{gid}").json()["you"] == "IJ"  # the cookie set by join
     client.cookies.clear()
     spectator = client.get(f"/api/games/{gid}").json()
@@ -249,7 +252,7 @@ def test_a_bad_or_missing_expected_seq_is_a_validation_error(client: TestClient,
                  {**cmd, "expected_seq": None}, cmd):
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]), json=body)
         assert r.status_code == 422, body
-        assert [d["loc"] for d in r.json()["detail"]] == [["body", "expected_seq"]]
+        assert [d["loc"] for d in r.json()["errors"]] == [["body", "expected_seq"]]
     assert client.get(f"/api/games/{gid}").json()["seq"] == legal["seq"]
 
 
@@ -261,13 +264,13 @@ def test_during_set_up_nothing_ends_moves_or_attacks(client: TestClient, game: d
                     json={"type": "end_phase", "data": {}, "expected_seq": seq})
     assert r.status_code == 422
     assert r.json() == {"detail": "§4: this phase ends by itself once everything is placed", "rule": "§4",
-                        "kind": "illegalcommand"}
+                        "kind": "illegal", "errors": None}
     uid = next(u["id"] for u in view["units"] if u["side"] == "US")
     r = client.get(f"/api/games/{gid}/units/{uid}/reachable", headers=bearer(game["US"]))
     assert r.status_code == 200 and r.json() == {"unit": uid, "seq": seq, "hexes": {}}
     r = client.post(f"/api/games/{gid}/attack-preview", json={"targets": ["0300"]}, headers=bearer(game["US"]))
     assert r.status_code == 422
-    assert r.json()["rule"] == "§4" and r.json()["kind"] == "illegalcommand"
+    assert r.json()["rule"] == "§4" and r.json()["kind"] == "illegal"
     assert client.get(f"/api/games/{gid}").json()["seq"] == seq
 
 
@@ -330,11 +333,11 @@ def test_attack_preview_refuses_illegal_attacks_and_predicts_the_resolution(clie
     r = client.post(url, json={"targets": [own_hex]}, headers=auth)
     assert r.status_code == 422
     assert r.json() == {"detail": f"§7: {own_hex} holds no enemy ground units", "rule": "§7",
-                        "kind": "illegalcommand"}
+                        "kind": "illegal", "errors": None}
     r = client.post(url, json={"targets": [target], "units": [enemy]}, headers=auth)
     assert r.status_code == 422 and r.json()["rule"] == "§7" and "is not one of your units" in r.json()["detail"]
     r = client.post(url, json={"targets": [target]}, headers=bearer(game[other]))
-    assert r.status_code == 403 and r.json()["kind"] == "notyourturn"
+    assert r.status_code == 403 and r.json()["kind"] == "not_your_turn"
     assert client.post(url, json={"targets": [target]}).status_code == 401
     assert client.post(url, json={"targets": []}, headers=auth).status_code == 422
     assert client.get(f"/api/games/{gid}").json()["seq"] == legal["seq"]

@@ -134,7 +134,7 @@ def test_an_export_imports_as_a_new_game_with_the_same_view(client: TestClient, 
     assert new != gid and set(imported["seats"]) == {"US", "IJ"}
     tokens = seat_tokens(imported)
     for s, url in imported["seats"].items():
-        assert url == f"http://testserver/games/{new}?token={tokens[s]}"
+        assert url == f"http://testserver/games/{new}#token={tokens[s]}"
         assert tokens[s] not in (game["US"], game["IJ"])
     summary = admin_games(client)[new]
     assert summary["status"] == "active" and summary["seq"] == legal["seq"]
@@ -190,7 +190,7 @@ def test_a_finished_game_exports_and_imports_and_takes_no_more_commands(client: 
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(tokens[side]),
                         json={"type": "end_phase", "data": {}, "expected_seq": n})
         assert r.status_code == 422, r.text
-        assert r.json() == {"detail": "the game is over", "rule": "", "kind": "illegalcommand"}
+        assert r.json() == {"detail": "the game is over", "rule": "", "kind": "illegal", "errors": None}
     assert client.get(f"/api/games/{gid}").json()["seq"] == n
 
     # players may export it now; the log shows everybody the secret
@@ -321,18 +321,18 @@ def test_a_file_that_is_not_an_export_is_422(client: TestClient) -> None:
         ({"format": "guadalcanal-pbem/0", "game": "first_blood", "events": []},
          "not an export file (expected format 'guadalcanal-pbem/1')", None),
         ({"format": FORMAT, "game": "chess", "events": []}, "unknown game 'chess'", None),
-        ({"format": FORMAT, "game": "first_blood"}, "malformed event list: 'events'", None),
-        ({"format": FORMAT, "game": "first_blood", "events": [{"type": "game_created"}]},
-         "malformed event list: 'data'", None),
+        ({"format": FORMAT, "game": "first_blood"}, "malformed export file: 'events'", None),
+        ({"format": FORMAT, "game": "first_blood", "events": [{"type": "game_created", "seq": 0}]},
+         "malformed export file: 'data'", None),
         ({"format": FORMAT, "game": "first_blood", "events": []},
          "event 0 is refused: the log must start with the game's creation", 0),
     ):
         r = client.post("/api/games/import", json=body, auth=ADMIN)
         assert r.status_code == 422, r.text
-        assert r.json() == {"detail": detail, "bad_seq": bad_seq}
+        assert r.json() == {"detail": detail, "bad_seq": bad_seq, "kind": "malformed", "rule": "", "errors": None}
     for body in ([], "a string", 42):  # not even an object: a validation error
         r = client.post("/api/games/import", json=body, auth=ADMIN)
-        assert r.status_code == 422 and isinstance(r.json()["detail"], list), body
+        assert r.status_code == 422 and isinstance(r.json()["errors"], list), body
     r = client.post("/api/games/import", content=b"{oops", headers={"content-type": "application/json"})
     assert r.status_code == 422
     assert admin_games(client) == {}

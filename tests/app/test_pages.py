@@ -33,26 +33,45 @@ def test_game_page_shows_turn_phase_prompt_map_and_invitation(client: TestClient
     assert 'id="turn-name"' in html and 'id="phase-title"' in html and "US set-up" in html
     assert "<svg" in html and 'data-hex="0709"' in html
     assert "Your move:" in html and "Set up your units" in html
-    assert re.search(r"/join/" + gid + r"\?token=[\w-]+", html)  # the invitation link
+    assert re.search(r"/join/" + gid + r"#token=[\w-]+", html)  # the invitation link
     assert "/static/vendor/htmx-2.0.11.min.js" in html
     assert 'hx-trigger="every 3s"' in html  # the page follows the opponent by itself
 
 
-def test_private_link_sets_the_cookie_and_hides_the_token(client: TestClient) -> None:
+def test_private_link_sets_the_cookie_from_a_form_post(client: TestClient) -> None:
+    """The secret rides in the link's fragment (never sent in an address); the page posts it."""
     created = client.post("/api/games", json={"side": "IJ", "name": "Bob"}).json()
+    gid = created["game_id"]
     client.cookies.clear()
-    r = client.get(f"/games/{created['game_id']}?token={created['token']}", follow_redirects=False)
-    assert r.status_code == 303 and r.headers["location"] == f"/games/{created['game_id']}"
+    page = client.get(f"/games/{gid}").text
+    assert 'id="token-form"' in page and f'action="/games/{gid}/seat"' in page
+    r = client.post(f"/games/{gid}/seat", data={"token": created["token"]}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/games/{gid}"
     assert "HttpOnly" in r.headers["set-cookie"]
-    assert client.get(f"/games/{created['game_id']}?token=wrong", follow_redirects=False).status_code == 403
+    assert client.get(f"/api/games/{gid}").json()["you"] == "IJ"
+    client.cookies.clear()
+    assert client.post(f"/games/{gid}/seat", data={"token": "wrong"}, follow_redirects=False).status_code == 403
+
+
+def test_an_old_style_link_moves_its_secret_out_of_the_query(client: TestClient) -> None:
+    created = client.post("/api/games", json={"side": "IJ", "name": "Bob"}).json()
+    gid, token = created["game_id"], created["token"]
+    client.cookies.clear()
+    r = client.get(f"/games/{gid}?token={token}", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/games/{gid}#token={token}"
+    assert "set-cookie" not in r.headers
+    invite = created["invite_url"].split("token=")[1]
+    r = client.get(f"/join/{gid}?token={invite}", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/join/{gid}#token={invite}"
 
 
 def test_join_page_and_joining_by_form(client: TestClient) -> None:
     created = client.post("/api/games", json={"side": "US", "name": "Alice", "title": "Let us play"}).json()
     client.cookies.clear()
     token = created["invite_url"].split("token=")[1]
-    page = client.get(f"/join/{created['game_id']}?token={token}").text
-    assert "Let us play" in page and "Alice plays US" in page
+    page = client.get(f"/join/{created['game_id']}").text
+    assert "Let us play" in page and "Alice plays US" in page and 'id="token-form"' in page
+    assert token not in page
     r = client.post(f"/join/{created['game_id']}", data={"token": token, "name": "Bob"}, follow_redirects=False)
     assert r.status_code == 303
     html = client.get(f"/games/{created['game_id']}").text
@@ -65,7 +84,7 @@ def test_everything_a_user_types_is_escaped(client: TestClient) -> None:
     gid = created["game_id"]
     token = created["invite_url"].split("token=")[1]
     client.post(f"/api/games/{gid}/join", json={"token": token, "name": EVIL})
-    pages = [client.get("/").text, client.get(f"/games/{gid}").text, client.get(f"/join/{gid}?token={token}").text,
+    pages = [client.get("/").text, client.get(f"/games/{gid}").text, client.get(f"/join/{gid}").text,
              client.get(f"/games/{gid}/log").text, client.get("/admin", auth=ADMIN).text,
              client.get(f"/admin/games/{gid}", auth=ADMIN).text]
     for html in pages:

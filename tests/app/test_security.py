@@ -115,6 +115,10 @@ def test_a_private_link_does_not_replace_another_seat_held_by_this_browser(clien
     gid = r.headers["location"].rsplit("/", 1)[1]
     ij_invite = client.cookies.get(f"invite_{gid}")
     assert ij_invite
-    r = client.get(f"/games/{gid}?token={ij_invite}", follow_redirects=False)
+    # the invitation is no seat secret: the seat form sends it on to the join page ...
+    r = client.post(f"/games/{gid}/seat", data={"token": ij_invite}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/join/{gid}#token={ij_invite}"
+    # ... where this browser, holding the US seat, may not take the IJ seat too
+    r = client.post(f"/join/{gid}", data={"token": ij_invite, "name": "Me again"}, follow_redirects=False)
     assert r.status_code == 409 and "already holds the US seat" in r.text
     assert client.get(f"/api/games/{gid}").json()["you"] == "US"

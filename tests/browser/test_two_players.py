@@ -75,7 +75,7 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     us.page.locator("form.new-game button[type=submit]").click()
     expect(us.page.locator("#board")).to_be_visible()
     invite = us.page.input_value("input.invite-link")
-    assert re.fullmatch(rf"{re.escape(server)}/join/\w+\?token=\S+", invite), invite
+    assert re.fullmatch(rf"{re.escape(server)}/join/\w+#token=\S+", invite), invite
 
     ij.page.goto(invite)
     ij.page.fill('input[name="name"]', "Bob")

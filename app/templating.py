@@ -1,0 +1,20 @@
+"""The Jinja2 environment every page is rendered with (autoescaping on)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from app.static_files import static_url
+
+TEMPLATES = Jinja2Templates(directory=str(Path(__file__).resolve().parents[1] / "templates"))
+TEMPLATES.env.globals["static_url"] = static_url
+
+
+def page(request: Request, name: str, status_code: int = 200, headers: dict[str, str] | None = None,
+         **context: Any) -> HTMLResponse:
+    return TEMPLATES.TemplateResponse(request, name, context, status_code=status_code, headers=headers)

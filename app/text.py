@@ -1,0 +1,87 @@
+"""What a user may write: one-line text without control characters, and JSON that
+every part of the server (and PostgreSQL) can store and send back.
+
+Refused here, with a clear 4xx, rather than failing later with a 500: NUL (PostgreSQL
+text cannot hold it), other control characters in names and titles, unpaired
+surrogates (they cannot be encoded as UTF-8), and NaN/Infinity (not JSON).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Any
+
+from pydantic import AfterValidator
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,128}")  # the shape of every secret the server hands out
+
+
+class BadText(ValueError):
+    pass
+
+
+def check_line(value: str) -> str:
+    """A name or a title: printable text on one line."""
+    if _SURROGATE.search(value):
+        raise BadText("must be valid Unicode text (it holds an unpaired surrogate)")
+    if _CONTROL.search(value):
+        raise BadText("may not contain control characters such as NUL or line breaks")
+    return value
+
+
+def check_string(value: str) -> str:
+    """Any string inside a JSON body: storable and sendable."""
+    if "\x00" in value:
+        raise BadText("strings may not contain the NUL character")
+    if _SURROGATE.search(value):
+        raise BadText("strings must be valid Unicode (an unpaired surrogate was sent)")
+    return value
+
+
+def looks_like_token(value: str) -> bool:
+    return TOKEN.fullmatch(value) is not None
+
+
+Line = Annotated[str, AfterValidator(check_line)]
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _check_tree(value: Any) -> None:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            check_string(v)
+        elif isinstance(v, dict):
+            for k, item in v.items():
+                check_string(k)
+                stack.append(item)
+        elif isinstance(v, list):
+            stack.extend(v)
+
+
+def strict_json(body: bytes) -> Any:
+    """Parse a request body as strict JSON, or raise ``json.JSONDecodeError`` saying why."""
+    try:
+        doc = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise json.JSONDecodeError("the body is not UTF-8", "", exc.start) from None
+    try:
+        value = json.loads(doc, parse_constant=_reject_constant)
+    except RecursionError:
+        raise json.JSONDecodeError("the JSON is nested too deeply", "", 0) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as exc:
+        raise json.JSONDecodeError(str(exc), "", 0) from None
+    try:
+        _check_tree(value)
+    except BadText as exc:
+        raise json.JSONDecodeError(str(exc), "", 0) from None
+    return value
