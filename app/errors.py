@@ -36,6 +36,9 @@ def responses(*codes: int, **models: type[ErrorOut]) -> dict[int | str, dict[str
     the subclass given as a keyword (``e422=ImportErrorOut``)."""
     out: dict[int | str, dict[str, Any]] = {}
     for code in codes:
+        if code == 413:  # answered by Starlette's body limit, before any route runs
+            out[code] = {"description": DESCRIPTIONS[413], "content": {"text/plain": {"schema": {"type": "string"}}}}
+            continue
         model = models.get(f"e{code}", MODELS.get(code, ErrorOut))
         out[code] = {"model": model, "description": DESCRIPTIONS.get(code, "error")}
     return out
@@ -83,8 +86,6 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
-        if exc.status_code == 413:
-            detail = "the request body is too large"
         if wants_html(request):
             return error_page(request, exc.status_code, detail, exc.headers)
         return error_json(exc.status_code, detail, headers=exc.headers)

@@ -52,3 +52,30 @@ def test_stale_sequence_gets_409_with_current_and_writes_nothing(client: TestCli
     assert r.status_code == 409
     assert r.json()["current_seq"] == legal["seq"]
     assert client.get(f"/api/games/{gid}").json()["seq"] == legal["seq"]
+
+
+def test_twenty_simultaneous_joins_with_one_invitation_one_success(client: TestClient) -> None:
+    body = client.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+    gid, invite = body["game_id"], body["invite_url"].split("token=")[1]
+    client.cookies.clear()
+    barrier = threading.Barrier(20)
+    answers: list[tuple[int, str | None]] = []
+    lock = threading.Lock()
+
+    def join(i: int) -> None:
+        barrier.wait()
+        r = client.post(f"/api/games/{gid}/join", json={"token": invite, "name": f"Bob {i}"},
+                        headers={"cookie": ""})
+        with lock:
+            answers.append((r.status_code, r.json().get("token")))
+
+    threads = [threading.Thread(target=join, args=(i,)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    codes = sorted(code for code, _ in answers)
+    assert codes == [200] + [403] * 19, codes
+    secret = next(token for code, token in answers if code == 200)
+    view = client.get(f"/api/games/{gid}", headers=bearer(secret)).json()
+    assert view["you"] == "IJ"  # the one secret handed out works

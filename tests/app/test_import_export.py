@@ -261,6 +261,27 @@ def swap_in_the_opening(events: list[dict[str, Any]]) -> int:
     return 1
 
 
+def reorder_two_set_up_placements(events: list[dict[str, Any]]) -> int:
+    """Two independent commands swapped with their seq fields: once a valid other game,
+    now refused because the file's numbering no longer matches its order."""
+    n = _first(events, lambda e: (e["command"] or {}).get("type") == "place")
+    assert events[n + 1]["command"]["type"] == "place"
+    events[n], events[n + 1] = events[n + 1], events[n]
+    return n
+
+
+def forge_an_actor(events: list[dict[str, Any]]) -> int:
+    n = _first(events, lambda e: e["actor"] == "US")
+    events[n]["actor"] = "IJ"
+    return n
+
+
+def add_a_field(events: list[dict[str, Any]]) -> int:
+    n = _first(events, lambda e: e["type"] == "unit_moved")
+    events[n]["note"] = "not in any export"
+    return n
+
+
 def change_the_secret(events: list[dict[str, Any]]) -> int:
     events[0]["data"]["secret"] = "0" * 64
     return 0
@@ -280,7 +301,7 @@ def drop_the_creation(events: list[dict[str, Any]]) -> int:
 
 TAMPERINGS = [tamper_combat_die, tamper_supply_die, tamper_destination, tamper_command, delete_an_event,
               reorder_two_events, swap_in_the_opening, change_the_secret, change_secret_and_commitment,
-              drop_the_creation]
+              drop_the_creation, reorder_two_set_up_placements, forge_an_actor, add_a_field]
 
 
 def test_a_tampered_file_is_refused_naming_the_first_bad_event(client: TestClient) -> None:
@@ -293,6 +314,18 @@ def test_a_tampered_file_is_refused_naming_the_first_bad_event(client: TestClien
         assert body["bad_seq"] == bad_seq, (tamper.__name__, body)
         assert body["detail"].startswith(f"event {bad_seq} is refused: "), (tamper.__name__, body)
     assert admin_games(client) == {}  # no game, not even half of one
+
+
+def test_a_file_whose_status_or_result_is_not_what_its_log_gives_is_refused(client: TestClient) -> None:
+    finished = engine_export(finished=True)
+    unfinished = engine_export()
+    for data, field, value in ((finished, "result", None), (finished, "status", "active"),
+                               (unfinished, "status", "finished"),
+                               (unfinished, "result", {"winner": "IJ", "reason": "forged"})):
+        r = client.post("/api/games/import", json={**data, field: value}, auth=ADMIN)
+        assert r.status_code == 422, (field, value, r.text)
+        assert "not what its log gives" in r.json()["detail"]
+    assert admin_games(client) == {}
 
 
 def _opening_only() -> dict[str, Any]:

@@ -3,11 +3,15 @@ tables the models describe (autogenerate finds nothing to add)."""
 
 from __future__ import annotations
 
+import multiprocessing
+from pathlib import Path
+from typing import Any
+
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, text
 
-from app.db import migrate
+from app.db import Database, migrate
 from app.models import Base
 
 
@@ -28,33 +32,51 @@ def test_healthz_reports_the_database(client) -> None:
     assert client.get("/healthz").json() == {"status": "ok", "database": "ok"}
 
 
+def _migrate_in_a_process(url: str, start: Any) -> None:
+    start.wait()
+    migrate(url)
+
+
 def test_workers_starting_together_migrate_once(database_url: str) -> None:
-    """Several app processes may start at once on PostgreSQL; the migrations take turns
-    under an advisory lock instead of colliding.  (SQLite serves one process: not tested.)"""
-    import threading
-
-    import pytest
-
-    if not database_url.startswith("postgresql"):
-        pytest.skip("one process owns a SQLite file")
-
-    errors: list[BaseException] = []
-
-    def start() -> None:
-        try:
-            migrate(database_url)
-        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
-            errors.append(exc)
-
-    threads = [threading.Thread(target=start) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    """Several app processes start at once (``uvicorn --workers N``); the migrations take
+    turns, under an advisory lock on PostgreSQL and a lock file on SQLite."""
+    ctx = multiprocessing.get_context("spawn")
+    start = ctx.Event()
+    procs = [ctx.Process(target=_migrate_in_a_process, args=(database_url, start)) for _ in range(8)]
+    for p in procs:
+        p.start()
+    start.set()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0] * 8
     engine = create_engine(database_url)
     try:
         with engine.connect() as conn:
             assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
     finally:
         engine.dispose()
+
+
+def test_the_sqlite_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    """It holds the dice secrets of unfinished games."""
+    url = f"sqlite:///{tmp_path / 'data' / 'games.db'}"
+    migrate(url)
+    db = Database(url)
+    with db.sessions() as s:
+        s.execute(text("CREATE TABLE t (x INTEGER)"))
+        s.execute(text("INSERT INTO t VALUES (1)"))
+        s.commit()
+        files = [p for p in (tmp_path / "data").iterdir() if p.name.startswith("games.db")]
+        assert {p.name for p in files} >= {"games.db", "games.db-wal", "games.db-shm"}
+        for p in files:
+            assert p.stat().st_mode & 0o077 == 0, (p.name, oct(p.stat().st_mode))
+    db.engine.dispose()
+    assert (tmp_path / "data").stat().st_mode & 0o077 == 0
+
+
+def test_an_older_world_readable_sqlite_file_is_made_private(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    path.touch(mode=0o644)
+    path.chmod(0o644)
+    Database(f"sqlite:///{path}").engine.dispose()
+    assert path.stat().st_mode & 0o777 == 0o600

@@ -3,6 +3,8 @@ admin pages need admin credentials; bad input changes nothing."""
 
 from __future__ import annotations
 
+import json
+
 from app_support import ADMIN, bearer
 from fastapi.testclient import TestClient
 
@@ -102,7 +104,9 @@ def test_an_unfinished_game_is_imported_only_by_an_admin(client: TestClient, gam
 
 
 def test_form_posts_from_another_site_are_refused(client: TestClient) -> None:
-    for headers in ({"sec-fetch-site": "cross-site"}, {"origin": "https://evil.example"}):
+    # "Origin: null" is what a form posted from another site and redirected with 307 carries
+    for headers in ({"sec-fetch-site": "cross-site"}, {"origin": "https://evil.example"}, {"origin": "null"},
+                    {"sec-fetch-site": "same-site"}, {"origin": "http://testserver.evil.example"}):
         r = client.post("/new", data={"side": "US"}, headers=headers, follow_redirects=False)
         assert r.status_code == 403
     ok = client.post("/new", data={"side": "US"}, headers={"origin": "http://testserver",
@@ -122,3 +126,42 @@ def test_a_private_link_does_not_replace_another_seat_held_by_this_browser(clien
     r = client.post(f"/join/{gid}", data={"token": ij_invite, "name": "Me again"}, follow_redirects=False)
     assert r.status_code == 409 and "already holds the US seat" in r.text
     assert client.get(f"/api/games/{gid}").json()["you"] == "US"
+
+
+def test_a_command_posted_from_another_site_changes_nothing(client: TestClient) -> None:
+    r = client.post("/new", data={"side": "US"}, follow_redirects=False)
+    gid = r.headers["location"].rsplit("/", 1)[1]
+    legal = client.get(f"/api/games/{gid}/legal").json()
+    cmd = legal["commands"][0]
+    r = client.post(f"/games/{gid}/command", headers={"origin": "null"},
+                    data={"type": cmd["type"], "data": json.dumps(cmd["data"]), "seq": legal["seq"]})
+    assert r.status_code == 403
+    assert seq(client, gid) == legal["seq"]
+
+
+def test_an_unused_invitation_opens_no_seat(client: TestClient) -> None:
+    """The creator has seen the invitation: before the opponent joins it must not act for the IJ."""
+    body = client.post("/api/games", json={"side": "US"}).json()
+    gid, invite = body["game_id"], body["invite_url"].split("token=")[1]
+    client.cookies.clear()
+    assert client.get(f"/api/games/{gid}/legal", headers=bearer(invite)).status_code == 403
+    r = client.post(f"/api/games/{gid}/commands", headers=bearer(invite),
+                    json={"type": "end_phase", "data": {}, "expected_seq": seq(client, gid)})
+    assert r.status_code == 403
+    r = client.post(f"/games/{gid}/seat", data={"token": invite}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith(f"/join/{gid}#")
+    assert "set-cookie" not in r.headers
+    assert client.get(f"/api/games/{gid}").json()["you"] is None
+
+
+def test_no_answer_puts_a_secret_in_an_address_query(client: TestClient) -> None:
+    created = client.post("/api/games", json={"side": "US"}).json()
+    for url in (created["play_url"], created["invite_url"]):
+        assert "?" not in url and "#token=" in url
+    r = client.post("/new", data={"side": "US"}, follow_redirects=False)
+    gid = r.headers["location"].rsplit("/", 1)[1]
+    assert "token=" not in r.headers["location"]
+    page = client.get(f"/games/{gid}").text
+    assert "?token=" not in page and "&token=" not in page
+    r = client.post("/join-link", data={"link": f"http://testserver/join/{gid}#token=abc"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/join/{gid}#token=abc"

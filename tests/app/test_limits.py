@@ -1,0 +1,113 @@
+"""Limits: rates per address and per seat (429 with Retry-After), request body sizes
+(413), and paging of the admin list.  Each limit is a setting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from app_support import ADMIN, admin_games, bearer
+from fastapi.testclient import TestClient
+
+from app.config import Settings
+from app.main import create_app
+
+
+@pytest.fixture
+def strict(settings: Settings) -> Iterator[TestClient]:
+    """A server with small limits, to reach them quickly."""
+    tight = settings.model_copy(update={"rate_limit_create": "3/minute", "rate_limit_auth_failures": "5/minute",
+                                        "rate_limit_join": "4/minute", "rate_limit_commands": "2/minute",
+                                        "max_body_bytes": 2000, "max_import_bytes": 50_000})
+    with TestClient(create_app(tight)) as c:
+        yield c
+
+
+def test_wrong_admin_passwords_are_limited_and_then_even_the_right_one_waits(strict: TestClient) -> None:
+    codes = [strict.get("/api/admin/games", auth=("admin", f"guess-{i}")).status_code for i in range(8)]
+    assert codes[:5] == [401] * 5 and codes[5:] == [429] * 3
+    r = strict.get("/api/admin/games", auth=ADMIN)
+    assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+    assert "too many" in r.json()["detail"] and r.json()["kind"] == "rate_limited"
+    assert strict.get("/admin", auth=ADMIN, headers={"accept": "text/html"}).status_code == 429
+
+
+def test_game_creation_is_limited_per_address(strict: TestClient) -> None:
+    codes = [strict.post("/api/games", json={"side": "US"}).status_code for _ in range(3)]
+    assert codes == [201, 201, 201]
+    r = strict.post("/api/games", json={"side": "US"})
+    assert r.status_code == 429 and "Retry-After" in r.headers
+    assert strict.post("/new", data={"side": "US"}, follow_redirects=False).status_code == 429
+    assert len(admin_games(strict)) == 3
+
+
+def test_wrong_seat_secrets_are_limited_per_address(strict: TestClient) -> None:
+    gid = strict.post("/api/games", json={"side": "US"}).json()["game_id"]
+    strict.cookies.clear()
+    codes = [strict.get(f"/api/games/{gid}", headers=bearer(f"guess{i}")).status_code for i in range(7)]
+    assert codes[:5] == [403] * 5 and codes[5:] == [429, 429]
+
+
+def test_commands_are_limited_per_seat(strict: TestClient) -> None:
+    body = strict.post("/api/games", json={"side": "US"}).json()
+    gid, token = body["game_id"], body["token"]
+    codes = []
+    for _ in range(3):
+        legal = strict.get(f"/api/games/{gid}/legal", headers=bearer(token)).json()
+        cmd = legal["commands"][0]
+        codes.append(strict.post(f"/api/games/{gid}/commands", headers=bearer(token),
+                                 json={**cmd, "expected_seq": legal["seq"]}).status_code)
+    assert codes == [200, 200, 429]
+
+
+def test_join_attempts_are_limited_per_address(strict: TestClient) -> None:
+    gid = strict.post("/api/games", json={"side": "US"}).json()["game_id"]
+    codes = [strict.post(f"/api/games/{gid}/join", json={"token": f"guess{i}"}).status_code for i in range(6)]
+    assert codes == [403] * 4 + [429] * 2
+
+
+def test_rate_limits_can_be_switched_off(settings: Settings) -> None:
+    off = settings.model_copy(update={"rate_limit_create": "1/minute", "rate_limit_enabled": False})
+    with TestClient(create_app(off)) as c:
+        assert [c.post("/api/games", json={"side": "US"}).status_code for _ in range(3)] == [201] * 3
+
+
+def test_bodies_over_the_limit_are_413_and_change_nothing(strict: TestClient) -> None:
+    big = {"side": "US", "name": "x", "options": {f"o{i}": True for i in range(400)}}
+    r = strict.post("/api/games", json=big)
+    assert r.status_code == 413
+    r = strict.post("/new", data={"side": "US", "title": "t" * 3000}, follow_redirects=False)
+    assert r.status_code == 413
+    # the import has its own, larger limit: a file over the ordinary limit is read ...
+    r = strict.post("/api/games/import", json={"format": "x", "pad": "p" * 10_000}, auth=ADMIN)
+    assert r.status_code == 422 and "not an export file" in r.json()["detail"]
+    # ... one over the import limit is not
+    r = strict.post("/api/games/import", json={"format": "x", "pad": "p" * 60_000}, auth=ADMIN)
+    assert r.status_code == 413
+    # a body sent in chunks without a length is counted as it arrives
+    r = strict.post("/api/games", content=iter([b'{"side": "US", "name": "', b"y" * 3000, b'"}']),
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert admin_games(strict) == {}
+
+
+def test_the_admin_list_pages(client: TestClient) -> None:
+    ids = [client.post("/api/games", json={"side": "US"}).json()["game_id"] for _ in range(7)]
+    page1 = client.get("/api/admin/games", params={"limit": 3}, auth=ADMIN).json()
+    page3 = client.get("/api/admin/games", params={"limit": 3, "offset": 6}, auth=ADMIN).json()
+    assert page1["total"] == 7 and len(page1["items"]) == 3 and len(page3["items"]) == 1
+    seen = [g["game_id"] for off in (0, 3, 6)
+            for g in client.get("/api/admin/games", params={"limit": 3, "offset": off}, auth=ADMIN).json()["items"]]
+    assert sorted(seen) == sorted(ids)  # every game once
+    assert seen[0] == ids[-1]  # the newest first
+    assert client.get("/api/admin/games", params={"limit": 501}, auth=ADMIN).status_code == 422
+
+
+def test_the_admin_page_pages(settings: Settings) -> None:
+    with TestClient(create_app(settings.model_copy(update={"page_size": 2}))) as c:
+        for _ in range(3):
+            c.post("/api/games", json={"side": "US"})
+        first = c.get("/admin", auth=ADMIN).text
+        assert "3 games, 1&ndash;2 shown" in first and 'href="/admin?offset=2"' in first
+        last = c.get("/admin?offset=2", auth=ADMIN).text
+        assert "3&ndash;3 shown" in last and 'rel="prev"' in last and 'rel="next"' not in last
