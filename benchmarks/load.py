@@ -235,10 +235,12 @@ async def run(args: argparse.Namespace, workers: int) -> RunResult:
                               rng=random.Random(rng.random()))
                        for g in games for side in ("US", "IJ")][: args.players]
             rec = Record()
-            # idle connections are dropped after 4 s, before uvicorn's 5 s keep-alive timeout closes them, so
-            # that no request races the server's close (browsers would silently retry such a request)
+            # the client drops a connection idle for 2 s, well before uvicorn's 5 s keep-alive timeout closes it,
+            # so that a request sent on an idle connection does not race the server's close; a ReadError or
+            # RemoteProtocolError ("server disconnected") still counted here is the server closing a connection
+            # that has a request in it (a browser would retry such a request unseen)
             limits = httpx.Limits(max_connections=args.players + 16, max_keepalive_connections=args.players + 16,
-                                  keepalive_expiry=4.0)
+                                  keepalive_expiry=2.0)
             cpu0 = time.process_time()
             async with httpx.AsyncClient(base_url=server.url, timeout=TIMEOUT, limits=limits) as client:
                 start = time.monotonic()

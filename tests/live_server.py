@@ -60,10 +60,12 @@ class LiveServer:
     """One uvicorn server process on a free port of 127.0.0.1.
 
     ``env`` is added to this process's environment; ``BASE_URL`` defaults to the
-    server's own address.  The port stays the same across restarts."""
+    server's own address; ``extra_args`` go to uvicorn as they are.  The port stays
+    the same across restarts."""
 
     def __init__(self, env: Mapping[str, str], app: str = "app.main:app", workers: int | None = None,
-                 app_dir: Path | str | None = None, port: int | None = None, ready_timeout: float = 30.0) -> None:
+                 app_dir: Path | str | None = None, port: int | None = None, ready_timeout: float = 30.0,
+                 extra_args: list[str] | None = None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {"BASE_URL": self.url, **env}
@@ -71,6 +73,7 @@ class LiveServer:
         self.workers = workers
         self.app_dir = app_dir
         self.ready_timeout = ready_timeout
+        self.extra_args = list(extra_args or [])
         self.proc: subprocess.Popen[bytes] | None = None
         self._stderr_path = Path(tempfile.mkstemp(prefix="live-server-", suffix=".log")[1])
 
@@ -82,7 +85,7 @@ class LiveServer:
             cmd += ["--workers", str(self.workers)]
         if self.app_dir is not None:
             cmd += ["--app-dir", str(self.app_dir)]
-        return cmd
+        return cmd + self.extra_args
 
     def start(self) -> LiveServer:
         """Start the process and wait until ``GET /healthz`` answers 200."""
