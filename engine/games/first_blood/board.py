@@ -58,9 +58,13 @@ class Board:
     note: str = ""
     adjacent: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+    steps: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+
     def __post_init__(self) -> None:
         adj = {h: tuple(n for n in neighbor_ids(h) if n in self.hexes) for h in self.hexes}
         object.__setattr__(self, "adjacent", adj)
+        # (neighbour, MF to enter it) for every hex: the inner loop of every path search
+        object.__setattr__(self, "steps", {h: tuple((n, self.move_cost(h, n)) for n in adj[h]) for h in adj})
 
     # --- terrain queries -------------------------------------------------
     def on_map(self, hex_id: str) -> bool:

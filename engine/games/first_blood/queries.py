@@ -62,12 +62,13 @@ def hex_owner(state: FBState) -> dict[str, str]:
             if is_map_hex(u.loc) and oob[uid].kind == "ground"}
 
 
-def zoc_of(state: FBState, side: str) -> set[str]:
+def zoc_of(state: FBState, side: str, owners: dict[str, str] | None = None) -> set[str]:
     """Hexes in the ZOC of ``side``'s ground units (§6.2): the six around each,
-    across rivers and ridges, never into entry points or boxes."""
+    across rivers and ridges, never into entry points or boxes.  (``owners``:
+    ``hex_owner(state)`` when the caller has it already.)"""
     b = load_board()
     out: set[str] = set()
-    for h, owner in hex_owner(state).items():
+    for h, owner in (hex_owner(state) if owners is None else owners).items():
         if owner == side:
             out.update(b.neighbors(h))
     return out

@@ -7,7 +7,7 @@ only then asks why not, to give the player the rule that forbids it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.core import dice
@@ -142,43 +142,49 @@ class FirstBlood:
         return self._legal(state, p.side)
 
     def _legal(self, state: FBState, side: str, only: Command | None = None) -> list[Command]:
+        return list(self._iter_legal(state, side, only))
+
+    def _iter_legal(self, state: FBState, side: str, only: Command | None = None) -> Iterator[Command]:
+        """The legal commands, in their order, generated only as far as the caller reads
+        (``only``: just the ones that could equal this command)."""
         if state.pending:
-            return results.gen_decision(state, side)
+            yield from results.gen_decision(state, side)
+            return
         phase = state.phase
         unit = only.data.get("unit") if only is not None else None
         if phase.endswith("_setup") or phase.endswith("_reinforcements"):
-            return reinforcements.gen_place(state, side, unit if isinstance(unit, str) else None)
-        if phase.endswith("_movement"):
+            yield from reinforcements.gen_place(state, side, unit if isinstance(unit, str) else None)
+        elif phase.endswith("_movement"):
             if only is not None and only.type == "move" and isinstance(unit, str):
-                return movement.gen_moves(state, side, unit)
-            out = movement.gen_moves(state, side) if only is None or only.type == "move" else []
+                yield from movement.iter_moves(state, side, unit)
+                return
+            if only is None or only.type == "move":
+                yield from movement.iter_moves(state, side)
             if side == "IJ":
-                out += air.gen_air_attacks(state) + air.gen_naval_support(state)
+                yield from air.gen_air_attacks(state) + air.gen_naval_support(state)
             else:
-                out += air.gen_air_support(state)
+                yield from air.gen_air_support(state)
             if not movement.unmet_must_moves(state, side):
-                out.append(Command("end_phase"))
-            return out
-        if phase.endswith("_combat"):
-            out = combat.gen_combat(state, side)
+                yield Command("end_phase")
+        elif phase.endswith("_combat"):
+            yield from combat.gen_combat(state, side)
             if state.combat is None:
                 if side == "IJ":
-                    out += bombardment.gen_bombard(state)
+                    yield from bombardment.gen_bombard(state)
                 if not combat.obligations(state, side):
-                    out.append(Command("end_phase"))
-            return out
-        if phase == "us_engineering":
-            return engineering.gen_work(state) + [Command("end_phase")]
-        if phase == "us_air":
-            out = usaf.gen_air_phase(state)
+                    yield Command("end_phase")
+        elif phase == "us_engineering":
+            yield from engineering.gen_work(state)
+            yield Command("end_phase")
+        elif phase == "us_air":
+            yield from usaf.gen_air_phase(state)
             if usaf.step(state) == "allocate":
-                out.append(Command("end_phase"))
-            return out
-        return []
+                yield Command("end_phase")
 
     def _needs_input(self, state: FBState) -> bool:
+        """Has the acting side a choice other than ending the phase?  (Stops at the first.)"""
         side = self.prompt(state).side
-        return side is not None and any(c.type != "end_phase" for c in self._legal(state, side))
+        return side is not None and any(c.type != "end_phase" for c in self._iter_legal(state, side))
 
     # --- decide ------------------------------------------------------------------------
     def decide(self, state: FBState, command: Command) -> list[Event]:

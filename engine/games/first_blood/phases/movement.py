@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +45,20 @@ def may_move(state: FBState, uid: str) -> bool:
     return not (box is not None and u.box_arrival == state.turn)  # §5.2: not on arrival
 
 
-def reachable(state: FBState, uid: str) -> dict[str, Reach]:
+@dataclass(frozen=True)
+class Ground:
+    """Who stands where: computed once for all the units whose moves are listed."""
+    owner: dict[str, str]  # map hex -> side of the ground units in it
+    occ: dict[str, list[str]]  # map hex -> ground units in it
+    zoc: dict[str, set[str]]  # side -> hexes in its ZOC
+
+
+def ground(state: FBState) -> Ground:
+    owner = q.hex_owner(state)
+    return Ground(owner, q.occupancy(state), {s: q.zoc_of(state, s, owner) for s in ("US", "IJ")})
+
+
+def reachable(state: FBState, uid: str, where: Ground | None = None) -> dict[str, Reach]:
     """Every place the unit may end a move now, with the cheapest cost and path.
 
     Moves end in a hex with room (§6.4 is checked where movement ends, and the
@@ -54,9 +68,8 @@ def reachable(state: FBState, uid: str) -> dict[str, Reach]:
     b = q.board()
     u = state.units[uid]
     side = q.spec(uid).side
-    owner = q.hex_owner(state)
-    enemy_zoc = q.zoc_of(state, q.other(side))
-    occ = q.occupancy(state)
+    where = where or ground(state)
+    owner, occ, enemy_zoc = where.owner, where.occ, where.zoc[q.other(side)]
     budget = u.mf_left
     out: dict[str, Reach] = {}
 
@@ -95,12 +108,12 @@ def reachable(state: FBState, uid: str) -> dict[str, Reach]:
             continue
         if h != origin and h in enemy_zoc:
             continue  # §6.2: movement halts on entering an enemy ZOC
-        for n in b.neighbors(h):
+        for n, step in b.steps[h]:
             if owner.get(n, side) != side:
                 continue  # §6.4: never into an enemy-occupied hex
             if h == origin and start_in_zoc and n in enemy_zoc:
                 continue  # §6.2: no moving from one enemy ZOC hex to another
-            c = cost + b.move_cost(h, n)
+            c = cost + step
             if c <= budget and c < best.get(n, 1 << 30):
                 best[n] = c
                 prev[n] = h
@@ -124,15 +137,19 @@ def movable_units(state: FBState, side: str) -> list[str]:
             and not u.stopped and (is_map_hex(u.loc) or u.loc.startswith(("entry:", "box:")))]
 
 
-def gen_moves(state: FBState, side: str, unit: str | None = None) -> list[Command]:
+def iter_moves(state: FBState, side: str, unit: str | None = None) -> Iterator[Command]:
+    """The legal moves, unit by unit, computed only as far as they are asked for."""
     units = [unit] if unit is not None else movable_units(state, side)
-    out = []
+    where = ground(state) if units else None
     for uid in units:
         if uid not in state.units or q.spec(uid).side != side or q.spec(uid).kind != "ground":
             continue
-        for dest in sorted(reachable(state, uid)):
-            out.append(Command("move", {"unit": uid, "to": dest}))
-    return out
+        for dest in sorted(reachable(state, uid, where)):
+            yield Command("move", {"unit": uid, "to": dest})
+
+
+def gen_moves(state: FBState, side: str, unit: str | None = None) -> list[Command]:
+    return list(iter_moves(state, side, unit))
 
 
 def must_move_units(state: FBState, side: str) -> list[str]:
@@ -143,7 +160,9 @@ def must_move_units(state: FBState, side: str) -> list[str]:
 
 
 def unmet_must_moves(state: FBState, side: str) -> list[str]:
-    return [uid for uid in must_move_units(state, side) if reachable(state, uid)]
+    units = must_move_units(state, side)
+    where = ground(state) if units else None
+    return [uid for uid in units if reachable(state, uid, where)]
 
 
 def why_move_illegal(state: FBState, side: str, data: dict[str, Any]) -> IllegalCommandError:
