@@ -8,9 +8,9 @@ import json
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-# The pages load only this site's scripts and styles, are never framed, post forms
-# only here.  (The SVG map carries its own <style>; hence 'unsafe-inline' for styles.)
-PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+# The pages load only this site's scripts and styles (no inline code, no eval), are
+# never framed, and post forms only here.
+PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
             "frame-ancestors 'none'")
 # FastAPI's /docs page runs Swagger UI from a CDN with an inline script; it holds no secret.

@@ -1,9 +1,16 @@
-"""The First Blood map as one standalone SVG document (a pure function of the view).
+"""The First Blood map as SVG (pure functions of the view).
 
-Only :func:`render_map` is public.  It reads the board from the engine
-(``load_board()``) and everything that changes from the view dict built by
-``engine.games.first_blood.view.build_view``; it has no I/O, no clock and no
-randomness, so the same arguments always give the same bytes.
+The map is two layers.  The *base* (paper, sea, the hexes with their terrain,
+rivers, ridges, the set-up line) never changes: :func:`render_base` draws it
+once per process.  The *layers* (counters, boxes, highlights, air strip
+markers, the turn track) are :func:`render_layers`, a function of the view.
+The game page stacks the two, so an answer to a command sends only the layers;
+:func:`render_map` joins them into one standalone SVG document.
+
+They read the board from the engine (``load_board()``) and everything that
+changes from the view dict built by ``engine.games.first_blood.view.build_view``;
+no I/O beyond the stylesheet, no clock and no randomness, so the same arguments
+always give the same bytes.
 """
 
 from __future__ import annotations
@@ -11,9 +18,10 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -32,86 +40,19 @@ from app.render.layout import TOP_BOXES, Layout, Page, Point, Rect, inset_band, 
 from engine.core.hexes import Hex, hex_from_id, hex_neighbors
 from engine.games.first_blood.board import Board, EntryPoint, load_board
 
-HexAttrs = Callable[[str], Mapping[str, str]]
-UnitAttrs = Callable[[Mapping[str, Any]], Mapping[str, str]]
-
 STATUS_WORDS = {"oper": "operational", "dam": "damaged", "dest": "destroyed"}
 BOX_SIDE = {"ijaaf_reserve": "IJ", "ijaaf_attack": "IJ", "ijn_reserve": "IJ", "ijn_attack": "IJ",
             "cap": "US", "ga": "US", "usaf_reserve": "US"}
 NOTE = "Map and order of battle: reconstructions"
-FONT = "'DejaVu Sans Condensed','Liberation Sans Narrow','Arial Narrow',sans-serif"
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]*$")
 
-CSS = f"""
-svg.fb-map{{font-family:{FONT};background:#f4efe1}}
-text{{text-anchor:middle;pointer-events:none}}
-.paper{{fill:#f4efe1}}.sea{{fill:#8fbbdc}}.map-frame{{fill:none;stroke:#2b3a4a;stroke-width:1.5}}
-.offmap-edge{{fill:#e6dcc0}}
-.hex{{cursor:pointer}}.hex .bg{{stroke:#56644a;stroke-width:.7}}
-.terrain-clear .bg{{fill:#dce7ad}}.terrain-beach .bg{{fill:#f3e2a2}}
-.terrain-jungle .bg{{fill:#4f8a40}}.terrain-rough .bg{{fill:#a6977a}}
-.jungle-edge{{fill:#1f4d1a;pointer-events:none}}
-.high-ground{{fill:url(#high-hatch);pointer-events:none}}
-.hex-id{{fill:#2d2d2d}}.hex-label{{fill:#23303b;font-style:italic}}
-.terrain-jungle .hex-id,.terrain-jungle .hex-label{{fill:#f2f6e6}}
-.hex:hover .bg,.hex:focus .bg{{stroke:#000;stroke-width:2}}.hex:focus,.counter:focus,.box:focus{{outline:none}}
-.hl{{fill:#ffe14d;fill-opacity:.45;pointer-events:none}}
-.cost-badge{{fill:#ffd60a;stroke:#5c4a00;stroke-width:1}}.cost{{fill:#1a1a1a;font-weight:bold}}
-.mark-reachable{{fill:none;stroke:#f2b800;stroke-width:2.5}}
-.mark-target{{fill:none;stroke:#d10000;stroke-width:3.5}}
-.mark-must{{fill:none;stroke:#d10000;stroke-width:2.5;stroke-dasharray:5 3}}
-.mark-combat{{fill:none;stroke:#ff7a00;stroke-width:3}}
-.river{{stroke:#2f86e0;stroke-width:5.5;stroke-linecap:round;fill:none}}
-.bridge{{fill:#9a6632;stroke:#3d2410;stroke-width:1.2}}
-.ridge-hatch{{stroke:#7a4b1f;stroke-width:9;stroke-dasharray:1.5 2.5}}.ridge{{stroke:#7a4b1f;stroke-width:2.5}}
-.setup-casing{{fill:none;stroke:#fff;stroke-opacity:.8;stroke-width:5}}
-.setup-line{{fill:none;stroke:#1a44d6;stroke-width:2.6;stroke-dasharray:9 5}}
-.place{{fill:#123;font-style:italic;font-weight:bold;paint-order:stroke;stroke:#f4efe1;stroke-width:2.5px}}
-.overlay,.marks{{pointer-events:none}}
-.runway{{fill:#4a4a4a;stroke:#222;stroke-width:.8}}.runway.planned{{fill:none;stroke:#333;stroke-dasharray:3 2}}
-.runway-line{{stroke:#fff;stroke-width:.9;stroke-dasharray:3 2}}
-.chip{{stroke:#222;stroke-width:.6}}.chip-text{{font-weight:bold;fill:#fff}}
-.status-oper{{fill:#1e7b34}}.status-dam{{fill:#d97a00}}.status-dest{{fill:#b3001b}}
-.work{{fill:#fff7d1;stroke:#222;stroke-width:.6}}.work-text{{fill:#222;font-weight:bold}}
-.shovel{{fill:none;stroke:#222;stroke-width:1}}
-.entry{{cursor:pointer}}.entry-bg{{stroke-width:1.5;stroke-dasharray:4 3}}
-.entry.side-US .entry-bg{{fill:#dbe6ff;fill-opacity:.75;stroke:#1d4fd8}}
-.entry.side-IJ .entry-bg{{fill:#ffe3e3;fill-opacity:.75;stroke:#b3001b}}
-.entry-arrow{{stroke-width:2.2;marker-end:url(#arrow)}}.side-US .entry-arrow{{stroke:#1d4fd8}}
-.side-IJ .entry-arrow{{stroke:#b3001b}}
-.us-disc{{fill:#1d4fd8}}.star{{fill:#fff}}.sun-disc{{fill:#fff;stroke:#b3001b;stroke-width:1}}.sun{{fill:#c8102e}}
-.entry-text{{fill:#1a1a1a;font-weight:bold}}
-.box{{cursor:pointer}}.box-bg{{fill:#fbf8ef;stroke:#4b4b4b;stroke-width:1}}
-.box.side-IJ .box-bg{{fill:#fbecc8}}.box.side-US .box-bg{{fill:#e4ead2}}
-.box:hover .box-bg,.box:focus .box-bg,.entry:hover .entry-bg,.entry:focus .entry-bg{{stroke:#000;stroke-width:2}}
-.box.reachable .box-bg{{fill:#fff2a8;stroke:#f2b800;stroke-width:3}}.box.target .box-bg{{stroke:#d10000;stroke-width:3}}
-.box-title{{fill:#222;font-weight:bold}}.box-letter{{fill:#222;font-weight:bold}}.box-sub{{fill:#444}}
-.status-hex{{cursor:pointer}}.status-hex .mini{{fill:#e9e4d0;stroke:#555;stroke-width:1}}
-.tray .box-bg{{fill:#f0f0f0;stroke-dasharray:6 3}}.empty{{fill:#777;font-style:italic}}
-.turn-cell{{fill:#fbf8ef;stroke:#6b6b6b;stroke-width:.8}}.turn-cell.past{{fill:#e2ddd0}}
-.turn-cell.current{{fill:#ffd84d;stroke:#000;stroke-width:2}}
-.turn-text{{fill:#222}}.turn-text.current{{font-weight:bold}}
-.header-title{{fill:#1a1a1a;font-weight:bold;text-anchor:start}}.header-phase{{fill:#1a1a1a;text-anchor:end}}
-.note{{fill:#555;font-style:italic;text-anchor:end}}
-.counter{{cursor:pointer}}.counter .shadow{{fill:#000;fill-opacity:.35}}
-.counter .face{{stroke:#1a1a1a;stroke-width:1.1}}
-.counter.side-US .face{{fill:#4f6228}}.counter.side-IJ .face{{fill:#e8b64a}}
-.counter.side-US text{{fill:#fff}}.counter.side-IJ text{{fill:#161616}}
-.counter .name{{font-weight:bold}}.counter .factors{{font-weight:bold}}
-.frame{{fill:#faf7ea;stroke:#161616;stroke-width:.9}}
-.sym{{fill:none;stroke:#161616;stroke-width:1}}.sym-bold{{fill:none;stroke:#161616;stroke-width:1.2}}
-.sym-fill{{fill:#161616}}.counter text.sym-text{{fill:#161616;font-weight:bold}}
-.side-US .glyph{{fill:#f4f4f4}}.side-IJ .glyph{{fill:#1d1d1d}}
-.mark-us{{fill:#fff}}.mark-ij{{fill:#c8102e;stroke:#fff;stroke-width:.5}}
-.stop-mark{{fill:#b3001b}}
-.counter.face-down .face{{fill:#c9cdb8}}.counter.face-down.side-IJ .face{{fill:#efdcae}}
-.counter.face-down text{{fill:#333}}.back-stripe{{stroke:#fff;stroke-width:2;stroke-opacity:.7}}
-.counter.fought .face{{filter:saturate(.35) brightness(.9)}}
-.counter.must-attack .face{{stroke:#d10000;stroke-width:2.4}}
-.counter.attacking .face{{stroke:#ff7a00;stroke-width:2.4}}
-.counter:hover .face,.counter:focus .face{{stroke:#000;stroke-width:2.2}}
-.selection-ring{{fill:none;stroke:#00b3ff;stroke-width:3}}
-"""
+MAP_CSS = Path(__file__).resolve().parents[2] / "static" / "map.css"  # linked by the page, inlined standalone
+
+
+@cache
+def _css() -> str:
+    return MAP_CSS.read_text(encoding="utf-8")
+
 
 DEFS = (
     '<defs><pattern id="high-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
@@ -245,16 +186,11 @@ class _Ctx:
     selected: str | None
     highlights: Mapping[str, str]
     targets: frozenset[str]
-    hex_attrs: HexAttrs | None
-    unit_attrs: UnitAttrs | None
     must_attack: frozenset[str] = frozenset()
     must_be_attacked: frozenset[str] = frozenset()
     attacking: frozenset[str] = frozenset()
     combat_targets: frozenset[str] = frozenset()
     by_loc: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)
-
-    def loc_attrs(self, loc: str) -> Mapping[str, object] | None:
-        return self.hex_attrs(loc) if self.hex_attrs else None
 
     def loc_classes(self, loc: str) -> list[str]:
         out = []
@@ -266,7 +202,7 @@ class _Ctx:
 
 
 def _make_ctx(view: Mapping[str, Any], selected: str | None, highlights: Mapping[str, str] | None,
-              targets: Iterable[str], hex_attrs: HexAttrs | None, unit_attrs: UnitAttrs | None) -> _Ctx:
+              targets: Iterable[str]) -> _Ctx:
     owed = view.get("obligations") or []
     combat = view.get("combat") or {}
     by_loc: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
@@ -276,7 +212,7 @@ def _make_ctx(view: Mapping[str, Any], selected: str | None, highlights: Mapping
         for loc, units in by_loc.items():
             by_loc[loc] = sorted(units, key=lambda u: u.get("id") == selected)
     return _Ctx(
-        _static(), view, selected, dict(highlights or {}), frozenset(targets), hex_attrs, unit_attrs,
+        _static(), view, selected, dict(highlights or {}), frozenset(targets),
         must_attack=frozenset(str(o["unit"]) for o in owed),
         must_be_attacked=frozenset(str(o["hex"]) for o in owed),
         attacking=frozenset(map(str, [*(combat.get("attackers") or ()), *(combat.get("artillery") or ())])),
@@ -331,13 +267,12 @@ def _counter(ctx: _Ctx, u: Mapping[str, Any], at: Point, map_hex: str | None = N
         base["data-hex"] = map_hex
     base |= {"role": "button", "tabindex": "0", "aria-label": _unit_label(u),
              "transform": f"translate({n(at.x)} {n(at.y)})"}
-    extra = ctx.unit_attrs(u) if ctx.unit_attrs else None
     h = size / 2
     ring = ""
     if uid == ctx.selected:
         ring = f'<rect class="selection-ring" x="{n(-h - 3)}" y="{n(-h - 3)}" width="{n(size + 6)}" ' \
                f'height="{n(size + 6)}" rx="4"/>'
-    return (f"<g{_attrs(base, extra)}><title>{text(_unit_title(ctx, u))}</title>"
+    return (f"<g{_attrs(base)}><title>{text(_unit_title(ctx, u))}</title>"
             f'<rect class="shadow" x="{n(-h + 1.5)}" y="{n(-h + 1.5)}" width="{n(size)}" height="{n(size)}" rx="2"/>'
             f"{counter_body(u, size)}{ring}</g>")
 
@@ -390,10 +325,10 @@ def _strip_marks(ctx: _Ctx, h: str, c: Point) -> str:
     return "".join(out)
 
 
-def _hex_group(ctx: _Ctx, h: str) -> str:
-    st, lay = ctx.st, ctx.st.page.layout
+def _base_hex(st: _Static, h: str) -> str:
+    """A hex as the terrain shows it: the clickable target of every click on the map."""
+    lay = st.page.layout
     t, c = st.board.hexes[h], lay.centre(h)
-    units = ctx.by_loc.get(h, [])
     classes = ["hex", f"terrain-{t.centre}"]
     aria = [f"Hex {h}", t.centre]
     if t.label:
@@ -401,15 +336,36 @@ def _hex_group(ctx: _Ctx, h: str) -> str:
     if t.high:
         classes.append("high")
         aria.append("high ground")
-    strip = (ctx.view.get("strips") or {}).get(h)
     if h in st.runways:
         classes.append("airstrip")
-        if strip:
-            aria.append(f"air strip {STATUS_WORDS.get(strip.get('status'), strip.get('status'))}"
-                        + (f", work {strip['work']}" if strip.get("work") else ""))
     if st.board.in_setup_area(h):
         classes.append("setup-area")
-    classes += ctx.loc_classes(h)
+    # what is in the hex now is said by its state in the layers (when it has one)
+    base = {"class": " ".join(classes), "id": f"hex-{h}", "data-hex": h, "role": "button", "tabindex": "0",
+            "aria-label": ", ".join(aria), "aria-describedby": f"hex-state-{h}"}
+    s = lay.size
+    out = [f"<g{_attrs(base)}><title>{text(', '.join(aria))}</title>",
+           f'<polygon class="bg" points="{st.polygons[h]}"/>', st.decor[h],
+           f'<text class="hex-id" x="{n(c.x)}" y="{n(c.y - s * 0.6)}" font-size="8">{h}</text>']
+    if t.label:
+        out.append(fitted_text(t.label, c.x, c.y + s * 0.62, 7, lay.hex_width * 0.8, "hex-label"))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _hex_state(ctx: _Ctx, h: str) -> str:
+    """What the view says of a hex now: reachable (with its cost), a target, owed an
+    attack, an air strip's state, the units in it.  Empty for a quiet hex."""
+    st, lay = ctx.st, ctx.st.page.layout
+    c = lay.centre(h)
+    units = ctx.by_loc.get(h, [])
+    strip = (ctx.view.get("strips") or {}).get(h)
+    classes = ["hex-state", *ctx.loc_classes(h)]
+    aria = [f"Hex {h}"]
+    if h in st.runways and strip:
+        classes.append("airstrip")
+        aria.append(f"air strip {STATUS_WORDS.get(strip.get('status'), strip.get('status'))}"
+                    + (f", work {strip['work']}" if strip.get("work") else ""))
     if h in ctx.must_be_attacked:
         classes.append("must-be-attacked")
         aria.append("must be attacked")
@@ -421,20 +377,16 @@ def _hex_group(ctx: _Ctx, h: str) -> str:
         aria.append("attack target")
     if units:
         aria.append("units " + ", ".join(str(u.get("name", "")) for u in units))
-    base = {"class": " ".join(classes), "id": f"hex-{h}", "data-hex": h, "role": "button", "tabindex": "0",
-            "aria-label": ", ".join(aria)}
-    s = lay.size
-    out = [f"<g{_attrs(base, ctx.loc_attrs(h))}><title>{text(', '.join(aria))}</title>",
-           f'<polygon class="bg" points="{st.polygons[h]}"/>', st.decor[h]]
+    if len(classes) == 1 and len(aria) == 1 and h not in st.runways:
+        return ""
+    base = {"class": " ".join(classes), "id": f"hex-state-{h}", "data-hex": h, "aria-label": ", ".join(aria)}
+    out = [f"<g{_attrs(base)}><title>{text(', '.join(aria))}</title>"]
     if h in ctx.highlights:
         out.append(f'<polygon class="hl" points="{st.polygons[h]}"/>')
     if h in st.runways:
         out.append(_strip_marks(ctx, h, c))
-    out.append(f'<text class="hex-id" x="{n(c.x)}" y="{n(c.y - s * 0.6)}" font-size="8">{h}</text>')
     if ctx.highlights.get(h):
-        out.append(_badge(ctx.highlights[h], Point(c.x, c.y + s * 0.66)))
-    elif t.label:
-        out.append(fitted_text(t.label, c.x, c.y + s * 0.62, 7, lay.hex_width * 0.8, "hex-label"))
+        out.append(_badge(ctx.highlights[h], Point(c.x, c.y + lay.size * 0.66)))
     out.append("</g>")
     return "".join(out)
 
@@ -473,7 +425,7 @@ def _entry(ctx: _Ctx, e: EntryPoint) -> str:
         label += ", " + _reach_words(ctx, loc)
     base = {"class": " ".join(["entry", f"side-{e.side}", *ctx.loc_classes(loc)]), "data-entry": e.id,
             "data-loc": loc, "role": "button", "tabindex": "0", "aria-label": label}
-    out = [f"<g{_attrs(base, ctx.loc_attrs(loc))}><title>{text(label)}</title>",
+    out = [f"<g{_attrs(base, None)}><title>{text(label)}</title>",
            f'<polygon class="entry-bg" points="{_pts(lay.corners(e.at, 0.94))}"/>']
     for h in e.hexes:
         t = lay.centre(h)
@@ -526,7 +478,7 @@ def _box_frame(ctx: _Ctx, loc: str, r: Rect, title: str, side: str, count: int, 
         label += ", " + _reach_words(ctx, loc)
     classes = [*extra_cls.split(), *([f"side-{side}"] if side else []), *ctx.loc_classes(loc)]
     base = {"class": " ".join(classes), "data-loc": loc, "role": "button", "tabindex": "0", "aria-label": label}
-    out = [f"<g{_attrs(base, ctx.loc_attrs(loc))}><title>{text(sub or title)}</title>"
+    out = [f"<g{_attrs(base, None)}><title>{text(sub or title)}</title>"
            f'<rect class="box-bg" x="{n(r.x)}" y="{n(r.y)}" width="{n(r.w)}" height="{n(r.h)}" rx="3"/>'
            + fitted_text(title, r.cx, r.y + 12, 10, r.w - 8, "box-title")]
     if ctx.highlights.get(loc):
@@ -571,7 +523,7 @@ def _airfield_box(ctx: _Ctx, key: str, title: str, r: Rect) -> str:
         mini = Layout(17.0, Point(0, 0))
         pts = [Point(r.x + 22 + q.x - mini.centre("0000").x, cy + q.y - mini.centre("0000").y)
                for q in mini.corners("0000")]
-        out.append(f"<g{_attrs(base, ctx.loc_attrs(loc))}><title>{text(label)}</title>"
+        out.append(f"<g{_attrs(base, None)}><title>{text(label)}</title>"
                    f'<polygon class="mini" points="{_pts(pts)}"/>'
                    f'<text class="hex-id" x="{n(r.x + 22)}" y="{n(cy - 4)}" font-size="8">{h}</text>'
                    + (status_chit(status, r.x + 22, cy + 6) if status else "")
@@ -602,59 +554,55 @@ def _bottom(ctx: _Ctx) -> str:
     return "".join(out)
 
 
-# --- the public function ------------------------------------------------------
+# --- the public functions ------------------------------------------------------
 
-def render_map(
+def _svg_open(p: Page, heading: str, extra: str = "") -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {n(p.width)} {n(p.height)}" '
+            f'width="100%" role="group" aria-label="{_q(heading)}"{extra}><title>{text(heading)}</title>')
+
+
+@cache
+def render_base() -> str:
+    """The map's base layer as an SVG element for the game page (the same every time):
+    every hex is ``<g class="hex terrain-..." id="hex-RRCC" data-hex="RRCC" role="button" ...>``."""
+    st = _static()
+    return _svg_open(st.page, "Map of Guadalcanal", ' class="fb-map map-base"') + DEFS + _base_inner(st) + "</svg>"
+
+
+def _base_inner(st: _Static) -> str:
+    p, m = st.page, st.page.map
+    out = [f'<rect class="paper" width="{n(p.width)}" height="{n(p.height)}"/>',
+           f'<rect class="sea" x="{n(m.x)}" y="{n(m.y)}" width="{n(m.w)}" height="{n(m.h)}"/>',
+           _south_edge(st), '<g class="hexes">']
+    out += [_base_hex(st, h) for h in sorted(st.board.hexes, key=_draw_order)]
+    out.append("</g>")
+    out.append(st.overlay)
+    out.append(f'<rect class="map-frame" x="{n(m.x)}" y="{n(m.y)}" width="{n(m.w)}" height="{n(m.h)}"/>')
+    return "".join(out)
+
+
+def render_layers(
     view: Mapping[str, Any],
     *,
     selected: str | None = None,
     highlights: Mapping[str, str] | None = None,
     targets: Iterable[str] = (),
-    hex_attrs: HexAttrs | None = None,
-    unit_attrs: UnitAttrs | None = None,
     title: str | None = None,
 ) -> str:
-    """Render a First Blood game view as a standalone SVG document.
-
-    :param view: A view dict from ``RULES.view(state, side)`` (``build_view``). Used: ``units``
-        (each with ``id``, ``side``, ``name``, ``kind``, ``type``, ``cf``, ``mf``, ``range``, ``loc``,
-        ``face_down``, ``moved``, ``fought``, ``stopped``, ...), ``strips``, ``turn``, ``turns``,
-        ``turn_name``, ``phase_title``, ``combat`` and ``obligations``. Missing keys are tolerated.
-    :param selected: A unit id to draw on top of its stack with a selection ring.
-    :param highlights: ``{location: label}``; each location gets class ``reachable`` and the
-        label (e.g. the MF cost ``"3"``) printed in it. Locations are map hexes (``"0709"``) or
-        any other location id drawn on the sheet (``"entry:us-east-1"``, ``"box:A"``, ``"cap"``,
-        ``"strip:0708"``, ``"arriving"``).
-    :param targets: Locations marked as attack targets (class ``target``, red outline).
-    :param hex_attrs: ``hex_attrs(location) -> {name: value}``, extra attributes (``hx-post``,
-        ``hx-vals`` ...) for the clickable group of every location above. A ``class`` value is
-        appended to the renderer's classes; other names override. Values are XML-escaped.
-    :param unit_attrs: ``unit_attrs(unit_view) -> {name: value}``, the same for each counter.
-    :param title: Text for the header and the document ``<title>`` (default: the view's title).
-
-    Every hex is ``<g class="hex terrain-..." id="hex-RRCC" data-hex="RRCC" role="button" ...>``;
-    every counter ``<g class="counter side-US ..." data-unit="..." data-loc="...">`` (plus ``data-hex``
-    on the map) with classes ``moved``, ``fought``, ``stopped``, ``face-down``, ``must-attack``
-    (owes an attack, from ``view["obligations"]``) and ``selected``; hexes owed an attack get
-    ``must-be-attacked``. Units ``eliminated`` or in the ``pool`` are not drawn.
-
-    >>> svg = render_map(view, highlights={"0709": "3"}, targets=["0810"])  # doctest: +SKIP
-    """
-    ctx = _make_ctx(view, selected, highlights, targets, hex_attrs, unit_attrs)
-    st, p = ctx.st, ctx.st.page
+    """The map's changing layers as an SVG element (``id="map-layers"``) drawn over
+    :func:`render_base` on the game page.  Parameters as for :func:`render_map`."""
+    ctx = _make_ctx(view, selected, highlights, targets)
     heading = title if title is not None else str(view.get("title") or "First Blood")
-    m = p.map
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="fb-map" viewBox="0 0 {n(p.width)} {n(p.height)}" '
-           f'width="100%" role="group" aria-label="{_q(heading)}"><title>{text(heading)}</title>'
-           f"<style>{CSS}</style>{DEFS}",
-           f'<rect class="paper" width="{n(p.width)}" height="{n(p.height)}"/>',
-           _header(ctx, heading), _top_boxes(ctx),
-           f'<rect class="sea" x="{n(m.x)}" y="{n(m.y)}" width="{n(m.w)}" height="{n(m.h)}"/>',
-           _south_edge(st), '<g class="hexes">']
-    out += [_hex_group(ctx, h) for h in sorted(st.board.hexes, key=_draw_order)]
+    return (_svg_open(ctx.st.page, heading, ' class="fb-map map-layers" id="map-layers"')
+            + _layers_inner(ctx, heading) + "</svg>")
+
+
+def _layers_inner(ctx: _Ctx, heading: str) -> str:
+    st, p = ctx.st, ctx.st.page
+    out = [_header(ctx, heading), _top_boxes(ctx), '<g class="hex-states">']
+    out += [_hex_state(ctx, h) for h in sorted(st.board.hexes, key=_draw_order)]
     out.append("</g>")
     out.append(_marks(ctx))
-    out.append(st.overlay)
     out += [_entry(ctx, e) for e in st.board.entries.values()]
     out.append('<g class="units">')
     for h in sorted(st.board.hexes, key=_draw_order):
@@ -667,10 +615,48 @@ def render_map(
             c = p.layout.centre(e.at)
             out.append(_stack(ctx, units, Point(c.x, c.y + 2), 5.0))
     out.append("</g>")
-    out.append(f'<rect class="map-frame" x="{n(m.x)}" y="{n(m.y)}" width="{n(m.w)}" height="{n(m.h)}"/>')
     out.append(_bottom(ctx))
-    out.append("</svg>")
     return "".join(out)
+
+
+def render_map(
+    view: Mapping[str, Any],
+    *,
+    selected: str | None = None,
+    highlights: Mapping[str, str] | None = None,
+    targets: Iterable[str] = (),
+    title: str | None = None,
+) -> str:
+    """Render a First Blood game view as one standalone SVG document (base and layers,
+    its stylesheet inlined).
+
+    :param view: A view dict from ``RULES.view(state, side)`` (``build_view``). Used: ``units``
+        (each with ``id``, ``side``, ``name``, ``kind``, ``type``, ``cf``, ``mf``, ``range``, ``loc``,
+        ``face_down``, ``moved``, ``fought``, ``stopped``, ...), ``strips``, ``turn``, ``turns``,
+        ``turn_name``, ``phase_title``, ``combat`` and ``obligations``. Missing keys are tolerated.
+    :param selected: A unit id to draw on top of its stack with a selection ring.
+    :param highlights: ``{location: label}``; each location gets class ``reachable`` and the
+        label (e.g. the MF cost ``"3"``) printed in it. Locations are map hexes (``"0709"``) or
+        any other location id drawn on the sheet (``"entry:us-east-1"``, ``"box:B"``, ``"cap"``,
+        ``"strip:0708"``, ``"arriving"``).
+    :param targets: Locations marked as attack targets (class ``target``, red outline).
+    :param title: Text for the header and the document ``<title>`` (default: the view's title).
+
+    Every hex is ``<g class="hex terrain-..." id="hex-RRCC" data-hex="RRCC" role="button" ...>``;
+    what the view says of it now is a ``<g class="hex-state ..." data-hex="RRCC">`` above it
+    (classes ``reachable``, ``target``, ``must-be-attacked``, ``combat-target``); every counter
+    ``<g class="counter side-US ..." data-unit="..." data-loc="...">`` (plus ``data-hex`` on the
+    map) with classes ``moved``, ``fought``, ``stopped``, ``face-down``, ``must-attack`` (owes an
+    attack, from ``view["obligations"]``) and ``selected``; boxes, entry points and air strip
+    status boxes are ``role="button"`` groups with ``data-loc``. Units ``eliminated`` or in the
+    ``pool`` are not drawn.
+
+    >>> svg = render_map(view, highlights={"0709": "3"}, targets=["0810"])  # doctest: +SKIP
+    """
+    ctx = _make_ctx(view, selected, highlights, targets)
+    heading = title if title is not None else str(view.get("title") or "First Blood")
+    return (_svg_open(ctx.st.page, heading, ' class="fb-map"') + f"<style>{_css()}</style>{DEFS}"
+            + _base_inner(ctx.st) + _layers_inner(ctx, heading) + "</svg>")
 
 
 def _draw_order(h: str) -> tuple[int, int]:

@@ -13,7 +13,18 @@ from urllib.parse import parse_qs, quote, urlsplit
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.deps import GameDep, LimitsDep, OptionalSeatDep, ServiceDep, SessionDep, SettingsDep, same_origin
+from app import store
+from app.deps import (
+    GameDep,
+    LimitsDep,
+    OptionalSeatDep,
+    ServiceDep,
+    SessionDep,
+    SettingsDep,
+    get_game,
+    optional_seat,
+    same_origin,
+)
 from app.models import Game, Seat
 from app.ratelimit import client_address
 from app.routes.api import invite_link, set_seat_cookie
@@ -135,17 +146,24 @@ def take_seat(request: Request, game: GameDep, session: SessionDep, service: Ser
 
 @router.get("/games/{game_id}/board", response_class=HTMLResponse)
 def board(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
-          select: str = "") -> HTMLResponse:
-    return render_board(request, session, service, game, seat, BoardRequest(select=select))
+          select: str = "", seq: int = -1) -> HTMLResponse:
+    """The changing parts of the board with ``select`` selected (and the log since ``seq``)."""
+    return render_board(request, session, service, game, seat, BoardRequest(select=select, since=_since(seq, game)))
 
 
 @router.get("/games/{game_id}/poll")
-def poll(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
+def poll(request: Request, game_id: str, session: SessionDep, service: ServiceDep, settings: SettingsDep,
          seq: int = 0, select: str = "") -> Response:
-    """Asked every few seconds: 204 while nothing happened, else the new board."""
-    if game.seq == seq:
+    """Asked every few seconds: 204 while nothing happened (one indexed read, nothing
+    else), else the parts of the board that changed."""
+    current = store.current_seq(session, game_id) if GAME_ID.fullmatch(game_id) else -1
+    if current < 0:
+        raise HTTPException(404, f"no game {game_id}")
+    if current == seq:
         return Response(status_code=204)
-    return board(request, game, seat, session, service, select)
+    game = get_game(game_id, session, service)
+    seat = optional_seat(request, game, session, service, settings, request.app.state.limits)
+    return render_board(request, session, service, game, seat, BoardRequest(select=select, since=_since(seq, game)))
 
 
 @posts.post("/games/{game_id}/command", response_class=HTMLResponse)
@@ -171,9 +189,14 @@ def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: Sessi
         stacked = any(u["loc"] == hex for u in ctx.view["units"]) if hex else False
         error = None if (pick is not None or stacked or not ctx.your_turn) else ctx.nothing_here(hex or unit)
         return render_board(request, session, service, game, seat,
-                            BoardRequest(select=pick or "", error=error, inspect=hex))
+                            BoardRequest(select=pick or "", error=error, inspect=hex, since=_since(seq, game)))
     keep = select if cmd.type in ("attack", "add") else ""
     return _submit(request, game, seat, session, service, cmd.type, cmd.data, seq, keep)
+
+
+def _since(seq: int, game: Game) -> int:
+    """The first log line the page lacks: the page was drawn after ``seq`` events."""
+    return min(max(0, seq), game.seq) if seq >= 0 else game.seq
 
 
 def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep, service: ServiceDep,
@@ -194,7 +217,8 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
         except RuleError as exc:
             error = str(exc)
     return render_board(request, session, service, game, seat,
-                        BoardRequest(select=select, error=error, error_for=Command(ctype, data or {})))
+                        BoardRequest(select=select, error=error, error_for=Command(ctype, data or {}),
+                                     since=_since(seq, game)))
 
 
 def render_board(request: Request, session: SessionDep, service: ServiceDep, game: Game, seat: Seat | None,

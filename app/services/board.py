@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from app import store
 from app.models import Game, Seat
-from app.render.svg import render_map
+from app.render.svg import render_base, render_layers
 from app.services.games import GameService
 from engine.core.events import Command
 from engine.core.game import get_rules
@@ -30,6 +30,7 @@ class BoardRequest:
     error: str | None = None
     error_for: Command | None = None
     inspect: str = ""  # a hex whose stack the panel opens
+    since: int | None = None  # only the parts that change, and the log lines from this event on (None: a page)
 
 
 @dataclass
@@ -48,7 +49,7 @@ class BoardContext:
     view: dict[str, Any]
     legal: list[Command]
     selected: str | None
-    svg: str
+    layers: str  # the map's changing layers (an <svg>)
     general: list[Button] = field(default_factory=list)
     unit_buttons: list[Button] = field(default_factory=list)  # the selected unit's commands
     choosers: list[dict[str, str]] = field(default_factory=list)  # units that have something to do
@@ -59,6 +60,11 @@ class BoardContext:
     inspect: str | None = None
     stack: list[dict[str, Any]] = field(default_factory=list)  # the units in the inspected hex
     invite_url: str | None = None  # shown to the creator until the opponent joins
+    oob: bool = False  # only the changing parts, each swapped in by its id
+
+    @property
+    def base(self) -> str:
+        return render_base()
 
     @property
     def your_turn(self) -> bool:
@@ -155,31 +161,21 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     choosers = [{"id": u, "label": _unit_label(names.get(u)), "where": names.get(u, {}).get("loc", "")}
                 for u in units_with_actions]
 
-    gid, seq, sel = game.id, game.seq, selected or ""
-
-    def hex_attrs(h: str) -> dict[str, str]:
-        return _click_attrs(gid, {"hex": h, "select": sel, "seq": seq})
-
-    def unit_attrs(u: dict[str, Any]) -> dict[str, str]:
-        return _click_attrs(gid, {"unit": u["id"], "select": sel, "seq": seq})
-
-    svg = render_map(view, selected=selected, highlights=highlights, targets=sorted(targets),
-                     hex_attrs=hex_attrs, unit_attrs=unit_attrs)
-    log = store.page_events(session, game.id, max(0, game.seq - 60), 60)[1]
+    layers = render_layers(view, selected=selected, highlights=highlights, targets=sorted(targets))
+    oob = req.since is not None
+    if oob:  # swapped in out of band, by its id
+        layers = layers.replace("<svg ", '<svg hx-swap-oob="true" ', 1)
+    first = max(0, game.seq - 60) if req.since is None else max(0, min(req.since, game.seq), game.seq - 60)
+    log = store.page_events(session, game.id, first, game.seq - first)[1] if game.seq > first else []
     lines = [{"seq": r.seq, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),
               "turn": r.type == "turn_started"} for r in reversed(log) if r.text]
     err_for = _safe_label(rules, state, req.error_for) if req.error and req.error_for is not None else None
     inspect = req.inspect or (names[selected]["loc"] if selected in names else "")
     stack = [u for u in view["units"] if inspect and u["loc"] == inspect]
-    return BoardContext(game=game, seat=seat, view=view, legal=legal, selected=selected, svg=svg,
+    return BoardContext(game=game, seat=seat, view=view, legal=legal, selected=selected, layers=layers,
                         general=general, unit_buttons=unit_buttons, choosers=choosers, other=other,
                         log=lines, error=req.error, error_for=err_for, inspect=inspect or None, stack=stack,
-                        invite_url=invite_url if game.status == "waiting" else None)
-
-
-def _click_attrs(gid: str, vals: dict[str, Any]) -> dict[str, str]:
-    return {"hx-post": f"/games/{gid}/click", "hx-vals": json.dumps(vals), "hx-target": "#board",
-            "hx-swap": "outerHTML", "hx-trigger": "click, keyup[key=='Enter']"}
+                        invite_url=invite_url if game.status == "waiting" else None, oob=oob)
 
 
 def _button(rules: Any, state: Any, c: Command) -> Button:

@@ -15,7 +15,7 @@ def ctx(legal: list[Command], selected: str | None = None) -> BoardContext:
     view = {"units": [{"id": "ij-a", "side": "IJ", "loc": "0502"}, {"id": "us-b", "side": "US", "loc": "0503"},
                       {"id": "us-c", "side": "US", "loc": "0910"}],
             "prompt": {"text": "Declare and resolve your attacks"}, "your_turn": True}
-    return BoardContext(game=None, seat=FakeSeat(), view=view, legal=legal, selected=selected, svg="")  # type: ignore[arg-type]
+    return BoardContext(game=None, seat=FakeSeat(), view=view, legal=legal, selected=selected, layers="")  # type: ignore[arg-type]
 
 
 def test_clicking_an_enemy_counter_attacks_its_hex() -> None:

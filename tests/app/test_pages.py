@@ -36,6 +36,7 @@ def test_game_page_shows_turn_phase_prompt_map_and_invitation(client: TestClient
     assert re.search(r"/join/" + gid + r"#token=[\w-]+", html)  # the invitation link
     assert "/static/vendor/htmx-2.0.11.min.js" in html
     assert 'hx-trigger="every 3s"' in html  # the page follows the opponent by itself
+    assert 'class="fb-map map-base"' in html and 'id="map-layers"' in html  # base and layers, stacked
 
 
 def test_private_link_sets_the_cookie_from_a_form_post(client: TestClient) -> None:
@@ -98,7 +99,7 @@ def test_clicking_the_map_places_a_unit_and_errors_name_the_rule(client: TestCli
     html = client.get(f"/games/{gid}").text
     seq = int(re.search(r'data-seq="(\d+)"', html).group(1))
     board = client.get(f"/games/{gid}/board", params={"select": "us-1-1"}).text
-    assert 'class="hex' in board and "reachable" in board  # set-up hexes highlighted for the unit
+    assert 'class="hex-state reachable' in board  # set-up hexes highlighted for the unit
     r = client.post(f"/games/{gid}/click", data={"hex": "0709", "select": "us-1-1", "seq": seq})
     assert r.status_code == 200
     view = client.get(f"/api/games/{gid}").json()
@@ -131,7 +132,8 @@ def test_poll_is_204_until_something_happens(client: TestClient) -> None:
     client.post(f"/api/games/{gid}/commands", headers=bearer(created["token"]),
                 json={**legal["commands"][0], "expected_seq": seq})
     r = client.get(f"/games/{gid}/poll", params={"seq": seq})
-    assert r.status_code == 200 and 'id="board"' in r.text
+    new = client.get(f"/api/games/{gid}").json()["seq"]
+    assert r.status_code == 200 and f'data-seq="{new}"' in r.text and 'hx-swap-oob="true"' in r.text
 
 
 def test_admin_pages_list_games_and_verify(client: TestClient) -> None:
@@ -153,3 +155,25 @@ def test_clicking_a_stack_opens_it_in_the_panel(client: TestClient) -> None:
     html = client.post(f"/games/{gid}/click", data={"hex": "0709", "seq": seq}).text
     stack = html.split('id="stack"', 1)[1].split("</section>", 1)[0]
     assert "In 0709" in stack and "US 1/1" in stack and "US 1/2" in stack
+
+
+def test_a_command_is_answered_with_only_what_changed(client: TestClient) -> None:
+    """Not the whole board: the map's base layer never comes again, only its changing
+    layers, the status, the panel and the new log lines, each swapped in by its id."""
+    gid = new_game(client)
+    page = client.get(f"/games/{gid}").text
+    seq = int(re.search(r'data-seq="(\d+)"', page).group(1))
+    r = client.post(f"/games/{gid}/command", data={"type": "place", "data": '{"unit": "us-1-1", "to": "0709"}',
+                                                   "seq": seq})
+    answer = r.text
+    assert "map-base" not in answer and 'id="hex-0709"' not in answer  # no base layer
+    for part in ('id="board-state"', 'id="top"', 'id="map-layers"', 'id="panel-actions"', 'id="players"'):
+        assert re.search(part + r'[^>]*hx-swap-oob="true"|hx-swap-oob="true"[^>]*' + part, answer), part
+    new_lines = re.findall(r'<div hx-swap-oob="afterbegin:#log">(.*?)</div>', answer, re.S)
+    assert len(new_lines) == 1 and new_lines[0].count("<li") == client.get(f"/api/games/{gid}").json()["seq"] - seq
+    assert "1/1" in new_lines[0]
+    assert len(answer) < len(page) / 3
+    # a click that only selects another unit sends no log line at all
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    r = client.get(f"/games/{gid}/board", params={"select": "us-1-2", "seq": seq})
+    assert "afterbegin:#log" not in r.text and 'data-select="us-1-2"' in r.text

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from app.render import render_map
+from app.render import render_base, render_layers, render_map
 from app.render.layout import Layout, Point
 from engine.core.hexes import neighbor_ids
 from engine.games.first_blood.board import load_board
@@ -55,6 +55,12 @@ def groups(root: ET.Element, cls: str) -> list[ET.Element]:
 
 def hex_group(root: ET.Element, hex_id: str) -> ET.Element:
     (g,) = [g for g in groups(root, "hex") if g.get("data-hex") == hex_id]
+    return g
+
+
+def hex_state(root: ET.Element, hex_id: str) -> ET.Element:
+    """What the view says of the hex now (drawn in the layers, over its base hex)."""
+    (g,) = [g for g in groups(root, "hex-state") if g.get("data-hex") == hex_id]
     return g
 
 
@@ -159,11 +165,14 @@ def test_every_land_hex_has_exactly_one_group() -> None:
 
 
 def test_hex_aria_label() -> None:
-    g = hex_group(parse(render_map(fake_view([]))), "0709")
+    root = parse(render_map(fake_view([])))
+    g = hex_group(root, "0709")
     assert g.get("aria-label", "").startswith("Hex 0709, clear, Henderson Field")
     assert "airstrip" in g.get("class", "").split()
-    assert "Dam" in texts(g)
-    assert "2" in texts(g)  # work marker
+    state = hex_state(root, "0709")
+    assert "air strip damaged, work 2" in state.get("aria-label", "")
+    assert "Dam" in texts(state)
+    assert "2" in texts(state)  # work marker
 
 
 def test_map_units_are_drawn_in_their_hex() -> None:
@@ -245,12 +254,13 @@ def test_turn_track_highlights_the_current_turn() -> None:
 
 def test_highlights_and_targets() -> None:
     root = parse(render_map(fake_view([]), highlights={"0709": "3", "box:B": "4"}, targets=["0810"]))
-    g = hex_group(root, "0709")
+    g = hex_state(root, "0709")
     assert "reachable" in g.get("class", "").split()
     assert "3" in texts(g)
     assert "cost 3" in g.get("aria-label", "")
-    assert "target" in hex_group(root, "0810").get("class", "").split()
-    assert "reachable" not in hex_group(root, "0810").get("class", "").split()
+    assert "target" in hex_state(root, "0810").get("class", "").split()
+    assert "reachable" not in hex_state(root, "0810").get("class", "").split()
+    assert not [g for g in groups(root, "hex-state") if g.get("data-hex") == "0506"]  # a quiet hex: nothing
     (box,) = [e for e in groups(root, "box") if e.get("data-loc") == "box:B"]
     assert "reachable" in box.get("class", "").split()
 
@@ -270,7 +280,7 @@ def test_obligations_mark_units_and_hexes() -> None:
     root = parse(render_map(fake_view(units, obligations=[{"unit": "us-1", "hex": "0709"}])))
     assert "must-attack" in counter(root, "us-1").get("class", "").split()
     assert "must-attack" not in counter(root, "ij-1").get("class", "").split()
-    assert "must-be-attacked" in hex_group(root, "0709").get("class", "").split()
+    assert "must-be-attacked" in hex_state(root, "0709").get("class", "").split()
 
 
 def test_text_is_escaped() -> None:
@@ -284,33 +294,31 @@ def test_text_is_escaped() -> None:
     assert nasty in (g.get("aria-label") or "")
     assert "ab&c" in texts(counter(root, "us-y"))
     assert "A & <B>" in texts(root)
-    assert "<1>" in texts(hex_group(root, "0709"))
+    assert "<1>" in texts(hex_state(root, "0709"))
 
 
-def test_extra_attributes_are_escaped_and_merged() -> None:
-    seen: list[str] = []
-
-    def hex_attrs(loc: str) -> dict[str, str]:
-        seen.append(loc)
-        return {"hx-post": f"/move?to={loc}&x=1", "hx-vals": '{"to": "' + loc + '"}', "class": "clickable"}
-
-    def unit_attrs(u: dict[str, Any]) -> dict[str, str]:
-        return {"hx-vals": f'{{"unit": "{u["id"]}", "x": "<&>"}}'}
-
-    units = [unit("us-1", "0709")]
-    svg = render_map(fake_view(units), hex_attrs=hex_attrs, unit_attrs=unit_attrs)
-    root = parse(svg)
-    g = hex_group(root, "0709")
-    assert g.get("hx-post") == "/move?to=0709&x=1"
-    assert g.get("hx-vals") == '{"to": "0709"}'
-    assert {"hex", "clickable"} <= set(g.get("class", "").split())
-    assert counter(root, "us-1").get("hx-vals") == '{"unit": "us-1", "x": "<&>"}'
-    assert {"0709", "box:A", "entry:us-east-1", "cap", "strip:0708", "arriving"} <= set(seen)
+def test_the_base_never_changes_and_the_layers_hold_the_view() -> None:
+    """The page keeps the base and swaps only the layers: everything the view says is in them."""
+    units = [unit("us-1", "0709"), unit("us-2", "box:A")]
+    base = parse(render_base())
+    assert base.get("class") == "fb-map map-base" and not groups(base, "counter") and not groups(base, "hex-state")
+    assert len(groups(base, "hex")) == len(load_board().hexes)
+    layers = parse(render_layers(fake_view(units), highlights={"0709": "3"}, selected="us-1"))
+    assert layers.get("id") == "map-layers" and not groups(layers, "hex")
+    assert {g.get("data-unit") for g in groups(layers, "counter")} == {"us-1", "us-2"}
+    assert "reachable" in hex_state(layers, "0709").get("class", "").split()
+    assert render_base() == render_base()
+    # the standalone document is exactly the two together (one <svg> and <title> fewer, a <style> more)
+    whole = parse(render_map(fake_view(units), highlights={"0709": "3"}, selected="us-1"))
+    assert len(list(whole.iter())) == len(list(base.iter())) + len(list(layers.iter())) - 1
 
 
-def test_bad_attribute_names_are_refused() -> None:
-    with pytest.raises(ValueError):
-        render_map(fake_view([]), hex_attrs=lambda loc: {'onclick="x"': "1"})
+def test_the_layers_let_clicks_through_to_the_hexes() -> None:
+    """Clicks reach the base hexes through the layers, except on counters and places."""
+    css = (ROOT / "static" / "app.css").read_text()
+    assert re.search(r"svg\.map-layers \{[^}]*pointer-events: none", css)
+    assert re.search(r"\.map-layers \.counter, \.map-layers \.box, \.map-layers \.entry, "
+                     r"\.map-layers \.status-hex \{ pointer-events: auto; \}", css)
 
 
 # --- a real game ------------------------------------------------------------------
@@ -339,7 +347,7 @@ def test_view_is_not_mutated(midgame_view: dict[str, Any]) -> None:
 
 def test_output_does_not_depend_on_hash_seed() -> None:
     code = ("import hashlib, sys; sys.path.insert(0, 'tests/app'); from test_render import fake_view, unit;"
-            "from app.render import render_map;"
+            "from app.render import render_base, render_layers, render_map;"
             "print(hashlib.sha256(render_map(fake_view([unit('u', '0709')])).encode()).hexdigest())")
     out = set()
     for seed in ("1", "2"):

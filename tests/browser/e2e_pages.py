@@ -38,13 +38,18 @@ class Player:
     # --- reading the page ---------------------------------------------------------
 
     def seq(self) -> int:
-        return int(self.page.locator("#board").get_attribute("data-seq") or -1)
+        return int(self.page.locator("#board-state").get_attribute("data-seq") or -1)
 
     def counter(self, unit: str) -> Locator:
         return self.page.locator(f'g.counter[data-unit="{unit}"]')
 
     def hex(self, hex_id: str) -> Locator:
+        """The hex on the map's base layer: what a click lands on."""
         return self.page.locator(f'g.hex[data-hex="{hex_id}"]')
+
+    def hex_state(self, hex_id: str) -> Locator:
+        """What the page says of the hex now (reachable, a target ...), in the map's layers."""
+        return self.page.locator(f'g.hex-state[data-hex="{hex_id}"]')
 
     def log_lines(self) -> list[str]:
         """The log, newest line first."""
@@ -57,7 +62,7 @@ class Player:
 
     def reachable(self) -> dict[str, str]:
         """Highlighted map hexes -> the MF cost printed in them ('' when none)."""
-        return self.page.eval_on_selector_all("g.hex.reachable", """els => Object.fromEntries(els.map(
+        return self.page.eval_on_selector_all("g.hex-state.reachable", """els => Object.fromEntries(els.map(
             e => [e.dataset.hex, (e.querySelector('text.cost') || {}).textContent || '']))""")
 
     def expect_my_move(self, phase_title: str, prompt: str = "", timeout: int = TIMEOUT) -> None:
@@ -85,7 +90,7 @@ class Player:
     def wait_seq(self, seq: int, timeout: int = TIMEOUT) -> None:
         """Wait for the board after event ``seq``; fail with the server's message if it refused."""
         self.page.wait_for_function(
-            """seq => { const b = document.getElementById('board');
+            """seq => { const b = document.getElementById('board-state');
                         return (b && b.dataset.seq === String(seq)) || document.getElementById('error'); }""",
             arg=seq, timeout=timeout)
         error = self.page.locator("#error")
@@ -160,5 +165,5 @@ class Player:
     def shot(self, name: str) -> None:
         """The map, and the whole page (map, status and panel), into test-artifacts/."""
         self.settle()
-        self.page.locator("svg.fb-map").screenshot(path=str(self.shots / f"{name}-map.png"))
+        self.page.locator(".map-stack").screenshot(path=str(self.shots / f"{name}-map.png"))
         self.page.screenshot(path=str(self.shots / f"{name}-page.png"), full_page=True)

@@ -108,7 +108,7 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     placed = us.places()
     for unit, where in {**plan.US_GROUND, **plan.US_AIR}.items():
         assert placed[unit] == where, (unit, placed[unit], where)
-    expect(us.page.locator(f'g.hex[data-hex="{plan.STACK_HEX}"]')).to_have_attribute(
+    expect(us.page.locator(f'g.hex-state[data-hex="{plan.STACK_HEX}"]')).to_have_attribute(
         "aria-label", re.compile(r"units 1 Amtrac, 1 Eng"))
 
     # the set-up hands over to the IJ: its page updates by itself
@@ -159,7 +159,7 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     assert shown == {h: str(r["cost"]) for h, r in engine_reach.items() if h[:1].isdigit()}
     assert shown[plan.ZOC_HEX] == "5"  # 4 MF to come on from the entry point, 1 into 0502
     assert plan.STACK_HEX not in shown  # never into the enemy
-    expect(ij.page.locator("g.hex.reachable")).to_have_count(len(shown))
+    expect(ij.page.locator("g.hex-state.reachable")).to_have_count(len(shown))
     expect(ij.page.locator(".actions.unit")).to_contain_text(f"Move IJ 124/2 to {plan.ZOC_HEX}")
     ij.click_hex(plan.ZOC_HEX)
     ij.done(p)
@@ -193,10 +193,10 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     ij.expect_my_move("IJ combat (§7)", "1 mandatory combat pairing(s) left (§7)")
     us.expect_waiting("IJ combat (§7)", "IJ")
     expect(ij.counter(plan.ATTACKER)).to_have_class(re.compile(r"\bmust-attack\b"))
-    target = ij.hex(plan.STACK_HEX)
+    target = ij.hex_state(plan.STACK_HEX)
     expect(target).to_have_class(re.compile(r"\btarget\b"))
     expect(target).to_have_class(re.compile(r"\bmust-be-attacked\b"))
-    assert ij.page.locator("g.hex.target").evaluate_all("els => els.map(e => e.dataset.hex)") == [plan.STACK_HEX]
+    assert ij.page.locator("g.hex-state.target").evaluate_all("els => els.map(e => e.dataset.hex)") == [plan.STACK_HEX]
     expect(ij.page.locator(".actions.general button.cmd-end_phase")).to_have_count(0)  # combat is mandatory
 
     p = script.next("IJ", "attack", "declare")
@@ -205,7 +205,7 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     combat = ij.page.locator("#combat")
     expect(combat).to_contain_text(f"Attack on {plan.STACK_HEX}")
     expect(combat).to_contain_text("Attackers: none yet")
-    expect(ij.hex(plan.STACK_HEX)).to_have_class(re.compile(r"\bcombat-target\b"))
+    expect(ij.hex_state(plan.STACK_HEX)).to_have_class(re.compile(r"\bcombat-target\b"))
 
     p = script.next("IJ", "add", "add")
     ij.click_counter(plan.ATTACKER)  # a click on a unit that can join the attack adds it

@@ -1,0 +1,82 @@
+// The game board: one handler for every click (and Enter or Space) on the map.
+// A click on a counter stands for its unit, on a box, an entry point or an air strip
+// status box for that place, anywhere else for the hex under it; the server decides
+// what that means (a move, an attack, a new selection) and answers with the parts of
+// the board that changed.  No inline script, no eval: the page's CSP forbids both.
+(function () {
+  "use strict";
+
+  function state() {
+    return document.getElementById("board-state");
+  }
+
+  function send(target) {
+    var s = state();
+    if (!s || !window.htmx) {
+      return;
+    }
+    var values = { seq: s.dataset.seq, select: s.dataset.select, hex: "", unit: "" };
+    if (target.dataset.unit) {
+      values.unit = target.dataset.unit;
+    } else {
+      values.hex = target.dataset.loc || target.dataset.hex;
+    }
+    window.htmx.ajax("POST", "/games/" + s.dataset.game + "/click",
+                     { source: target, values: values, swap: "none" });
+  }
+
+  function clickable(event) {
+    var map = event.target.closest && event.target.closest(".map-stack");
+    return map ? event.target.closest("[data-unit], [data-loc], g.hex[data-hex]") : null;
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = clickable(event);
+    if (target) {
+      event.preventDefault();
+      send(target);
+    }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" && event.key !== " ") {
+      return;
+    }
+    var target = clickable(event);
+    if (target && target.getAttribute("role") === "button") {
+      event.preventDefault();
+      send(target);
+    }
+  });
+
+  // Requests that fail (a refused form, a rate limit, no network) say so on the page.
+  function show(message) {
+    var box = document.getElementById("net-error");
+    if (box) {
+      box.textContent = message;
+      box.hidden = !message;
+    }
+  }
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    var message = "The server refused that (" + xhr.status + ").";
+    try {
+      message = JSON.parse(xhr.responseText).detail || message;
+    } catch (ignored) {
+      var doc = new DOMParser().parseFromString(xhr.responseText, "text/html");
+      var detail = doc.getElementById("error-detail");
+      if (detail) {
+        message = detail.textContent;
+      }
+    }
+    show(message);
+  });
+  document.addEventListener("htmx:sendError", function () {
+    show("The server cannot be reached; the page will catch up when it can.");
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.successful) {
+      show("");
+    }
+  });
+})();
