@@ -153,7 +153,7 @@ class FirstBlood:
         phase = state.phase
         unit = only.data.get("unit") if only is not None else None
         if phase.endswith("_setup") or phase.endswith("_reinforcements"):
-            yield from reinforcements.gen_place(state, side, unit if isinstance(unit, str) else None)
+            yield from reinforcements.iter_place(state, side, unit if isinstance(unit, str) else None)
         elif phase.endswith("_movement"):
             if only is not None and only.type == "move" and isinstance(unit, str):
                 yield from movement.iter_moves(state, side, unit)

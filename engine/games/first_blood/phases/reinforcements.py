@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from engine.core.errors import IllegalCommandError
@@ -64,17 +65,22 @@ def reinforcement_targets(state: FBState, uid: str) -> list[str]:
     return targets
 
 
-def targets_for(state: FBState, uid: str) -> list[str]:
-    return setup.setup_targets(state, uid) if state.turn == 0 else reinforcement_targets(state, uid)
+def targets_for(state: FBState, uid: str, occ: dict[str, list[str]] | None = None) -> list[str]:
+    return setup.setup_targets(state, uid, occ) if state.turn == 0 else reinforcement_targets(state, uid)
+
+
+def iter_place(state: FBState, side: str, unit: str | None = None) -> Iterator[Command]:
+    """The legal placements, unit by unit, computed only as far as they are asked for."""
+    units = [unit] if unit is not None else setup.unplaced(state, side)
+    occ = q.occupancy(state) if units else None
+    for uid in units:
+        if uid in state.units and state.units[uid].loc == ARRIVING and q.spec(uid).side == side:
+            for t in targets_for(state, uid, occ):
+                yield Command("place", {"unit": uid, "to": t})
 
 
 def gen_place(state: FBState, side: str, unit: str | None = None) -> list[Command]:
-    units = [unit] if unit is not None else setup.unplaced(state, side)
-    out = []
-    for uid in units:
-        if uid in state.units and state.units[uid].loc == ARRIVING and q.spec(uid).side == side:
-            out.extend(Command("place", {"unit": uid, "to": t}) for t in targets_for(state, uid))
-    return out
+    return list(iter_place(state, side, unit))
 
 
 def why_place_illegal(state: FBState, side: str, data: dict[str, Any]) -> IllegalCommandError:

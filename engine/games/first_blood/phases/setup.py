@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.phases.movement import STACK_LIMIT
 from engine.games.first_blood.state import ARRIVING, CAP, GROUND_ATTACK, FBState, box_loc, strip_loc
 
 
-def setup_targets(state: FBState, uid: str) -> list[str]:
+@cache
+def setup_area() -> tuple[str, ...]:
+    """The land hexes inside the blue line (§3), in the board's order."""
+    b = q.board()
+    return tuple(h for h in b.hexes if b.in_setup_area(h))
+
+
+def setup_targets(state: FBState, uid: str, occ: dict[str, list[str]] | None = None) -> list[str]:
+    """Where the unit may be set up (``occ``: ``q.occupancy(state)`` if the caller has it)."""
     s = q.spec(uid)
     if s.side == "IJ":
         return [box_loc("A"), box_loc("D")] if s.kind == "ground" else []
     if s.kind == "ground":
-        b = q.board()
-        occ = q.occupancy(state)
-        return [h for h in b.hexes if b.in_setup_area(h) and len(occ.get(h, ())) < STACK_LIMIT]
+        occ = q.occupancy(state) if occ is None else occ
+        return [h for h in setup_area() if len(occ.get(h, ())) < STACK_LIMIT]
     # USAF: Henderson's hexes, CAP (fighters) or Ground Attack (bombers)
     targets = [strip_loc(h) for h in q.board().henderson]
     if q.can_fly_cap(uid):
