@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Annotated
 
+import anyio.to_thread
+from anyio import CapacityLimiter
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPBasic, HTTPBasicCredentials
 from sqlalchemy.orm import Session
@@ -13,24 +16,38 @@ from app.config import Settings
 from app.models import Game, Seat
 from app.ratelimit import RateLimits, client_address
 from app.security import GAME_ID, check_admin, cookie_name, unsign
-from app.services.games import GameNotFound, GameService
+from app.services.games import GameService
 
+# Dependencies that only read the request are ``async``: FastAPI runs them in the event
+# loop instead of handing each to a thread.  Those that touch the database are plain
+# ``def`` and run in the thread pool, one hop per request where possible.
 
-def get_settings_dep(request: Request) -> Settings:
+async def get_settings_dep(request: Request) -> Settings:
     return request.app.state.settings
 
 
-def get_session(request: Request) -> Iterator[Session]:
-    with request.app.state.db.sessions() as session:
-        yield session
-
-
-def get_service(request: Request) -> GameService:
+async def get_service(request: Request) -> GameService:
     return request.app.state.games
 
 
-def get_limits(request: Request) -> RateLimits:
+async def get_limits(request: Request) -> RateLimits:
     return request.app.state.limits
+
+
+_CLOSERS = CapacityLimiter(1024)  # closing a session never waits behind the requests that need threads
+
+
+async def get_session(request: Request) -> AsyncIterator[Session]:
+    """A session for the request.  Making one does no I/O; closing one that still
+    holds a connection (a read) rolls back and returns it, in a thread."""
+    session = request.app.state.db.sessions()
+    try:
+        yield session
+    finally:
+        if session.in_transaction():
+            await anyio.to_thread.run_sync(session.close, limiter=_CLOSERS)
+        else:
+            session.close()
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
@@ -39,20 +56,9 @@ ServiceDep = Annotated[GameService, Depends(get_service)]
 LimitsDep = Annotated[RateLimits, Depends(get_limits)]
 
 
-def get_game(game_id: str, session: SessionDep, service: ServiceDep) -> Game:
-    if not GAME_ID.fullmatch(game_id):  # never let odd bytes (a NUL) reach the database
-        raise HTTPException(404, f"no game {game_id}")
-    try:
-        return service.get(session, game_id)
-    except GameNotFound:
-        raise HTTPException(404, f"no game {game_id}") from None
-
-
-GameDep = Annotated[Game, Depends(get_game)]
-
-
 def presented_token(request: Request, game_id: str, settings: Settings) -> str | None:
-    """The seat secret from a bearer header, else from the game's signed cookie."""
+    """The seat secret from a bearer header, else from the game's signed cookie
+    (``BAD_COOKIE`` for a cookie whose signature is wrong)."""
     auth = request.headers.get("authorization", "")
     if auth.lower().startswith("bearer "):
         return auth[7:].strip()
@@ -60,30 +66,64 @@ def presented_token(request: Request, game_id: str, settings: Settings) -> str |
     if not raw:
         return None
     token = unsign(raw, settings.secret_key)
-    if token is None:
-        raise HTTPException(403, "the seat cookie for this game is not valid; open your private link again")
-    return token
+    return BAD_COOKIE if token is None else token
 
 
-def optional_seat(request: Request, game: GameDep, session: SessionDep, service: ServiceDep,
-                  settings: SettingsDep, limits: LimitsDep) -> Seat | None:
+BAD_COOKIE = "\x00bad-cookie"  # never a token: tokens are URL-safe
+
+
+@dataclass
+class Access:
+    """The game, and the seat the request's secret opens (``token`` is the secret presented)."""
+    game: Game
+    seat: Seat | None
+    token: str | None
+
+
+def get_access(request: Request, game_id: str, session: SessionDep, service: ServiceDep,
+               settings: SettingsDep) -> Access:
+    """The game and the caller's seat, read together in one query."""
+    if not GAME_ID.fullmatch(game_id):  # never let odd bytes (a NUL) reach the database
+        raise HTTPException(404, f"no game {game_id}")
+    token = presented_token(request, game_id, settings)
+    game, seat = service.game_and_seat(session, game_id, None if token == BAD_COOKIE else token)
+    if game is None:
+        raise HTTPException(404, f"no game {game_id}")
+    return Access(game, seat, token)
+
+
+AccessDep = Annotated[Access, Depends(get_access)]
+
+
+async def access_game(access: AccessDep) -> Game:
+    return access.game
+
+
+GameDep = Annotated[Game, Depends(access_game)]
+
+
+async def optional_seat(request: Request, access: AccessDep, limits: LimitsDep) -> Seat | None:
+    return seat_of(request, access, limits)
+
+
+def seat_of(request: Request, access: Access, limits: RateLimits) -> Seat | None:
     """The caller's seat, or None for a spectator; a wrong secret is refused (and
     counted: an address that keeps guessing is refused for a while)."""
-    token = presented_token(request, game.id, settings)
-    if token is None:
+    if access.token is None:
         return None
-    seat = service.seat_for(session, game.id, token)
-    if seat is None:
+    if access.token == BAD_COOKIE:
+        raise HTTPException(403, "the seat cookie for this game is not valid; open your private link again")
+    if access.seat is None:
         limits.check("auth_failures", client_address(request))
         limits.hit("auth_failures", client_address(request))
         raise HTTPException(403, "that seat secret is not valid for this game")
-    return seat
+    return access.seat
 
 
 OptionalSeatDep = Annotated[Seat | None, Depends(optional_seat)]
 
 
-def required_seat(seat: OptionalSeatDep) -> Seat:
+async def required_seat(seat: OptionalSeatDep) -> Seat:
     if seat is None:
         raise HTTPException(401, "this needs your seat secret (your private link, or a bearer token)",
                             headers={"WWW-Authenticate": "Bearer"})

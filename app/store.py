@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import and_, func, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -21,6 +21,13 @@ class StaleSequence(Exception):
 
 def get_game(session: Session, game_id: str) -> Game | None:
     return session.get(Game, game_id)
+
+
+def game_and_seat(session: Session, game_id: str, token_hash: str) -> tuple[Game | None, Seat | None]:
+    row = session.execute(select(Game, Seat).outerjoin(Seat, and_(Seat.game_id == Game.id,
+                                                                  Seat.token_hash == token_hash))
+                          .where(Game.id == game_id)).first()
+    return (None, None) if row is None else (row[0], row[1])
 
 
 def seat_by_token_hash(session: Session, game_id: str, token_hash: str) -> Seat | None:

@@ -85,3 +85,8 @@ def strict_json(body: bytes) -> Any:
     except BadText as exc:
         raise json.JSONDecodeError(str(exc), "", 0) from None
     return value
+
+
+def dump_json(value: Any) -> bytes:
+    """Compact UTF-8 JSON, the way every answer of the API is encoded."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -23,10 +24,18 @@ def n(v: float) -> str:
     return "0" if s in ("-0", "") else s
 
 
+# the control characters XML 1.0 forbids (all but tab, newline, carriage return), to drop
+_FORBIDDEN = {c: None for c in range(32) if chr(c) not in "\t\n\r"}
+
+
+def xml_chars(s: object) -> str:
+    """``s`` as a string without the characters XML 1.0 forbids."""
+    return str(s).translate(_FORBIDDEN)
+
+
 def text(s: object) -> str:
     """Escape character data; drops control characters XML 1.0 forbids."""
-    raw = "".join(ch for ch in str(s) if ch >= " " or ch in "\t\n\r")
-    return escape(raw)
+    return escape(xml_chars(s))
 
 
 def fitted_text(s: str, x: float, y: float, size: float, max_w: float, cls: str) -> str:
@@ -202,29 +211,33 @@ def work_chit(work: int, x: float, y: float) -> str:
 
 def counter_body(unit: Mapping[str, Any], size: float) -> str:
     """The face of one counter, a ``size`` square centred on ``(0, 0)``."""
+    return _counter_body(str(unit.get("side", "")), str(unit.get("name", "")), bool(unit.get("face_down")),
+                         str(unit.get("kind", "ground")), str(unit.get("type", "")), factors(unit),
+                         bool(unit.get("stopped")), size)
+
+
+@lru_cache(maxsize=4096)  # a game has some 140 counters, each in a few states
+def _counter_body(side: str, name: str, face_down: bool, kind: str, utype: str, facts: str, stopped: bool,
+                  size: float) -> str:
     h = size / 2
-    side = str(unit.get("side", ""))
-    name = str(unit.get("name", ""))
     parts = [f'<rect class="face" x="{n(-h)}" y="{n(-h)}" width="{n(size)}" height="{n(size)}" rx="2"/>']
     name_size = size * 0.22
-    if unit.get("face_down"):
+    if face_down:
         parts.append(f'<path class="back-stripe" d="M{n(-h)} {n(h * 0.2)}L{n(h * 0.2)} {n(-h)}'
                      f'M{n(-h * 0.2)} {n(h)}L{n(h)} {n(-h * 0.2)}"/>')
         parts.append(fitted_text(name, 0, -h + name_size + 1.5, name_size, size - 4, "name"))
         parts.append(fitted_text("Refuelling", 0, h * 0.18, size * 0.2, size - 5, "back-text"))
-        parts.append(fitted_text(AIR_LETTERS.get(str(unit.get("kind")), ""), 0, h - 3, size * 0.24, size - 6,
-                                 "factors"))
+        parts.append(fitted_text(AIR_LETTERS.get(kind, ""), 0, h - 3, size * 0.24, size - 6, "factors"))
         return "".join(parts)
     parts.append(fitted_text(name, 0, -h + name_size + 1.5, name_size, size - 4, "name"))
-    kind = unit.get("kind", "ground")
     if kind in AIR_LETTERS:
         parts.append(plane(size * 0.62, -h * 0.04))
     elif kind == "destroyer":
         parts.append(ship(size * 0.72, h * 0.05))
     else:
-        parts.append(nato_frame(str(unit.get("type", "")), size * 0.58, size * 0.34, -h * 0.02))
-    parts.append(fitted_text(factors(unit), 0, h - 2.5, size * 0.27, size * 0.62, "factors"))
+        parts.append(nato_frame(utype, size * 0.58, size * 0.34, -h * 0.02))
+    parts.append(fitted_text(facts, 0, h - 2.5, size * 0.27, size * 0.62, "factors"))
     parts.append(side_mark(side, -h + 3.8, -h * 0.02, size * 0.08))
-    if unit.get("stopped"):
+    if stopped:
         parts.append(f'<path class="stop-mark" d="M{n(h)} {n(h - 7)}V{n(h)}H{n(h - 7)}Z"/>')
     return "".join(parts)

@@ -35,6 +35,7 @@ from app.render.counters import (
     text,
     type_name,
     work_chit,
+    xml_chars,
 )
 from app.render.layout import TOP_BOXES, Layout, Page, Point, Rect, inset_band, page_layout
 from engine.core.hexes import Hex, hex_from_id, hex_neighbors
@@ -67,11 +68,7 @@ DEFS = (
 
 def _q(value: object) -> str:
     """An attribute value, XML-escaped (quotes included)."""
-    return escape(_clean(value), {'"': "&quot;"})
-
-
-def _clean(value: object) -> str:
-    return "".join(ch for ch in str(value) if ch >= " " or ch in "\t\n\r")
+    return escape(xml_chars(value), {'"': "&quot;"})
 
 
 def _attrs(base: Mapping[str, str], extra: Mapping[str, object] | None = None) -> str:
@@ -97,6 +94,7 @@ class _Static:
     board: Board
     page: Page
     polygons: dict[str, str]  # hex id -> points
+    insets: dict[str, str]  # hex id -> points of the outline marks drawn just inside it
     decor: dict[str, str]  # hex id -> jungle bands / high ground
     overlay: str  # rivers, bridge, ridges, set-up line, place names
     runways: dict[str, tuple[Point, float]] = field(default_factory=dict)  # strip hex -> centre, angle
@@ -109,6 +107,7 @@ def _static() -> _Static:
                        {k: b.hexes for k, b in board.boxes.items()})
     lay = page.layout
     polygons = {h: _pts(lay.corners(h)) for h in board.hexes}
+    insets = {h: _pts(lay.corners(h, 0.93)) for h in board.hexes}
     decor = {h: _hex_decor(board, lay, h) for h in board.hexes}
     runways = {}
     for pair in (board.henderson, board.fighter_strip):
@@ -116,7 +115,7 @@ def _static() -> _Static:
             other = next((o for o in pair if o != h), h)
             a, b = lay.centre(h), lay.centre(other)
             runways[h] = (a, math.degrees(math.atan2(b.y - a.y, b.x - a.x)) if other != h else 0.0)
-    return _Static(board, page, polygons, decor, _overlay(board, lay), runways)
+    return _Static(board, page, polygons, insets, decor, _overlay(board, lay), runways)
 
 
 def _hex_decor(board: Board, lay: Layout, h: str) -> str:
@@ -404,13 +403,12 @@ def _badge(label: str, at: Point) -> str:
 
 def _marks(ctx: _Ctx) -> str:
     """Outlines drawn above all hexes (so neighbours never hide them)."""
-    lay = ctx.st.page.layout
     out = ['<g class="marks">']
     layers = (("mark-combat", ctx.combat_targets), ("mark-reachable", ctx.highlights.keys()),
               ("mark-must", ctx.must_be_attacked), ("mark-target", ctx.targets))
     for cls, hexes in layers:
         for h in sorted(x for x in hexes if x in ctx.st.board.hexes):
-            out.append(f'<polygon class="{cls}" points="{_pts(lay.corners(h, 0.93))}"/>')
+            out.append(f'<polygon class="{cls}" points="{ctx.st.insets[h]}"/>')
     out.append("</g>")
     return "".join(out)
 

@@ -30,6 +30,7 @@ from app.schemas import (
 from app.security import cookie_name, sign
 from app.services.games import BadImport
 from app.store import StaleSequence
+from app.text import dump_json
 from engine.core.errors import RuleError
 from engine.core.game import get_rules
 
@@ -38,6 +39,11 @@ router = APIRouter(prefix="/api", tags=["games"], route_class=StrictJSONRoute, r
 imports = APIRouter(prefix="/api", tags=["games"], route_class=StrictJSONRoute, responses=responses(413, 429))
 SEAT = responses(401, 403, 404, 429)
 READ = responses(403, 404, 429)
+
+
+def json_bytes(body: bytes) -> Response:
+    """An answer encoded once (and perhaps kept): the route's response model documents it."""
+    return Response(body, media_type="application/json")
 
 
 def set_seat_cookie(response: Response, game_id: str, token: str, settings: SettingsDep) -> None:
@@ -84,22 +90,27 @@ def join_game(body: JoinRequest, request: Request, game: GameDep, response: Resp
     return Joined(game_id=game.id, side=seat.side, name=seat.display_name, token=token)
 
 
-@router.get("/games/{game_id}", responses=READ)
-def game_view(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep) -> dict[str, Any]:
+@router.get("/games/{game_id}", response_model=dict[str, Any], responses=READ)
+def game_view(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep) -> Response:
     """The game as your side may see it (a spectator's view without a secret)."""
-    return service.view(session, game, seat.side if seat else None)
+    return json_bytes(service.view_json(session, game, seat.side if seat else None))
 
 
 @router.get("/games/{game_id}/legal", response_model=LegalOut, responses=READ)
 def legal_commands(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep) -> Any:
-    rules = get_rules(game.game)
-    state = service.state(session, game)
-    p = rules.prompt(state)
+    """Whose decision it is, and your legal commands if it is yours (the same list the
+    server judges commands by)."""
     side = seat.side if seat else None
-    mine = side is not None and side == p.side
-    return LegalOut(seq=game.seq, prompt={"side": p.side, "kind": p.kind, "text": p.text if mine else p.waiting,
-                                          "rule": p.rule},
-                    your_turn=mine, commands=[c.to_json() for c in service.legal(game, state, side)] if mine else [])
+    state = service.state(session, game)
+
+    def encode() -> bytes:
+        p = get_rules(game.game).prompt(state)
+        mine = side is not None and side == p.side
+        return dump_json({"seq": game.seq, "prompt": {"side": p.side, "kind": p.kind, "rule": p.rule,
+                                                        "text": p.text if mine else p.waiting},
+                            "your_turn": mine,
+                            "commands": [c.to_json() for c in service.legal(game, state, side)] if mine else []})
+    return json_bytes(service.cache.memo(game.id, game.seq, ("legal.json", side), encode))
 
 
 @router.get("/games/{game_id}/units/{unit_id}/reachable", responses=SEAT)
@@ -135,8 +146,8 @@ def post_command(body: CommandIn, game: GameDep, seat: SeatDep, session: Session
         return error_json(409, str(exc), current_seq=exc.current)
     except RuleError as exc:
         return rule_error(exc)
-    return CommandResult(seq=seq, events=[{"seq": n, "type": e.type, "side": e.side, "text": t,
-                                           "data": _public(e.type, e.data)} for n, e, t in events])
+    return json_bytes(dump_json({"seq": seq, "events": [{"seq": n, "type": e.type, "side": e.side, "text": t,
+                                                           "data": _public(e.type, e.data)} for n, e, t in events]}))
 
 
 @router.get("/games/{game_id}/log", response_model=LogPage, responses=responses(404))

@@ -15,15 +15,16 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import store
 from app.deps import (
+    AccessDep,
     GameDep,
     LimitsDep,
     OptionalSeatDep,
     ServiceDep,
     SessionDep,
     SettingsDep,
-    get_game,
-    optional_seat,
+    get_access,
     same_origin,
+    seat_of,
 )
 from app.models import Game, Seat
 from app.ratelimit import client_address
@@ -115,11 +116,11 @@ def join(request: Request, game: GameDep, session: SessionDep, service: ServiceD
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-def game_page(request: Request, game: GameDep, session: SessionDep, service: ServiceDep,
-              settings: SettingsDep, token: str = "", select: str = "") -> Response:
+def game_page(request: Request, access: AccessDep, session: SessionDep, service: ServiceDep,
+              token: str = "", select: str = "") -> Response:
+    game, seat = access.game, access.seat  # a cookie that opens no seat: the spectator's view
     if token:  # an old-style private link: move the secret into the fragment
         return RedirectResponse(f"/games/{game.id}#token={quote(token, safe='')}", status_code=303)
-    seat = _seat_from_cookie(request, game, session, service, settings)
     return render_board(request, session, service, game, seat, BoardRequest(select=select), "game.html")
 
 
@@ -161,8 +162,8 @@ def poll(request: Request, game_id: str, session: SessionDep, service: ServiceDe
         raise HTTPException(404, f"no game {game_id}")
     if current == seq:
         return Response(status_code=204)
-    game = get_game(game_id, session, service)
-    seat = optional_seat(request, game, session, service, settings, request.app.state.limits)
+    access = get_access(request, game_id, session, service, settings)
+    game, seat = access.game, seat_of(request, access, request.app.state.limits)
     return render_board(request, session, service, game, seat, BoardRequest(select=select, since=_since(seq, game)))
 
 

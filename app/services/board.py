@@ -128,7 +128,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     state = service.state(session, game)
     side = seat.side if seat else None
     view = service.view(session, game, side)
-    legal = [Command.from_json(c) for c in view["legal"]]  # the view already listed them
+    legal = service.legal(game, state, side) if view["your_turn"] else []  # listed once per state
     selected = req.select if req.select in state.units else None
 
     highlights: dict[str, str] = {}

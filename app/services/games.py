@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from app import store
 from app.models import Game, Seat
 from app.security import hash_token, new_dice_secret, new_game_id, new_token
-from app.text import check_line
+from app.text import check_line, dump_json
 from engine.core.errors import MalformedCommandError
 from engine.core.events import Command, Event
 from engine.core.game import game_ids, get_rules
@@ -152,6 +152,14 @@ class GameService:
         seat = store.seat_by_token_hash(session, game_id, hash_token(token))
         return seat if seat is not None and seat.joined_at is not None else None
 
+    def game_and_seat(self, session: Session, game_id: str, token: str | None) -> tuple[Game | None, Seat | None]:
+        """The game, and the seat this secret opens (None for no secret, a wrong one or an
+        unused invitation), in one query."""
+        if not token:
+            return store.get_game(session, game_id), None
+        game, seat = store.game_and_seat(session, game_id, hash_token(token))
+        return game, (seat if seat is not None and seat.joined_at is not None else None)
+
     def is_invitation(self, session: Session, game_id: str, token: str) -> bool:
         seat = store.seat_by_token_hash(session, game_id, hash_token(token))
         return seat is not None and seat.joined_at is None
@@ -181,11 +189,18 @@ class GameService:
         return state
 
     def view(self, session: Session, game: Game, side: str | None) -> dict[str, Any]:
+        """What ``side`` may see (None: a spectator), with the game's status and seats."""
         state = self.state(session, game)
         view = self.cache.memo(game.id, game.seq, ("view", side), lambda: get_rules(game.game).view(state, side))
         return {**view, "game_id": game.id, "status": game.status, "game_title": game.title,
                 "seats": [{"side": s.side, "name": s.display_name, "joined": s.joined_at is not None}
                           for s in game.seats]}
+
+    def view_json(self, session: Session, game: Game, side: str | None) -> bytes:
+        """``view`` as JSON, encoded once per state, side, status and seats."""
+        view = self.view(session, game, side)
+        key = ("view.json", side, game.status, game.title, repr(view["seats"]))
+        return self.cache.memo(game.id, game.seq, key, lambda: dump_json(view))
 
     def legal(self, game: Game, state: Any, side: str | None) -> list[Command]:
         """The engine's legal commands for ``side`` in ``state`` (the state after ``game.seq`` events)."""
