@@ -109,7 +109,7 @@ def legal_commands(game: GameDep, seat: OptionalSeatDep, session: SessionDep, se
         return dump_json({"seq": game.seq, "prompt": {"side": p.side, "kind": p.kind, "rule": p.rule,
                                                         "text": p.text if mine else p.waiting},
                             "your_turn": mine,
-                            "commands": [c.to_json() for c in service.legal(game, state, side)] if mine else []})
+                            "commands": service.legal(game, state, side) if mine else []})
     return json_bytes(service.cache.memo(game.id, game.seq, ("legal.json", side), encode))
 
 
