@@ -65,7 +65,7 @@ class LiveServer:
 
     def __init__(self, env: Mapping[str, str], app: str = "app.main:app", workers: int | None = None,
                  app_dir: Path | str | None = None, port: int | None = None, ready_timeout: float = 30.0,
-                 extra_args: list[str] | None = None) -> None:
+                 extra_args: list[str] | None = None, access_log: bool = False) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {"BASE_URL": self.url, **env}
@@ -73,14 +73,16 @@ class LiveServer:
         self.workers = workers
         self.app_dir = app_dir
         self.ready_timeout = ready_timeout
+        self.access_log = access_log  # uvicorn's access log, written (with stdout) to the same log file
         self.extra_args = list(extra_args or [])
         self.proc: subprocess.Popen[bytes] | None = None
         self._stderr_path = Path(tempfile.mkstemp(prefix="live-server-", suffix=".log")[1])
 
     # --- running -----------------------------------------------------------------
     def command(self) -> list[str]:
-        cmd = [sys.executable, "-m", "uvicorn", self.app, "--host", "127.0.0.1", "--port", str(self.port),
-               "--no-access-log"]
+        cmd = [sys.executable, "-m", "uvicorn", self.app, "--host", "127.0.0.1", "--port", str(self.port)]
+        if not self.access_log:
+            cmd.append("--no-access-log")
         if self.workers is not None:
             cmd += ["--workers", str(self.workers)]
         if self.app_dir is not None:
@@ -93,7 +95,8 @@ class LiveServer:
             raise RuntimeError("the server is already running")
         with self._stderr_path.open("ab") as err:
             self.proc = subprocess.Popen(self.command(), cwd=ROOT, env={**os.environ, **self.env},
-                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                         stdin=subprocess.DEVNULL, stderr=err,
+                                         stdout=err if self.access_log else subprocess.DEVNULL,
                                          start_new_session=True)
         self.wait_ready()
         return self

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import os
+import secrets
+import socket
 from collections.abc import Iterator
 
 import pytest
@@ -111,3 +114,28 @@ def test_the_admin_page_pages(settings: Settings) -> None:
         assert "3 games, 1&ndash;2 shown" in first and 'href="/admin?offset=2"' in first
         last = c.get("/admin?offset=2", auth=ADMIN).text
         assert "3&ndash;3 shown" in last and 'rel="prev"' in last and 'rel="next"' not in last
+
+
+def _redis_up() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def test_workers_share_their_counts_through_a_shared_store(settings: Settings) -> None:
+    """With RATE_LIMIT_STORAGE=redis://..., every worker counts against the same limit."""
+    if not _redis_up():
+        if os.environ.get("CI"):
+            pytest.fail("Redis must be reachable in CI (127.0.0.1:6379)")
+        pytest.skip("Redis is not reachable")
+    shared = settings.model_copy(update={"rate_limit_storage": "redis://127.0.0.1:6379",
+                                         "rate_limit_create": "3/minute"})
+    address = (f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250)}", 4000)
+    with TestClient(create_app(shared), client=address) as one, TestClient(create_app(shared), client=address) as two:
+        assert one.post("/api/games", json={"side": "US"}).status_code == 201
+        assert two.post("/api/games", json={"side": "US"}).status_code == 201
+        assert one.post("/api/games", json={"side": "US"}).status_code == 201
+        assert two.post("/api/games", json={"side": "US"}).status_code == 429
+        assert one.post("/api/games", json={"side": "US"}).status_code == 429
