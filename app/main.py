@@ -51,7 +51,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", CachedStaticFiles(directory=STATIC), name="static")
     # outermost last: headers on every answer, compression, then admission to the app
     app.add_middleware(Admission, limit=settings.threads, timeout=settings.admission_timeout)
-    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=5)
+    # level 1: a third of level 5's work for a few per cent more bytes (answers kept encoded
+    # per state are compressed once, harder: app/answers.py)
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
     app.add_middleware(SecurityHeaders)
 
     @app.get("/healthz", tags=["health"], responses=errors.responses(503))

@@ -80,6 +80,7 @@ class Record:
     samples: dict[tuple[str, str], str] = field(default_factory=dict)
     commands_ok: int = 0
     last_end: float = 0.0  # time.monotonic() when the last request ended
+    loop_lag: list[float] = field(default_factory=list)  # ms the client's event loop woke up late
 
     def add(self, kind: str, ms: float, outcome: str, sample: str | None = None) -> None:
         self.last_end = time.monotonic()
@@ -191,6 +192,15 @@ async def play(client: httpx.AsyncClient, rec: Record, p: Player, arrive: float,
             await act(client, rec, p, deadline)
 
 
+async def loop_lag(rec: Record, deadline: float, every: float = 0.05) -> None:
+    """How late the client's own event loop wakes up: when it is busy, every latency above
+    includes time the answer waited in the client, not in the server."""
+    while time.monotonic() < deadline:
+        t = time.monotonic()
+        await asyncio.sleep(every)
+        rec.loop_lag.append((time.monotonic() - t - every) * 1000)
+
+
 async def verify_all(url: str, games: list[dict[str, Any]]) -> tuple[int, list[str]]:
     sem = asyncio.Semaphore(4)
     bad: list[str] = []
@@ -246,8 +256,10 @@ async def run(args: argparse.Namespace, workers: int) -> RunResult:
                 start = time.monotonic()
                 deadline = start + args.duration
                 arrivals = [start + rng.uniform(0, args.arrival) for _ in players]
+                lag = asyncio.create_task(loop_lag(rec, deadline))
                 await asyncio.gather(*(play(client, rec, p, a, deadline, args.poll)
                                        for p, a in zip(players, arrivals, strict=True)))
+                await lag
                 seconds = rec.last_end - start
             cpu = time.process_time() - cpu0
             alive = server.running
@@ -265,6 +277,9 @@ def report(rec: Record, seconds: float, duration: float, cpu: float, verified: i
         outcomes = " ".join(f"{k}:{v}" for k, v in sorted(rec.outcomes[kind].items()))
         print(f"{kind:8} {len(xs):>6} {percentile(xs, 50):>8.1f} {percentile(xs, 99):>8.1f} "
               f"{max(xs, default=math.nan):>9.1f}  {outcomes}")
+    lag = rec.loop_lag
+    print(f"client event loop late by p50 {percentile(lag, 50):.1f} ms, p99 {percentile(lag, 99):.1f} ms "
+          "(a busy client inflates every latency above)")
     print(f"errors: {rec.error_count}")
     for (kind, outcome), n in sorted(rec.errors.items()):
         print(f"  {kind} {outcome} x{n}: {rec.samples[(kind, outcome)]}")

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
 from fastapi.responses import JSONResponse
 
+from app.answers import Encoded, json_answer
 from app.deps import GameDep, IsAdminDep, LimitsDep, OptionalSeatDep, SeatDep, ServiceDep, SessionDep, SettingsDep
 from app.errors import error_json, responses, rule_error
 from app.json_route import StrictJSONRoute
@@ -39,11 +40,6 @@ router = APIRouter(prefix="/api", tags=["games"], route_class=StrictJSONRoute, r
 imports = APIRouter(prefix="/api", tags=["games"], route_class=StrictJSONRoute, responses=responses(413, 429))
 SEAT = responses(401, 403, 404, 429)
 READ = responses(403, 404, 429)
-
-
-def json_bytes(body: bytes) -> Response:
-    """An answer encoded once (and perhaps kept): the route's response model documents it."""
-    return Response(body, media_type="application/json")
 
 
 def set_seat_cookie(response: Response, game_id: str, token: str, settings: SettingsDep) -> None:
@@ -91,26 +87,28 @@ def join_game(body: JoinRequest, request: Request, game: GameDep, response: Resp
 
 
 @router.get("/games/{game_id}", response_model=dict[str, Any], responses=READ)
-def game_view(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep) -> Response:
+def game_view(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep,
+              service: ServiceDep) -> Response:
     """The game as your side may see it (a spectator's view without a secret)."""
-    return json_bytes(service.view_json(session, game, seat.side if seat else None))
+    return json_answer(request, service.view_json(session, game, seat.side if seat else None))
 
 
 @router.get("/games/{game_id}/legal", response_model=LegalOut, responses=READ)
-def legal_commands(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep) -> Any:
+def legal_commands(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep,
+                   service: ServiceDep) -> Any:
     """Whose decision it is, and your legal commands if it is yours (the same list the
     server judges commands by)."""
     side = seat.side if seat else None
     state = service.state(session, game)
 
-    def encode() -> bytes:
+    def encode() -> Encoded:
         p = get_rules(game.game).prompt(state)
         mine = side is not None and side == p.side
-        return dump_json({"seq": game.seq, "prompt": {"side": p.side, "kind": p.kind, "rule": p.rule,
+        return Encoded(dump_json({"seq": game.seq, "prompt": {"side": p.side, "kind": p.kind, "rule": p.rule,
                                                         "text": p.text if mine else p.waiting},
                             "your_turn": mine,
-                            "commands": service.legal(game, state, side) if mine else []})
-    return json_bytes(service.cache.memo(game.id, game.seq, ("legal.json", side), encode))
+                            "commands": service.legal(game, state, side) if mine else []}))
+    return json_answer(request, service.cache.memo(game.id, game.seq, ("legal.json", side), encode))
 
 
 @router.get("/games/{game_id}/units/{unit_id}/reachable", responses=SEAT)
@@ -146,8 +144,9 @@ def post_command(body: CommandIn, game: GameDep, seat: SeatDep, session: Session
         return error_json(409, str(exc), current_seq=exc.current)
     except RuleError as exc:
         return rule_error(exc)
-    return json_bytes(dump_json({"seq": seq, "events": [{"seq": n, "type": e.type, "side": e.side, "text": t,
-                                                           "data": _public(e.type, e.data)} for n, e, t in events]}))
+    return Response(dump_json({"seq": seq, "events": [{"seq": n, "type": e.type, "side": e.side, "text": t,
+                                                       "data": _public(e.type, e.data)} for n, e, t in events]}),
+                    media_type="application/json")
 
 
 @router.get("/games/{game_id}/log", response_model=LogPage, responses=responses(404))

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from app import store
+from app.answers import Encoded
 from app.models import Game, Seat
 from app.security import hash_token, new_dice_secret, new_game_id, new_token
 from app.text import check_line, dump_json
@@ -191,16 +192,17 @@ class GameService:
     def view(self, session: Session, game: Game, side: str | None) -> dict[str, Any]:
         """What ``side`` may see (None: a spectator), with the game's status and seats."""
         state = self.state(session, game)
-        view = self.cache.memo(game.id, game.seq, ("view", side), lambda: get_rules(game.game).view(state, side))
+        view = self.cache.memo(game.id, game.seq, ("view", side),
+                               lambda: get_rules(game.game).view(state, side, self.legal(game, state, side)))
         return {**view, "game_id": game.id, "status": game.status, "game_title": game.title,
                 "seats": [{"side": s.side, "name": s.display_name, "joined": s.joined_at is not None}
                           for s in game.seats]}
 
-    def view_json(self, session: Session, game: Game, side: str | None) -> bytes:
+    def view_json(self, session: Session, game: Game, side: str | None) -> Encoded:
         """``view`` as JSON, encoded once per state, side, status and seats."""
         view = self.view(session, game, side)
         key = ("view.json", side, game.status, game.title, repr(view["seats"]))
-        return self.cache.memo(game.id, game.seq, key, lambda: dump_json(view))
+        return self.cache.memo(game.id, game.seq, key, lambda: Encoded(dump_json(view)))
 
     def legal(self, game: Game, state: Any, side: str | None) -> list[Command]:
         """The engine's legal commands for ``side`` in ``state`` (the state after ``game.seq`` events)."""

@@ -263,10 +263,12 @@ class FirstBlood:
         for e in self.decide(state, command):
             self.apply(state, e)
 
-    def view(self, state: FBState, side: str | None) -> dict[str, Any]:
+    def view(self, state: FBState, side: str | None, legal: list[Command] | None = None) -> dict[str, Any]:
+        """The view of ``side`` (None: a spectator).  ``legal``: that side's legal commands,
+        if the caller listed them already (they are listed once per state)."""
         from engine.games.first_blood.view import build_view
 
-        return build_view(self, state, side)
+        return build_view(self, state, side, legal)
 
 
 def _check_fields(command: Command) -> None:

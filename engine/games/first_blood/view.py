@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import dice
+from engine.core.events import Command
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.board import load_board
 from engine.games.first_blood.oob import TURNS, turn_name
@@ -32,7 +33,7 @@ def unit_view(state: FBState, uid: str) -> dict[str, Any]:
     }
 
 
-def build_view(rules: Any, state: FBState, side: str | None) -> dict[str, Any]:
+def build_view(rules: Any, state: FBState, side: str | None, legal: list[Command] | None = None) -> dict[str, Any]:
     p = rules.prompt(state)
     c = state.combat
     owed = combat.obligations(state, p.side) if state.phase.endswith("_combat") and p.side else []
@@ -66,5 +67,6 @@ def build_view(rules: Any, state: FBState, side: str | None) -> dict[str, Any]:
     if state.result is not None:
         view["dice_secret"] = state.secret  # revealed once the game is over
     if view["your_turn"]:
-        view["legal"] = [cmd.to_json() for cmd in rules.legal_commands(state, side)]
+        listed = rules.legal_commands(state, side) if legal is None else legal
+        view["legal"] = [cmd.to_json() for cmd in listed]
     return view

@@ -105,3 +105,13 @@ def test_view_does_not_mutate_state(events: list[Event]) -> None:
         v = api.view(GAME, state, side)
         assert isinstance(v, dict)
     assert json.dumps(rules.state_to_json(state), sort_keys=True) == before
+
+
+def test_a_view_given_the_legal_commands_is_the_view_that_lists_them() -> None:
+    """The server lists legal commands once per state and hands them to view()."""
+    rules = get_rules("first_blood")
+    state = api.replay("first_blood", api.create_game("first_blood", "campaign", {}, secret="view-test"))
+    legal = rules.legal_commands(state, "US")
+    assert len(legal) > 100
+    assert rules.view(state, "US", legal) == rules.view(state, "US")
+    assert rules.view(state, "IJ", []) == rules.view(state, "IJ")
