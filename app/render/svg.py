@@ -95,6 +95,7 @@ class _Static:
     page: Page
     polygons: dict[str, str]  # hex id -> points
     insets: dict[str, str]  # hex id -> points of the outline marks drawn just inside it
+    order: tuple[str, ...]  # the hexes in drawing order (_draw_order)
     decor: dict[str, str]  # hex id -> jungle bands / high ground
     overlay: str  # rivers, bridge, ridges, set-up line, place names
     runways: dict[str, tuple[Point, float]] = field(default_factory=dict)  # strip hex -> centre, angle
@@ -115,7 +116,8 @@ def _static() -> _Static:
             other = next((o for o in pair if o != h), h)
             a, b = lay.centre(h), lay.centre(other)
             runways[h] = (a, math.degrees(math.atan2(b.y - a.y, b.x - a.x)) if other != h else 0.0)
-    return _Static(board, page, polygons, insets, decor, _overlay(board, lay), runways)
+    return _Static(board, page, polygons, insets, tuple(sorted(board.hexes, key=_draw_order)), decor,
+                   _overlay(board, lay), runways)
 
 
 def _hex_decor(board: Board, lay: Layout, h: str) -> str:
@@ -572,7 +574,7 @@ def _base_inner(st: _Static) -> str:
     out = [f'<rect class="paper" width="{n(p.width)}" height="{n(p.height)}"/>',
            f'<rect class="sea" x="{n(m.x)}" y="{n(m.y)}" width="{n(m.w)}" height="{n(m.h)}"/>',
            _south_edge(st), '<g class="hexes">']
-    out += [_base_hex(st, h) for h in sorted(st.board.hexes, key=_draw_order)]
+    out += [_base_hex(st, h) for h in st.order]
     out.append("</g>")
     out.append(st.overlay)
     out.append(f'<rect class="map-frame" x="{n(m.x)}" y="{n(m.y)}" width="{n(m.w)}" height="{n(m.h)}"/>')
@@ -598,12 +600,12 @@ def render_layers(
 def _layers_inner(ctx: _Ctx, heading: str) -> str:
     st, p = ctx.st, ctx.st.page
     out = [_header(ctx, heading), _top_boxes(ctx), '<g class="hex-states">']
-    out += [_hex_state(ctx, h) for h in sorted(st.board.hexes, key=_draw_order)]
+    out += [_hex_state(ctx, h) for h in st.order]
     out.append("</g>")
     out.append(_marks(ctx))
     out += [_entry(ctx, e) for e in st.board.entries.values()]
     out.append('<g class="units">')
-    for h in sorted(st.board.hexes, key=_draw_order):
+    for h in st.order:
         if ctx.by_loc.get(h):
             c = p.layout.centre(h)
             out.append(_stack(ctx, ctx.by_loc[h], Point(c.x, c.y - 1), 4.0, h))
