@@ -56,28 +56,26 @@ ServiceDep = Annotated[GameService, Depends(get_service)]
 LimitsDep = Annotated[RateLimits, Depends(get_limits)]
 
 
-def presented_token(request: Request, game_id: str, settings: Settings) -> str | None:
-    """The seat secret from a bearer header, else from the game's signed cookie
-    (``BAD_COOKIE`` for a cookie whose signature is wrong)."""
+def presented_token(request: Request, game_id: str, settings: Settings) -> tuple[str | None, bool]:
+    """The seat secret from a bearer header, else from the game's signed cookie; and
+    whether a cookie came whose signature is wrong."""
     auth = request.headers.get("authorization", "")
     if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
+        return auth[7:].strip(), False
     raw = request.cookies.get(cookie_name(game_id))
     if not raw:
-        return None
+        return None, False
     token = unsign(raw, settings.secret_key)
-    return BAD_COOKIE if token is None else token
-
-
-BAD_COOKIE = "\x00bad-cookie"  # never a token: tokens are URL-safe
+    return token, token is None
 
 
 @dataclass
 class Access:
-    """The game, and the seat the request's secret opens (``token`` is the secret presented)."""
+    """The game, and the seat the request's secret opens (``token``: the secret presented)."""
     game: Game
     seat: Seat | None
     token: str | None
+    bad_cookie: bool = False
 
 
 def get_access(request: Request, game_id: str, session: SessionDep, service: ServiceDep,
@@ -85,11 +83,11 @@ def get_access(request: Request, game_id: str, session: SessionDep, service: Ser
     """The game and the caller's seat, read together in one query."""
     if not GAME_ID.fullmatch(game_id):  # never let odd bytes (a NUL) reach the database
         raise HTTPException(404, f"no game {game_id}")
-    token = presented_token(request, game_id, settings)
-    game, seat = service.game_and_seat(session, game_id, None if token == BAD_COOKIE else token)
+    token, bad_cookie = presented_token(request, game_id, settings)
+    game, seat = service.game_and_seat(session, game_id, token)
     if game is None:
         raise HTTPException(404, f"no game {game_id}")
-    return Access(game, seat, token)
+    return Access(game, seat, token, bad_cookie)
 
 
 AccessDep = Annotated[Access, Depends(get_access)]
@@ -109,10 +107,10 @@ async def optional_seat(request: Request, access: AccessDep, limits: LimitsDep) 
 def seat_of(request: Request, access: Access, limits: RateLimits) -> Seat | None:
     """The caller's seat, or None for a spectator; a wrong secret is refused (and
     counted: an address that keeps guessing is refused for a while)."""
+    if access.bad_cookie:
+        raise HTTPException(403, "the seat cookie for this game is not valid; open your private link again")
     if access.token is None:
         return None
-    if access.token == BAD_COOKIE:
-        raise HTTPException(403, "the seat cookie for this game is not valid; open your private link again")
     if access.seat is None:
         limits.check("auth_failures", client_address(request))
         limits.hit("auth_failures", client_address(request))
