@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import and_, func, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -74,11 +74,12 @@ def append(session: Session, game: Game, expected_seq: int, events: list[Event],
         raise StaleSequence(current_seq(session, game.id))
     for key, value in values.items():  # the row as written, without reading it back
         set_committed_value(game, key, value)
-    for i, (event, text) in enumerate(zip(events, texts, strict=True)):
-        session.add(EventRow(
-            game_id=game.id, seq=expected_seq + i, type=event.type, payload=event.data, side=event.side,
-            actor=actor, command=command.to_json() if (command is not None and i == 0) else None,
-            text=text, created_at=now))
+    # one multi-row INSERT (no unit of work: these rows are never read back in this session)
+    session.execute(insert(EventRow), [
+        {"game_id": game.id, "seq": expected_seq + i, "type": event.type, "payload": event.data,
+         "side": event.side, "actor": actor, "text": text, "created_at": now,
+         "command": command.to_json() if (command is not None and i == 0) else None}
+        for i, (event, text) in enumerate(zip(events, texts, strict=True))])
     return new_seq
 
 
