@@ -43,18 +43,18 @@ class RateLimits:
 
     def hit(self, kind: str, key: str) -> None:
         """Count one request; refuse it (429) if it is over any of the kind's limits."""
-        if not self.enabled:
-            return
-        for item in self.rules[kind]:
-            if not self.limiter.hit(item, kind, key):
-                raise RateLimited(WHAT[kind], self._retry_after(item, kind, key))
+        self._enforce(kind, key, count=True)
 
     def check(self, kind: str, key: str) -> None:
         """Refuse (429) if already over a limit, without counting this request."""
+        self._enforce(kind, key, count=False)
+
+    def _enforce(self, kind: str, key: str, count: bool) -> None:
         if not self.enabled:
             return
         for item in self.rules[kind]:
-            if not self.limiter.test(item, kind, key):
+            ok = self.limiter.hit(item, kind, key) if count else self.limiter.test(item, kind, key)
+            if not ok:
                 raise RateLimited(WHAT[kind], self._retry_after(item, kind, key))
 
     def _retry_after(self, item: RateLimitItem, kind: str, key: str) -> int:
