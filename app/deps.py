@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import anyio.to_thread
 from anyio import CapacityLimiter
@@ -112,10 +112,15 @@ def seat_of(request: Request, access: Access, limits: RateLimits) -> Seat | None
     if access.token is None:
         return None
     if access.seat is None:
-        limits.check("auth_failures", client_address(request))
-        limits.hit("auth_failures", client_address(request))
-        raise HTTPException(403, "that seat secret is not valid for this game")
+        wrong_secret(request, limits, "that seat secret is not valid for this game")
     return access.seat
+
+
+def wrong_secret(request: Request, limits: RateLimits, message: str) -> NoReturn:
+    """Refuse a wrong seat secret (403), counted per address: one that keeps guessing
+    gets 429 for a while."""
+    limits.hit("auth_failures", client_address(request))
+    raise HTTPException(403, message)
 
 
 OptionalSeatDep = Annotated[Seat | None, Depends(optional_seat)]

@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
-from app.schemas import ConflictOut, ErrorOut, ImportErrorOut
+from app.schemas import ConflictOut, ErrorOut
 from app.templating import page
 from engine.core.errors import NotYourTurnError, RuleError
 
@@ -44,9 +44,10 @@ def responses(*codes: int, **models: type[ErrorOut]) -> dict[int | str, dict[str
     return out
 
 
-def error_json(status: int, detail: str, *, kind: str = "", headers: dict[str, str] | None = None,
-               **extra: Any) -> JSONResponse:
-    body = {"detail": detail, "kind": kind or KINDS.get(status, "error"), "rule": "", "errors": None, **extra}
+def error_json(status: int, detail: str, *, kind: str = "", rule: str = "", errors: list[Any] | None = None,
+               headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
+    """An ``ErrorOut`` answer (``extra``: the fields a subclass adds)."""
+    body = {"detail": detail, "kind": kind or KINDS.get(status, "error"), "rule": rule, "errors": errors, **extra}
     return JSONResponse(body, status_code=status, headers=headers)
 
 
@@ -55,7 +56,7 @@ def rule_error(exc: RuleError) -> JSONResponse:
     status = 403 if isinstance(exc, NotYourTurnError) else 422
     kind = {"NotYourTurnError": "not_your_turn", "IllegalCommandError": "illegal"}.get(type(exc).__name__,
                                                                                        "malformed")
-    return JSONResponse({"detail": str(exc), "kind": kind, "rule": exc.rule, "errors": None}, status_code=status)
+    return error_json(status, str(exc), kind=kind, rule=exc.rule)
 
 
 def wants_html(request: Request) -> bool:
@@ -95,7 +96,4 @@ def install(app: FastAPI) -> None:
         detail, fields = _readable(list(exc.errors()))
         if wants_html(request):
             return error_page(request, 422, detail)
-        return JSONResponse({"detail": detail, "kind": "malformed", "rule": "", "errors": fields}, status_code=422)
-
-
-__all__ = ["ImportErrorOut", "error_json", "install", "responses", "rule_error"]
+        return error_json(422, detail, errors=fields)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import json
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.errors import error_json
 
 # The pages load only this site's scripts and styles (no inline code, no eval), are
 # never framed, and post forms only here.
@@ -75,18 +76,11 @@ class Admission:
             async with asyncio.timeout(self.timeout):
                 await self._slots.acquire()
         except TimeoutError:
-            await _busy(send)
+            busy = error_json(503, "the server is busy; try again in a few seconds", headers={"Retry-After": "5"})
+            await busy(scope, receive, send)
             return
         try:
             await self.app(scope, receive, send)
         finally:
             self._slots.release()
 
-
-async def _busy(send: Send) -> None:
-    body = json.dumps({"detail": "the server is busy; try again in a few seconds", "kind": "unavailable",
-                       "rule": "", "errors": None}).encode()
-    await send({"type": "http.response.start", "status": 503,
-                "headers": [(b"content-type", b"application/json"), (b"retry-after", b"5"),
-                            (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})

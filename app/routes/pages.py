@@ -25,6 +25,7 @@ from app.deps import (
     get_access,
     same_origin,
     seat_of,
+    wrong_secret,
 )
 from app.models import Game, Seat
 from app.ratelimit import client_address
@@ -133,9 +134,7 @@ def take_seat(request: Request, game: GameDep, session: SessionDep, service: Ser
         return RedirectResponse(f"/join/{game.id}#token={quote(token, safe='')}", status_code=303)
     seat = service.seat_for(session, game.id, token)
     if seat is None:
-        limits.check("auth_failures", client_address(request))
-        limits.hit("auth_failures", client_address(request))
-        raise HTTPException(403, "that private link is not valid for this game")
+        wrong_secret(request, limits, "that private link is not valid for this game")
     held = _seat_from_cookie(request, game, session, service, settings)
     if held is not None and held.side != seat.side:
         raise HTTPException(409, f"this browser already holds the {held.side} seat of this game; open the "

@@ -139,3 +139,27 @@ def test_workers_share_their_counts_through_a_shared_store(settings: Settings) -
         assert one.post("/api/games", json={"side": "US"}).status_code == 201
         assert two.post("/api/games", json={"side": "US"}).status_code == 429
         assert one.post("/api/games", json={"side": "US"}).status_code == 429
+
+
+def test_a_request_that_waits_too_long_for_admission_gets_503_with_retry_after() -> None:
+    import asyncio
+
+    from app.middleware import Admission
+
+    async def slow_app(scope: dict, receive: object, send: object) -> None:
+        await asyncio.sleep(0.5)
+
+    sent: list[dict] = []
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    async def two_at_once() -> None:
+        gate = Admission(slow_app, limit=1, timeout=0.05)
+        scope = {"type": "http", "path": "/api/games/x", "headers": []}
+        await asyncio.gather(gate(scope, None, send), gate(scope, None, send))
+
+    asyncio.run(two_at_once())
+    start, body = sent
+    assert start["status"] == 503 and dict(start["headers"])[b"retry-after"] == b"5"
+    assert b'"kind":"unavailable"' in body["body"]
