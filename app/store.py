@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import Update, and_, bindparam, exists, func, insert, select, text, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from app.models import EventRow, Game, Seat, Snapshot, utcnow
+from app.text import dump_json
 from engine.core.events import Command, Event
 from engine.core.verify import LogEntry
 
@@ -17,6 +20,64 @@ class StaleSequence(Exception):
     def __init__(self, current: int) -> None:
         super().__init__(f"the game has moved on: its log now holds {current} events")
         self.current = current
+
+
+@dataclass
+class GameHead:
+    """The columns of a game row a command needs: all the JSON command route reads."""
+    id: str
+    game: str
+    seq: int
+
+
+# The command path's statements, built once: building and keying a statement per
+# request, and loading ORM objects, cost more than the database's own work.
+_games, _seats, _events = Game.__table__, Seat.__table__, EventRow.__table__
+_HEAD_AND_SEAT = (
+    select(_games.c.id, _games.c.game, _games.c.seq, _seats.c.side, _seats.c.joined_at)
+    .outerjoin(_seats, and_(_seats.c.game_id == _games.c.id, _seats.c.token_hash == bindparam("token_hash")))
+    .where(_games.c.id == bindparam("game_id")))
+_SEAT_HOLDS_SECRET = exists().where(_seats.c.game_id == bindparam("game_id"), _seats.c.side == bindparam("side"),
+                                    _seats.c.token_hash == bindparam("token_hash"), _seats.c.joined_at.is_not(None))
+_INSERT_EVENTS = insert(_events)
+
+
+@cache
+def _advance(with_status: bool, guarded: bool) -> Update:
+    """UPDATE games: the optimistic lock (and, ``guarded``, the seat check) of an append."""
+    where = [_games.c.id == bindparam("game_id"), _games.c.seq == bindparam("expected")]
+    values = {"seq": bindparam("new_seq"), "result": bindparam("new_result"), "updated_at": bindparam("now")}
+    if with_status:
+        values["status"] = bindparam("new_status")
+    return update(_games).where(*where, *([_SEAT_HOLDS_SECRET] if guarded else [])).values(**values)
+
+
+# PostgreSQL: the lock, the seat check and the events in one statement, one round trip
+# (the batch travels as one JSON array, so the text is the same for any batch size).
+_APPEND_PG = text("""
+WITH advanced AS (
+    UPDATE games SET seq = :new_seq, result = CAST(:new_result AS jsonb), updated_at = :now,
+                     status = COALESCE(CAST(:new_status AS varchar), status)
+    WHERE id = :game_id AND seq = :expected
+      AND (CAST(:token_hash AS varchar) IS NULL OR EXISTS (
+          SELECT 1 FROM seats WHERE seats.game_id = :game_id AND seats.side = CAST(:side AS varchar)
+                                AND seats.token_hash = CAST(:token_hash AS varchar) AND seats.joined_at IS NOT NULL))
+    RETURNING id)
+INSERT INTO events (game_id, seq, type, payload, side, actor, text, created_at, command)
+SELECT advanced.id, r.seq, r.type, r.payload, r.side, CAST(:actor AS varchar), r.text, :now, r.command
+FROM advanced, jsonb_to_recordset(CAST(:rows AS jsonb))
+    AS r(seq integer, type varchar, payload jsonb, side varchar, text text, command jsonb)
+ORDER BY r.seq
+""")
+
+
+def head_and_seat(session: Session, game_id: str, token_hash: str) -> tuple[GameHead | None, str | None]:
+    """The game's head, and the side of the joined seat this secret hash opens (None:
+    no such seat, or an invitation not used yet), in one query."""
+    row = session.connection().execute(_HEAD_AND_SEAT, {"game_id": game_id, "token_hash": token_hash}).first()
+    if row is None:
+        return None, None
+    return GameHead(row.id, row.game, row.seq), (row.side if row.joined_at is not None else None)
 
 
 def get_game(session: Session, game_id: str) -> Game | None:
@@ -53,33 +114,42 @@ def page_events(session: Session, game_id: str, offset: int, limit: int) -> tupl
     return total, list(rows)
 
 
-def append(session: Session, game: Game, expected_seq: int, events: list[Event], texts: list[str | None],
+def append(session: Session, game: Game | GameHead, expected_seq: int, events: list[Event], texts: list[str | None],
            actor: str | None, command: Command | None, status: str | None,
-           result: dict[str, Any] | None) -> int:
+           result: dict[str, Any] | None, token_hash: str | None = None) -> int:
     """Append a batch after ``expected_seq`` events, or raise ``StaleSequence``.
 
     The conditional UPDATE is the optimistic lock: of several writers based on
     the same sequence number exactly one changes the row; the (game_id, seq)
-    primary key guards the log itself."""
+    primary key guards the log itself.  With ``token_hash`` the write also
+    requires that ``actor``'s seat still holds that secret (else ``StaleSequence``
+    too: the caller then finds out which it was)."""
     new_seq = expected_seq + len(events)
     now = utcnow()
-    values: dict[str, Any] = {"seq": new_seq, "result": result, "updated_at": now}
-    if status is not None:
-        values["status"] = status
-    done = session.execute(
-        update(Game).where(Game.id == game.id, Game.seq == expected_seq)
-        .values(**values).execution_options(synchronize_session=False))
-    if done.rowcount != 1:
+    rows = [{"seq": expected_seq + i, "type": event.type, "payload": event.data, "side": event.side, "text": text,
+             "command": command.to_json() if (command is not None and i == 0) else None}
+            for i, (event, text) in enumerate(zip(events, texts, strict=True))]
+    params = {"game_id": game.id, "expected": expected_seq, "new_seq": new_seq, "now": now, "new_status": status,
+              "side": actor, "token_hash": token_hash}
+    conn = session.connection()
+    if conn.dialect.name == "postgresql":
+        done = conn.execute(_APPEND_PG, {**params, "actor": actor, "rows": dump_json(rows).decode(),
+                                         "new_result": None if result is None else dump_json(result).decode()})
+        written = done.rowcount == len(rows)
+    else:
+        done = conn.execute(_advance(status is not None, token_hash is not None), {**params, "new_result": result})
+        written = done.rowcount == 1
+        if written:  # Core, not the unit of work: these rows are never read back in this session
+            conn.execute(_INSERT_EVENTS, [{**r, "game_id": game.id, "actor": actor, "created_at": now} for r in rows])
+    if not written:
         session.rollback()
         raise StaleSequence(current_seq(session, game.id))
-    for key, value in values.items():  # the row as written, without reading it back
-        set_committed_value(game, key, value)
-    # one multi-row INSERT (no unit of work: these rows are never read back in this session)
-    session.execute(insert(EventRow), [
-        {"game_id": game.id, "seq": expected_seq + i, "type": event.type, "payload": event.data,
-         "side": event.side, "actor": actor, "text": text, "created_at": now,
-         "command": command.to_json() if (command is not None and i == 0) else None}
-        for i, (event, text) in enumerate(zip(events, texts, strict=True))])
+    if isinstance(game, Game):  # the row as written, without reading it back
+        for key, value in {"seq": new_seq, "result": result, "updated_at": now, "status": status}.items():
+            if key != "status" or status is not None:
+                set_committed_value(game, key, value)
+    else:
+        game.seq = new_seq
     return new_seq
 
 

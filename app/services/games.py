@@ -18,12 +18,14 @@ from app.answers import Encoded
 from app.models import Game, Seat
 from app.security import hash_token, new_dice_secret, new_game_id, new_token
 from app.text import check_line, dump_json
-from engine.core.errors import MalformedCommandError
+from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
-from engine.core.game import game_ids, get_rules
+from engine.core.game import Outcome, game_ids, get_rules
 from engine.core.verify import LogEntry, Verdict, verify_log
 
 EXPORT_FORMAT = "guadalcanal-pbem/1"
+GameLike = Game | store.GameHead  # a game row, or the few columns a command reads
+Submitted = tuple[list[tuple[int, Event, str | None]], int]  # (seq, event, log line) of each event; the new seq
 
 
 class GameNotFound(Exception):
@@ -84,9 +86,35 @@ class StateCache:
         return value
 
 
+class SeatMemory:
+    """(game id, secret hash) -> (game kind, side) for the secrets this worker has
+    seen open a seat, most recently used first.  Only a hint: every write made on
+    it checks the seat in the database (a replaced secret is refused there)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._lock = threading.Lock()
+        self._seats: OrderedDict[tuple[str, str], tuple[str, str]] = OrderedDict()
+        self._size = size
+
+    def get(self, game_id: str, token_hash: str) -> tuple[str, str] | None:
+        with self._lock:
+            hit = self._seats.get((game_id, token_hash))
+            if hit is not None:
+                self._seats.move_to_end((game_id, token_hash))
+            return hit
+
+    def put(self, game_id: str, token_hash: str, seat: tuple[str, str]) -> None:
+        with self._lock:
+            self._seats[(game_id, token_hash)] = seat
+            self._seats.move_to_end((game_id, token_hash))
+            while len(self._seats) > self._size:
+                self._seats.popitem(last=False)
+
+
 class GameService:
     def __init__(self, snapshot_every: int = 50, fixed_dice_secret: str = "") -> None:
         self.cache = StateCache()
+        self.seats = SeatMemory()
         self.snapshot_every = snapshot_every
         self.fixed_dice_secret = fixed_dice_secret
 
@@ -161,6 +189,37 @@ class GameService:
         game, seat = store.game_and_seat(session, game_id, hash_token(token))
         return game, (seat if seat is not None and seat.joined_at is not None else None)
 
+    def head_and_seat(self, session: Session, game_id: str, token: str) -> tuple[store.GameHead | None, str | None]:
+        """What a command needs: the game's head and the side this secret acts for
+        (None: a wrong secret or an unused invitation), in one light query."""
+        token_hash = hash_token(token)
+        head, side = store.head_and_seat(session, game_id, token_hash)
+        if head is not None and side is not None:
+            self.seats.put(game_id, token_hash, (head.game, side))
+        return head, side
+
+    def known_seat(self, game_id: str, token: str) -> tuple[str, str] | None:
+        """(game kind, side) if this worker has seen ``token`` open a seat of the game."""
+        return self.seats.get(game_id, hash_token(token))
+
+    def submit_known(self, session: Session, game_id: str, token: str, known: tuple[str, str],
+                     command: dict[str, Any], expected_seq: int) -> Submitted | None:
+        """A command by a secret ``known_seat`` knows, on the cached state, without
+        reading the game first: the write itself checks that the seat still holds the
+        secret and that the log is still ``expected_seq`` long.  None when the slow
+        path must answer (no cached state, a refusal, a stale sequence or a replaced
+        secret): it reads the game and checks the seat first, and so says exactly what
+        it would have said without this path."""
+        if self.cache.get(game_id, expected_seq) is None:
+            return None
+        kind, side = known
+        try:
+            return self.submit(session, store.GameHead(game_id, kind, expected_seq), side, command, expected_seq,
+                               hash_token(token))
+        except (RuleError, store.StaleSequence):
+            session.rollback()
+            return None
+
     def is_invitation(self, session: Session, game_id: str, token: str) -> bool:
         seat = store.seat_by_token_hash(session, game_id, hash_token(token))
         return seat is not None and seat.joined_at is None
@@ -172,7 +231,7 @@ class GameService:
             raise GameNotFound(game_id)
         return game
 
-    def state(self, session: Session, game: Game) -> Any:
+    def state(self, session: Session, game: GameLike) -> Any:
         """The state after all ``game.seq`` events: cache, else snapshot + newer events."""
         cached = self.cache.get(game.id, game.seq)
         if cached is not None:
@@ -204,7 +263,7 @@ class GameService:
         key = ("view.json", side, game.status, game.title, repr(view["seats"]))
         return self.cache.memo(game.id, game.seq, key, lambda: Encoded(dump_json(view)))
 
-    def legal(self, game: Game, state: Any, side: str | None) -> list[Command]:
+    def legal(self, game: GameLike, state: Any, side: str | None) -> list[Command]:
         """The engine's legal commands for ``side`` in ``state`` (the state after ``game.seq`` events)."""
         return self.cache.memo(game.id, game.seq, ("legal", side),
                                lambda: get_rules(game.game).legal_commands(state, side))
@@ -221,17 +280,20 @@ class GameService:
         return self.cache.memo(game.id, game.seq, ("reach", side, unit), compute)
 
     # --- commands -------------------------------------------------------------------
-    def submit(self, session: Session, game: Game, side: str, command: dict[str, Any],
-               expected_seq: int) -> tuple[list[tuple[int, Event, str | None]], int]:
-        """Decide a command for ``side`` and append its events, all or nothing."""
+    def submit(self, session: Session, game: GameLike, side: str, command: dict[str, Any],
+               expected_seq: int, token_hash: str | None = None) -> Submitted:
+        """Decide a command for ``side`` and append its events, all or nothing (with
+        ``token_hash``: only if ``side``'s seat still holds that secret)."""
         if game.seq != expected_seq:
             raise store.StaleSequence(game.seq)
         rules = get_rules(game.game)
         state = self.state(session, game)
         cmd = Command(str(command.get("type", "")), command.get("data") or {}, side)
-        events = rules.decide(state, cmd)  # RuleError -> the caller answers 4xx, nothing written
+        outcome = rules.outcome(state, cmd)  # RuleError -> the caller answers 4xx, nothing written
+        events = outcome.events
         try:
-            new_state, texts = self._append(session, game, expected_seq, events, side, cmd, state)
+            new_state, texts = self._append(session, game, expected_seq, events, side, cmd, state, token_hash,
+                                            outcome)
             session.commit()
         except (IntegrityError, OperationalError) as exc:
             session.rollback()
@@ -242,17 +304,22 @@ class GameService:
         self.cache.put(game.id, new_state.seq, new_state)
         return [(expected_seq + i, e, t) for i, (e, t) in enumerate(zip(events, texts, strict=True))], new_state.seq
 
-    def _append(self, session: Session, game: Game, expected_seq: int, events: list[Event], actor: str | None,
-                command: Command | None, state: Any = None) -> tuple[Any, list[str | None]]:
-        """Append a batch; the state after it and each event's log line."""
+    def _append(self, session: Session, game: GameLike, expected_seq: int, events: list[Event], actor: str | None,
+                command: Command | None, state: Any = None, token_hash: str | None = None,
+                outcome: Outcome[Any] | None = None) -> tuple[Any, list[str | None]]:
+        """Append a batch; the state after it and each event's log line (``outcome``:
+        both known already, from the decision)."""
         rules = get_rules(game.game)
-        state = rules.blank() if state is None else rules.clone(state)
-        texts = []
-        for e in events:
-            texts.append(rules.describe(state, e))
-            rules.apply(state, e)
+        if outcome is not None:
+            state, texts = outcome.state, outcome.texts
+        else:
+            state = rules.blank() if state is None else rules.clone(state)
+            texts = []
+            for e in events:
+                texts.append(rules.describe(state, e))
+                rules.apply(state, e)
         status = "finished" if state.result is not None else None  # None: leave the stored status alone
-        store.append(session, game, expected_seq, events, texts, actor, command, status, state.result)
+        store.append(session, game, expected_seq, events, texts, actor, command, status, state.result, token_hash)
         if state.seq // self.snapshot_every > expected_seq // self.snapshot_every:
             store.save_snapshot(session, game.id, state.seq, rules.state_to_json(state))
         return state, texts

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from engine.core import dice
 from engine.core.errors import IllegalCommandError, NotYourTurnError
@@ -50,6 +50,10 @@ class GameRules(Protocol[S]):
     def prompt(self, state: S) -> Prompt: ...
     def legal_commands(self, state: S, side: str | None = None) -> list[Command]: ...
     def decide(self, state: S, command: Command) -> list[Event]: ...
+    def outcome(self, state: S, command: Command) -> Outcome[S]:
+        """``decide``, with each event's log line and the state after the events (what
+        a server appending the events needs, without replaying them once more)."""
+        ...
     def describe(self, state: S, event: Event) -> str | None: ...
     def label(self, state: S, command: Command) -> str: ...
     def view(self, state: S, side: str | None, legal: list[Command] | None = None) -> dict[str, Any]:
@@ -59,20 +63,38 @@ class GameRules(Protocol[S]):
     def state_from_json(self, obj: dict[str, Any]) -> S: ...
 
 
+@dataclass
+class Outcome(Generic[S]):
+    """A decision's events, each one's log line (``describe`` in the state before
+    it) and the state after them all."""
+
+    events: list[Event]
+    texts: list[str | None]
+    state: S
+
+
 class Emitter:
     """Builds a decision: each emitted event is applied at once to a scratch state,
-    so later steps of the same decision see its effects (and the next die's number)."""
+    so later steps of the same decision see its effects (and the next die's number).
+    With ``describe`` it also writes each event's log line before applying it."""
 
-    def __init__(self, rules: GameRules[Any], state: Any) -> None:
+    def __init__(self, rules: GameRules[Any], state: Any, describe: bool = False) -> None:
         self.rules = rules
         self.state = rules.clone(state)
         self.events: list[Event] = []
+        self.texts: list[str | None] | None = [] if describe else None
 
     def emit(self, type_: str, side: str | None = None, **data: Any) -> Event:
         event = Event(type_, data, side)
+        if self.texts is not None:
+            self.texts.append(self.rules.describe(self.state, event))
         self.rules.apply(self.state, event)
         self.events.append(event)
         return event
+
+    def outcome(self) -> Outcome[Any]:
+        texts = self.texts if self.texts is not None else [None] * len(self.events)
+        return Outcome(self.events, texts, self.state)
 
     def roll(self, index: int = 0) -> int:
         """A die for the next event to be emitted (keyed by its number)."""

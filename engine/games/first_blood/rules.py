@@ -13,7 +13,7 @@ from typing import Any
 from engine.core import dice
 from engine.core.errors import IllegalCommandError, MalformedCommandError, RuleError
 from engine.core.events import Command, Event
-from engine.core.game import Emitter, Prompt, check_turn
+from engine.core.game import Emitter, Outcome, Prompt, check_turn
 from engine.games.first_blood import evolve, sequence
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.board import load_board
@@ -188,6 +188,12 @@ class FirstBlood:
 
     # --- decide ------------------------------------------------------------------------
     def decide(self, state: FBState, command: Command) -> list[Event]:
+        return self._decide(state, command, describe=False).events
+
+    def outcome(self, state: FBState, command: Command) -> Outcome[FBState]:
+        return self._decide(state, command, describe=True).outcome()
+
+    def _decide(self, state: FBState, command: Command, describe: bool) -> Emitter:
         if command.type not in HANDLERS:
             raise MalformedCommandError("", f"unknown command {command.type!r}; known: {sorted(HANDLERS)}")
         _check_fields(command)
@@ -200,15 +206,15 @@ class FirstBlood:
                 data[name] = sorted(data[name])  # a list of units is a set: any order will do
         cmd = Command(command.type, data, side)
         try:
-            legal = cmd in self._legal(state, side, cmd)
+            legal = any(c == cmd for c in self._iter_legal(state, side, cmd))  # stops at the match
         except (TypeError, KeyError) as exc:  # malformed data inside an otherwise known command
             raise MalformedCommandError("", f"malformed {command.type} command: {exc}") from None
         if not legal:
             raise self._why(state, side, cmd)
-        em = Emitter(self, state)
+        em = Emitter(self, state, describe)
         HANDLERS[cmd.type](em, cmd.data, side)
         sequence.settle(em, self._needs_input)
-        return em.events
+        return em
 
     def _why(self, state: FBState, side: str, cmd: Command) -> RuleError:
         if state.pending:

@@ -323,6 +323,7 @@ class Played:
     final: Any
     decisions: int
     mutated: list[int]  # decisions after which the caller's state had changed
+    outcome_differs: list[int]  # decisions whose ``outcome`` was not decide + describe + apply
     marks: list[int]  # event counts at which to check snapshots
 
 
@@ -332,22 +333,28 @@ def played(rules: Any) -> Played:
     rng = Chooser("core-tests")
     events = rules.create("campaign", {}, dice.derive_secret(1, "core-tests"))
     state = replay(rules, events)
-    mutated, marks, decisions = [], [], 0
+    mutated, marks, decisions, differs = [], [], 0, []
     while rules.prompt(state).side is not None and decisions < 5000:
         legal = rules.legal_commands(state)
         assert legal, f"dead end at event {state.seq}"
         cmd = choose(rng, state.phase, legal)
         before = _dump(rules, state)
-        new = rules.decide(state, Command(cmd.type, cmd.data, rules.prompt(state).side))
+        command = Command(cmd.type, cmd.data, rules.prompt(state).side)
+        new = rules.decide(state, command)
+        outcome = rules.outcome(state, command)
         if _dump(rules, state) != before:
             mutated.append(decisions)
+        texts = []
         for e in new:
+            texts.append(rules.describe(state, e))
             rules.apply(state, e)
+        if (outcome.events, outcome.texts, _dump(rules, outcome.state)) != (new, texts, _dump(rules, state)):
+            differs.append(decisions)
         events.extend(new)
         decisions += 1
         if state.combat is not None or state.pending or decisions % 40 == 0:
             marks.append(len(events))
-    return Played(events, state, decisions, mutated, marks)
+    return Played(events, state, decisions, mutated, differs, marks)
 
 
 def test_selfplay_game_finishes(rules: Any, played: Played) -> None:
@@ -359,6 +366,12 @@ def test_selfplay_game_finishes(rules: Any, played: Played) -> None:
 
 def test_decide_never_mutated_the_state_during_a_whole_game(played: Played) -> None:
     assert played.mutated == []
+
+
+def test_outcome_is_decide_then_describe_and_apply_during_a_whole_game(played: Played) -> None:
+    """What the server appends (``outcome``: events, log lines, the state after) is
+    what deciding and then replaying the events gives."""
+    assert played.outcome_differs == []
 
 
 def test_full_log_json_round_trip_replays_to_the_same_state(rules: Any, played: Played) -> None:

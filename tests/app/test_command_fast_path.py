@@ -1,0 +1,102 @@
+"""The JSON command route's fast path (a secret this worker has seen, on the cached
+state, written without reading the game first) answers exactly as the full path
+would: the write itself checks the seat and the log's length, on SQLite and on
+PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import event, update
+
+from app.main import create_app
+from app.models import Seat
+from app.security import hash_token
+
+
+def first_place(client: TestClient, gid: str, token: str) -> tuple[dict[str, Any], int]:
+    """The first legal placement for the side of ``token`` (the US sets up first), and the log's length."""
+    legal = client.get(f"/api/games/{gid}/legal", headers={"Authorization": f"Bearer {token}"}).json()
+    return next(c for c in legal["commands"] if c["type"] == "place"), legal["seq"]
+
+
+def new_game(client: TestClient) -> dict[str, str]:
+    body = client.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+    joined = client.post(f"/api/games/{body['game_id']}/join",
+                         json={"token": body["invite_url"].split("token=")[1], "name": "Bob"}).json()
+    client.cookies.clear()
+    return {"id": body["game_id"], "US": body["token"], "IJ": joined["token"]}
+
+
+def _post(client: TestClient, gid: str, token: str, cmd: dict[str, Any], seq: int) -> Any:
+    return client.post(f"/api/games/{gid}/commands", headers={"Authorization": f"Bearer {token}"},
+                       json={"type": cmd["type"], "data": cmd["data"], "expected_seq": seq})
+
+
+def _statements(client: TestClient) -> list[str]:
+    seen: list[str] = []
+    event.listen(client.app.state.db.engine, "before_cursor_execute",
+                 lambda _c, _cur, statement, *_rest: seen.append(" ".join(statement.split()[:2])))
+    return seen
+
+
+def test_a_known_secret_commands_without_reading_the_game(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    seen = _statements(client)
+    for n in range(3):
+        cmd, seq = first_place(client, gid, game["US"])
+        seen.clear()
+        r = _post(client, gid, game["US"], cmd, seq)
+        assert r.status_code == 200, r.text
+        assert r.json()["seq"] > seq
+        reads = [s for s in seen if s.startswith("SELECT")]
+        # the first command reads the game and the seat; later ones only write
+        assert (reads != []) == (n == 0), seen
+
+
+def test_a_replaced_secret_is_refused_on_the_fast_path(client: TestClient, game: dict[str, str]) -> None:
+    """A secret that opened the seat a moment ago and has since been replaced (a new
+    link) is refused with 403 and writes nothing, though this worker remembers it."""
+    gid = game["id"]
+    cmd, seq = first_place(client, gid, game["US"])
+    assert _post(client, gid, game["US"], cmd, seq).status_code == 200  # now remembered
+    cmd, seq = first_place(client, gid, game["US"])
+    with client.app.state.db.sessions() as s:
+        s.execute(update(Seat).where(Seat.game_id == gid, Seat.side == "US")
+                  .values(token_hash=hash_token("a-new-secret")))
+        s.commit()
+    r = _post(client, gid, game["US"], cmd, seq)
+    assert r.status_code == 403, r.text
+    assert r.json()["detail"] == "that seat secret is not valid for this game"
+    assert client.get(f"/api/games/{gid}/legal").json()["seq"] == seq  # nothing written
+
+
+def test_a_stale_cached_state_gives_409_with_the_current_length(settings: Any) -> None:
+    """Two workers on one database: the second appends; the first, whose cached state
+    is one command behind, answers 409 naming the log's real length."""
+    a, b = create_app(settings), create_app(settings)
+    with TestClient(a) as ca, TestClient(b) as cb:
+        game = new_game(ca)
+        gid = game["id"]
+        cmd, seq = first_place(ca, gid, game["US"])
+        assert _post(ca, gid, game["US"], cmd, seq).status_code == 200  # worker a: seat known, state cached
+        cmd, seq = first_place(ca, gid, game["US"])
+        r = _post(cb, gid, game["US"], cmd, seq)  # worker b moves on
+        assert r.status_code == 200, r.text
+        new_seq = r.json()["seq"]
+        cmd_a, _ = first_place(cb, gid, game["US"])
+        r = _post(ca, gid, game["US"], cmd_a, seq)  # a still has the state after `seq` events
+        assert r.status_code == 409, r.text
+        assert r.json()["current_seq"] == new_seq
+
+
+def test_an_illegal_command_on_the_fast_path_names_its_rule(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    cmd, seq = first_place(client, gid, game["US"])
+    assert _post(client, gid, game["US"], cmd, seq).status_code == 200
+    cmd, seq = first_place(client, gid, game["US"])
+    r = _post(client, gid, game["US"], {"type": "place", "data": {**cmd["data"], "to": "0101"}}, seq)
+    assert r.status_code == 422, r.text
+    assert r.json()["rule"] == "§3"
+    assert client.get(f"/api/games/{gid}/legal").json()["seq"] == seq
