@@ -76,3 +76,16 @@ class Snapshot(Base):
     seq: Mapped[int] = mapped_column(Integer)
     state: Mapped[dict[str, Any]] = mapped_column(JsonType)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AdminAudit(Base):
+    """One thing an admin did to a game or a seat (never a secret: the new link itself is not kept)."""
+
+    __tablename__ = "admin_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    admin: Mapped[str] = mapped_column(String(80))
+    action: Mapped[str] = mapped_column(String(40))  # e.g. "new_seat_link"
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    detail: Mapped[dict[str, Any]] = mapped_column(JsonType, default=dict)

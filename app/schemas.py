@@ -130,3 +130,26 @@ class GamePage(BaseModel):
     offset: int
     limit: int
     items: list[GameSummary]
+
+
+class SeatLink(BaseModel):
+    game_id: str
+    side: str
+    token: str = Field(..., description="the seat's new secret (the old one no longer works)")
+    play_url: str = Field(..., description="the new private link")
+
+
+class AuditEntry(BaseModel):
+    id: int
+    at: str
+    admin: str
+    action: str
+    game_id: str | None
+    detail: dict[str, Any]
+
+
+class AuditPage(BaseModel):
+    total: int
+    offset: int
+    limit: int
+    items: list[AuditEntry]

@@ -10,7 +10,7 @@ from sqlalchemy import Update, and_, bindparam, exists, func, insert, select, te
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from app.models import EventRow, Game, Seat, Snapshot, utcnow
+from app.models import AdminAudit, EventRow, Game, Seat, Snapshot, utcnow
 from app.text import dump_json
 from engine.core.events import Command, Event
 from engine.core.verify import LogEntry
@@ -191,3 +191,21 @@ def claim_seat(session: Session, seat: Seat, invite_hash: str, secret_hash: str,
     done = session.execute(update(Seat).where(Seat.id == seat.id, Seat.token_hash == invite_hash,
                                               Seat.joined_at.is_(None)).values(**values))
     return done.rowcount == 1
+
+
+def replace_seat_secret(session: Session, game_id: str, side: str, secret_hash: str) -> bool:
+    """Give a joined seat a new secret (the old one stops opening it at once)."""
+    done = session.execute(update(Seat).where(Seat.game_id == game_id, Seat.side == side,
+                                              Seat.joined_at.is_not(None)).values(token_hash=secret_hash))
+    return done.rowcount == 1
+
+
+def add_audit(session: Session, admin: str, action: str, game_id: str | None, detail: dict[str, Any]) -> None:
+    session.add(AdminAudit(admin=admin, action=action, game_id=game_id, detail=detail, at=utcnow()))
+
+
+def list_audit(session: Session, offset: int = 0, limit: int = 50) -> tuple[int, list[AdminAudit]]:
+    """A page of the admin audit, the newest first, and how many entries there are."""
+    total = session.scalar(select(func.count()).select_from(AdminAudit)) or 0
+    rows = session.scalars(select(AdminAudit).order_by(AdminAudit.id.desc()).offset(offset).limit(limit))
+    return total, list(rows)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, HTTPException, Query
 
 from app import store
-from app.deps import AdminDep, GameDep, ServiceDep, SessionDep
+from app.deps import AdminDep, GameDep, ServiceDep, SessionDep, SettingsDep
 from app.errors import responses
 from app.json_route import StrictJSONRoute
-from app.routes.api import export_response
-from app.schemas import GamePage, GameSummary, LogPage, VerifyOut
+from app.routes.api import export_response, seat_link
+from app.schemas import AuditEntry, AuditPage, GamePage, GameSummary, LogPage, SeatLink, VerifyOut
+from engine.core.game import get_rules
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], route_class=StrictJSONRoute,
                    responses=responses(401, 403, 422, 429))
@@ -50,3 +51,30 @@ def verify(admin: AdminDep, game: GameDep, session: SessionDep, service: Service
 @router.get("/games/{game_id}/export", responses={**GAME, 200: {"description": "the export file (JSON)"}})
 def export(admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep) -> Any:
     return export_response(service.export(session, game), game.id)
+
+
+@router.post("/games/{game_id}/seats/{side}/new-link", response_model=SeatLink, responses=responses(404, 409))
+def new_seat_link(side: str, admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep,
+                  settings: SettingsDep) -> Any:
+    """Issue a new private link for a player who lost theirs (the old one stops working).
+    Recorded in the admin audit; send the link to the player yourself."""
+    if side not in get_rules(game.game).sides:
+        raise HTTPException(404, f"no side {side} in this game")
+    try:
+        token = service.new_seat_link(session, game, side, admin=admin)
+    except PermissionError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return SeatLink(game_id=game.id, side=side, token=token, play_url=seat_link(settings.base_url, game.id, token))
+
+
+@router.get("/audit", response_model=AuditPage)
+def audit(admin: AdminDep, session: SessionDep, offset: int = Query(0, ge=0, le=2**31 - 1),
+          limit: int = Query(50, ge=1, le=500)) -> Any:
+    """What admins did to games and seats, the newest first."""
+    total, rows = store.list_audit(session, offset, limit)
+    return AuditPage(total=total, offset=offset, limit=limit, items=[audit_entry(r) for r in rows])
+
+
+def audit_entry(row: Any) -> AuditEntry:
+    return AuditEntry(id=row.id, at=row.at.isoformat(), admin=row.admin, action=row.action, game_id=row.game_id,
+                      detail=row.detail)

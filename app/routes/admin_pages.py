@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from app import store
 from app.deps import AdminDep, GameDep, ServiceDep, SessionDep, SettingsDep, same_origin
+from app.routes.api import seat_link
 from app.routes.pages import page
+from engine.core.game import get_rules
+
+ACTIONS = {"new_seat_link": "issued a new seat link"}
 
 router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depends(same_origin)])
 
@@ -31,3 +35,25 @@ def game(request: Request, admin: AdminDep, game: GameDep, session: SessionDep, 
 def verify(request: Request, admin: AdminDep, game: GameDep, session: SessionDep,
            service: ServiceDep) -> HTMLResponse:
     return page(request, "partials/verdict.html", v=service.verify(session, game))
+
+
+@router.post("/games/{game_id}/seats/{side}/new-link", response_class=HTMLResponse)
+def new_seat_link(request: Request, side: str, admin: AdminDep, game: GameDep, session: SessionDep,
+                  service: ServiceDep, settings: SettingsDep, confirm: str = Form("")) -> HTMLResponse:
+    if side not in get_rules(game.game).sides:
+        raise HTTPException(404, f"no side {side} in this game")
+    if confirm != "yes":
+        raise HTTPException(422, "tick the box to confirm: the player's old link stops working at once")
+    try:
+        token = service.new_seat_link(session, game, side, admin=admin)
+    except PermissionError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return page(request, "admin/new_link.html", game=game, side=side, url=seat_link(settings.base_url, game.id, token))
+
+
+@router.get("/audit", response_class=HTMLResponse)
+def audit(request: Request, admin: AdminDep, session: SessionDep, settings: SettingsDep,
+          offset: int = 0) -> HTMLResponse:
+    offset, limit = min(max(0, offset), 2**31 - 1), settings.page_size
+    total, rows = store.list_audit(session, offset, limit)
+    return page(request, "admin/audit.html", rows=rows, total=total, offset=offset, limit=limit, ACTIONS=ACTIONS)

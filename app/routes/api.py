@@ -41,6 +41,7 @@ from app.schemas import (
     LegalOut,
     LogPage,
     NewGame,
+    SeatLink,
 )
 from app.security import GAME_ID, cookie_name, sign
 from app.services.games import BadImport, GameService
@@ -124,6 +125,16 @@ def legal_commands(request: Request, game: GameDep, seat: OptionalSeatDep, sessi
                             "your_turn": mine,
                             "commands": service.legal(game, state, side) if mine else []}))
     return json_answer(request, service.cache.memo(game.id, game.seq, ("legal.json", side), encode))
+
+
+@router.post("/games/{game_id}/seat/new-link", response_model=SeatLink, responses=SEAT)
+def new_seat_link(game: GameDep, seat: SeatDep, response: Response, session: SessionDep, service: ServiceDep,
+                  settings: SettingsDep) -> Any:
+    """Replace your private link (lost, or shared by mistake): the old one stops working
+    at once, on every device that holds it; this answer (and its cookie) holds the new one."""
+    token = service.new_seat_link(session, game, seat.side)
+    set_seat_cookie(response, game.id, token, settings)
+    return SeatLink(game_id=game.id, side=seat.side, token=token, play_url=seat_link(settings.base_url, game.id, token))
 
 
 @router.get("/games/{game_id}/units/{unit_id}/reachable", responses=SEAT)

@@ -29,7 +29,7 @@ from app.deps import (
 )
 from app.models import Game, Seat
 from app.ratelimit import client_address
-from app.routes.api import invite_link, set_seat_cookie
+from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, unsign
 from app.services.board import BoardRequest, board_context
 from app.store import StaleSequence
@@ -77,7 +77,7 @@ def new_game(request: Request, session: SessionDep, service: ServiceDep, setting
         raise HTTPException(422, f"your name and note {exc}") from None
     except RuleError as exc:
         raise HTTPException(422, str(exc)) from None
-    redirect = RedirectResponse(f"/games/{created.game.id}", status_code=303)
+    redirect = RedirectResponse(f"/games/{created.game.id}?welcome=1", status_code=303)
     set_seat_cookie(redirect, created.game.id, created.tokens[side], settings)
     other = next(s for s in created.tokens if s != side)
     # the invitation is shown on the game page until the opponent joins, through a cookie
@@ -111,18 +111,20 @@ def join(request: Request, game: GameDep, session: SessionDep, service: ServiceD
         _seat, token = service.join(session, game, token, name)
     except PermissionError as exc:
         raise HTTPException(403, str(exc)) from None
-    redirect = RedirectResponse(f"/games/{game.id}", status_code=303)
+    redirect = RedirectResponse(f"/games/{game.id}?welcome=1", status_code=303)
     set_seat_cookie(redirect, game.id, token, settings)
     return redirect
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(request: Request, access: AccessDep, session: SessionDep, service: ServiceDep,
-              token: str = "", select: str = "") -> Response:
+              token: str = "", select: str = "", welcome: bool = False) -> Response:
     game, seat = access.game, access.seat  # a cookie that opens no seat: the spectator's view
     if token:  # an old-style private link: move the secret into the fragment
         return RedirectResponse(f"/games/{game.id}#token={quote(token, safe='')}", status_code=303)
-    return render_board(request, session, service, game, seat, BoardRequest(select=select), "game.html")
+    private = seat_link(request.app.state.settings.base_url, game.id, access.token) if seat and access.token else None
+    return render_board(request, session, service, game, seat, BoardRequest(select=select, welcome=welcome),
+                        "game.html", private)
 
 
 @posts.post("/games/{game_id}/seat")
@@ -140,6 +142,20 @@ def take_seat(request: Request, game: GameDep, session: SessionDep, service: Ser
         raise HTTPException(409, f"this browser already holds the {held.side} seat of this game; open the "
                                  f"{seat.side} link in another browser or a private window")
     redirect = RedirectResponse(f"/games/{game.id}", status_code=303)
+    set_seat_cookie(redirect, game.id, token, settings)
+    return redirect
+
+
+@posts.post("/games/{game_id}/seat/new-link")
+def new_seat_link(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
+                  settings: SettingsDep, confirm: str = Form("")) -> Response:
+    """Replace this browser's private link: the old one stops working everywhere."""
+    if seat is None:
+        raise HTTPException(401, "only a player can replace their link: open your private link first")
+    if confirm != "yes":
+        raise HTTPException(422, "tick the box to confirm: the old link stops working at once, on every device")
+    token = service.new_seat_link(session, game, seat.side)
+    redirect = RedirectResponse(f"/games/{game.id}?welcome=1", status_code=303)
     set_seat_cookie(redirect, game.id, token, settings)
     return redirect
 
@@ -222,11 +238,12 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
 
 
 def render_board(request: Request, session: SessionDep, service: ServiceDep, game: Game, seat: Seat | None,
-                 req: BoardRequest, template: str = "partials/board.html") -> HTMLResponse:
+                 req: BoardRequest, template: str = "partials/board.html",
+                 private_url: str | None = None) -> HTMLResponse:
     settings = request.app.state.settings
     invite = request.cookies.get(f"invite_{game.id}") if seat else None
     invite_url = invite_link(settings.base_url, game.id, invite) if invite else None
-    return page(request, template, b=board_context(session, service, game, seat, req, invite_url))
+    return page(request, template, b=board_context(session, service, game, seat, req, invite_url, private_url))
 
 
 def _seat_from_cookie(request: Request, game: Game, session: SessionDep, service: ServiceDep,

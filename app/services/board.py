@@ -31,6 +31,7 @@ class BoardRequest:
     error_for: Command | None = None
     inspect: str = ""  # a hex whose stack the panel opens
     since: int | None = None  # only the parts that change, and the log lines from this event on (None: a page)
+    welcome: bool = False
 
 
 @dataclass
@@ -60,6 +61,8 @@ class BoardContext:
     inspect: str | None = None
     stack: list[dict[str, Any]] = field(default_factory=list)  # the units in the inspected hex
     invite_url: str | None = None  # shown to the creator until the opponent joins
+    private_url: str | None = None  # the player's own private link (full pages only)
+    welcome: bool = False  # just seated (created, joined, a new link): the private link is shown open
     oob: bool = False  # only the changing parts, each swapped in by its id
 
     @property
@@ -123,7 +126,7 @@ class BoardContext:
 
 
 def board_context(session: Session, service: GameService, game: Game, seat: Seat | None,
-                  req: BoardRequest, invite_url: str | None = None) -> BoardContext:
+                  req: BoardRequest, invite_url: str | None = None, private_url: str | None = None) -> BoardContext:
     rules = get_rules(game.game)
     state = service.state(session, game)
     side = seat.side if seat else None
@@ -175,7 +178,8 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     return BoardContext(game=game, seat=seat, view=view, legal=legal, selected=selected, layers=layers,
                         general=general, unit_buttons=unit_buttons, choosers=choosers, other=other,
                         log=lines, error=req.error, error_for=err_for, inspect=inspect or None, stack=stack,
-                        invite_url=invite_url if game.status == "waiting" else None, oob=oob)
+                        invite_url=invite_url if game.status == "waiting" else None, oob=oob,
+                        private_url=private_url if seat is not None and not oob else None, welcome=req.welcome)
 
 
 def _button(rules: Any, state: Any, c: Command) -> Button:

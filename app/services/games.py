@@ -150,7 +150,9 @@ class GameService:
         and of several joins racing with one invitation exactly one succeeds."""
         seat = store.seat_by_token_hash(session, game.id, hash_token(token))
         if seat is None:
-            raise PermissionError("that invitation is not valid for this game (or it has been used already)")
+            raise PermissionError("that invitation is not valid for this game, or it has been used already. If you "
+                                  "joined before, open the private link you were shown then; if you lost it, "
+                                  "ask the site's admin for a new one")
         if seat.joined_at is None:
             secret = new_token()
             try:
@@ -219,6 +221,19 @@ class GameService:
         except (RuleError, store.StaleSequence):
             session.rollback()
             return None
+
+    def new_seat_link(self, session: Session, game: Game, side: str, admin: str | None = None) -> str:
+        """A new secret for ``side``'s seat, returned once: the old link stops working at
+        once, on every worker (each write checks the seat).  ``admin``: who issued it, for
+        the admin audit (the secret itself is never kept)."""
+        secret = new_token()
+        if not store.replace_seat_secret(session, game.id, side, hash_token(secret)):
+            session.rollback()
+            raise PermissionError(f"the {side} seat has not been taken yet: its player joins with the invitation")
+        if admin is not None:
+            store.add_audit(session, admin, "new_seat_link", game.id, {"side": side})
+        session.commit()
+        return secret
 
     def is_invitation(self, session: Session, game_id: str, token: str) -> bool:
         seat = store.seat_by_token_hash(session, game_id, hash_token(token))

@@ -14,7 +14,7 @@ EVIL = '<script>alert("x")</script> & <b>bold</b>'
 def new_game(client: TestClient, side: str = "US", name: str = "Alice", title: str = "") -> str:
     r = client.post("/new", data={"side": side, "name": name, "title": title}, follow_redirects=False)
     assert r.status_code == 303, r.text
-    return r.headers["location"].rsplit("/", 1)[1]
+    return r.headers["location"].split("?")[0].rsplit("/", 1)[1]
 
 
 def test_landing_page_starts_a_game_and_lists_it_with_your_move(client: TestClient) -> None:
