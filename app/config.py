@@ -49,6 +49,14 @@ class Settings(BaseSettings):
     max_import_bytes: int = 8 * 1024 * 1024  # an export file being imported
     page_size: int = 50  # games per page in the admin list
 
+    # Mail (README, "Mail").  Without smtp_url every mail stays in the outbox that admins
+    # read at /admin/outbox; with it (smtp://host:port, smtps://user:pass@host:port, or
+    # smtp://user:pass@host:587 for STARTTLS) mails are sent from there.
+    smtp_url: str = ""
+    mail_from: str = "Guadalcanal <noreply@localhost>"
+    mail_grace_seconds: int = 60  # "your move" waits this long; a player watching the game gets none
+    mail_interval_seconds: float = 5.0  # how often each worker looks for mail due
+
 
 def _secret_key_file() -> str:
     path = DATA_DIR / "secret_key"

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio.to_thread
+from apscheduler.schedulers.background import BackgroundScheduler
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
@@ -16,11 +17,13 @@ from starlette.middleware.gzip import GZipMiddleware
 from app import errors, logs
 from app.config import Settings, get_settings
 from app.db import Database, migrate
+from app.mail import Smtp, deliver_due
 from app.middleware import Admission, SecurityHeaders
 from app.ratelimit import RateLimits
 from app.render.svg import render_base
 from app.routes import admin, admin_pages, api, pages
 from app.services.games import GameService
+from app.services.notices import Notices
 from app.static_files import STATIC, CachedStaticFiles
 
 # Python's collector walks every container it tracks in a full collection: with the
@@ -38,6 +41,20 @@ def settle_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
+    """The periodic jobs of every worker: sending the mail that is due (each mail is
+    claimed by one worker).  ``MAIL_INTERVAL_SECONDS=0`` runs none (tests call them)."""
+    if settings.mail_interval_seconds <= 0:
+        return None
+    if settings.smtp_url:
+        Smtp.from_url(settings.smtp_url)  # a malformed SMTP_URL stops the start, not the first mail
+    scheduler = BackgroundScheduler(daemon=True)
+    scheduler.add_job(deliver_due, "interval", seconds=settings.mail_interval_seconds, max_instances=1,
+                      coalesce=True, args=[app.state.db.sessions, settings.smtp_url, settings.mail_from])
+    scheduler.start()
+    return scheduler
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
@@ -48,7 +65,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         render_base()  # drawn once per process: before the freeze, so the collector never walks it
         settle_garbage_collector()
+        scheduler = start_jobs(app, settings)
         yield
+        if scheduler is not None:
+            scheduler.shutdown(wait=True)
         app.state.db.engine.dispose()
 
     app = FastAPI(title="Guadalcanal play-by-browser", version="0.1.0", lifespan=lifespan,
@@ -56,7 +76,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Hex-and-counter wargames over an append-only event log judged by a pure rules engine.")
     app.state.settings = settings
     app.state.db = Database(settings.database_url, pool_size=settings.threads)
-    app.state.games = GameService(settings.snapshot_every, settings.fixed_dice_secret)
+    app.state.notices = Notices(settings.base_url, settings.secret_key, settings.mail_grace_seconds)
+    app.state.games = GameService(settings.snapshot_every, settings.fixed_dice_secret, app.state.notices)
     app.state.limits = RateLimits(settings)
     errors.install(app)
     logs.install()

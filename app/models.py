@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint, true
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -49,6 +49,9 @@ class Seat(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the seat secret
     display_name: Mapped[str] = mapped_column(String(80), default="")
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)  # for "your move" mails
+    notify: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())  # off: unsubscribed
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     game: Mapped[Game] = relationship(back_populates="seats")
 
@@ -89,3 +92,28 @@ class AdminAudit(Base):
     action: Mapped[str] = mapped_column(String(40))  # e.g. "new_seat_link"
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     detail: Mapped[dict[str, Any]] = mapped_column(JsonType, default=dict)
+
+
+class Mail(Base):
+    """One mail, written in the transaction that caused it and sent from here (or, with
+    no SMTP server configured, kept here for the admins: never dropped)."""
+
+    __tablename__ = "mail_outbox"
+    __table_args__ = (UniqueConstraint("dedupe", name="uq_mail_outbox_dedupe"),
+                      Index("ix_mail_outbox_due", "status", "not_before"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    not_before: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    kind: Mapped[str] = mapped_column(String(24))  # your_move | game_over
+    dedupe: Mapped[str] = mapped_column(String(120))  # one mail per handover, never one per event
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    side: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    game_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the log's length when it was written
+    to_addr: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="queued")  # queued|sending|sent|held|skipped|failed
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.text import Line
+from app.text import Email, Line
 
 
 class NewGame(BaseModel):
@@ -16,6 +16,7 @@ class NewGame(BaseModel):
     name: Line = Field("", max_length=80, description="your display name")
     title: Line = Field("", max_length=120, description="a note for your opponent")
     options: dict[str, bool] = Field(default_factory=dict)
+    email: Email = Field("", max_length=254, description="optional: told by e-mail when it is your move")
 
 
 class GameCreated(BaseModel):
@@ -29,6 +30,7 @@ class GameCreated(BaseModel):
 class JoinRequest(BaseModel):
     token: str = Field(..., max_length=200, description="the invitation (the part after token= in the link)")
     name: Line = Field("", max_length=80)
+    email: Email = Field("", max_length=254, description="optional: told by e-mail when it is your move")
 
 
 class Joined(BaseModel):
@@ -153,3 +155,34 @@ class AuditPage(BaseModel):
     offset: int
     limit: int
     items: list[AuditEntry]
+
+
+class SeatMailIn(BaseModel):
+    email: Email = Field(..., max_length=254, description='where "your move" mails go ("" for none)')
+
+
+class SeatMailOut(BaseModel):
+    email: str | None
+    notify: bool = Field(..., description="false after an unsubscribe link was used (setting an address again: true)")
+
+
+class MailOut(BaseModel):
+    id: int
+    created_at: str
+    not_before: str
+    kind: str
+    game_id: str | None
+    side: str | None
+    to: str
+    subject: str
+    body: str
+    status: str = Field(..., description="queued, sending, sent, held (no SMTP server), skipped or failed")
+    attempts: int
+    last_error: str | None
+
+
+class MailPage(BaseModel):
+    total: int
+    offset: int
+    limit: int
+    items: list[MailOut]

@@ -10,7 +10,7 @@ from sqlalchemy import Update, and_, bindparam, exists, func, insert, select, te
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from app.models import AdminAudit, EventRow, Game, Seat, Snapshot, utcnow
+from app.models import AdminAudit, EventRow, Game, Mail, Seat, Snapshot, utcnow
 from app.text import dump_json
 from engine.core.events import Command, Event
 from engine.core.verify import LogEntry
@@ -182,12 +182,14 @@ def mark_joined(seat: Seat, name: str) -> None:
     seat.joined_at = utcnow()
 
 
-def claim_seat(session: Session, seat: Seat, invite_hash: str, secret_hash: str, name: str) -> bool:
+def claim_seat(session: Session, seat: Seat, invite_hash: str, secret_hash: str, name: str, email: str = "") -> bool:
     """Take a seat with its invitation, once: of several joins racing with the same
     invitation exactly one changes the row (the others find it taken)."""
     values: dict[str, Any] = {"token_hash": secret_hash, "joined_at": utcnow()}
     if name:
         values["display_name"] = name
+    if email:
+        values["email"] = email
     done = session.execute(update(Seat).where(Seat.id == seat.id, Seat.token_hash == invite_hash,
                                               Seat.joined_at.is_(None)).values(**values))
     return done.rowcount == 1
@@ -209,3 +211,14 @@ def list_audit(session: Session, offset: int = 0, limit: int = 50) -> tuple[int,
     total = session.scalar(select(func.count()).select_from(AdminAudit)) or 0
     rows = session.scalars(select(AdminAudit).order_by(AdminAudit.id.desc()).offset(offset).limit(limit))
     return total, list(rows)
+
+
+def touch_seat(session: Session, game_id: str, token_hash: str) -> None:
+    session.execute(update(Seat).where(Seat.game_id == game_id, Seat.token_hash == token_hash,
+                                       Seat.joined_at.is_not(None)).values(last_seen_at=utcnow()))
+
+
+def list_mail(session: Session, offset: int = 0, limit: int = 50) -> tuple[int, list[Mail]]:
+    """A page of the outbox, the newest first, and how many mails there are."""
+    total = session.scalar(select(func.count()).select_from(Mail)) or 0
+    return total, list(session.scalars(select(Mail).order_by(Mail.id.desc()).offset(offset).limit(limit)))

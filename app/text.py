@@ -42,11 +42,26 @@ def check_string(value: str) -> str:
     return value
 
 
+_EMAIL = re.compile(r"[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\".]{2,}")
+
+
+def check_email(value: str) -> str:
+    """An e-mail address as people type it (trimmed, lower-case domain); "" for none."""
+    value = check_line(value).strip()
+    if not value:
+        return ""
+    if len(value) > 254 or not _EMAIL.fullmatch(value):
+        raise BadText(f"{value[:60]!r} is not an e-mail address (like name@example.org)")
+    local, domain = value.rsplit("@", 1)
+    return f"{local}@{domain.lower()}"
+
+
 def looks_like_token(value: str) -> bool:
     return TOKEN.fullmatch(value) is not None
 
 
 Line = Annotated[str, AfterValidator(check_line)]
+Email = Annotated[str, AfterValidator(check_email)]
 
 
 def _reject_constant(name: str) -> Any:

@@ -11,7 +11,7 @@ from app.deps import AdminDep, GameDep, ServiceDep, SessionDep, SettingsDep
 from app.errors import responses
 from app.json_route import StrictJSONRoute
 from app.routes.api import export_response, seat_link
-from app.schemas import AuditEntry, AuditPage, GamePage, GameSummary, LogPage, SeatLink, VerifyOut
+from app.schemas import AuditEntry, AuditPage, GamePage, GameSummary, LogPage, MailOut, MailPage, SeatLink, VerifyOut
 from engine.core.game import get_rules
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], route_class=StrictJSONRoute,
@@ -78,3 +78,17 @@ def audit(admin: AdminDep, session: SessionDep, offset: int = Query(0, ge=0, le=
 def audit_entry(row: Any) -> AuditEntry:
     return AuditEntry(id=row.id, at=row.at.isoformat(), admin=row.admin, action=row.action, game_id=row.game_id,
                       detail=row.detail)
+
+
+@router.get("/outbox", response_model=MailPage)
+def outbox(admin: AdminDep, session: SessionDep, offset: int = Query(0, ge=0, le=2**31 - 1),
+           limit: int = Query(50, ge=1, le=500)) -> Any:
+    """Every mail the server wrote, the newest first: sent, waiting, or held (no SMTP server)."""
+    total, rows = store.list_mail(session, offset, limit)
+    return MailPage(total=total, offset=offset, limit=limit, items=[mail_out(m) for m in rows])
+
+
+def mail_out(m: Any) -> MailOut:
+    return MailOut(id=m.id, created_at=m.created_at.isoformat(), not_before=m.not_before.isoformat(), kind=m.kind,
+                   game_id=m.game_id, side=m.side, to=m.to_addr, subject=m.subject, body=m.body, status=m.status,
+                   attempts=m.attempts, last_error=m.last_error)

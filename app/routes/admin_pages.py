@@ -57,3 +57,12 @@ def audit(request: Request, admin: AdminDep, session: SessionDep, settings: Sett
     offset, limit = min(max(0, offset), 2**31 - 1), settings.page_size
     total, rows = store.list_audit(session, offset, limit)
     return page(request, "admin/audit.html", rows=rows, total=total, offset=offset, limit=limit, ACTIONS=ACTIONS)
+
+
+@router.get("/outbox", response_class=HTMLResponse)
+def outbox(request: Request, admin: AdminDep, session: SessionDep, settings: SettingsDep,
+           offset: int = 0) -> HTMLResponse:
+    offset, limit = min(max(0, offset), 2**31 - 1), settings.page_size
+    total, rows = store.list_mail(session, offset, limit)
+    return page(request, "admin/outbox.html", rows=rows, total=total, offset=offset, limit=limit,
+                smtp=bool(settings.smtp_url))

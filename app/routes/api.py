@@ -42,6 +42,8 @@ from app.schemas import (
     LogPage,
     NewGame,
     SeatLink,
+    SeatMailIn,
+    SeatMailOut,
 )
 from app.security import GAME_ID, cookie_name, sign
 from app.services.games import BadImport, GameService
@@ -79,7 +81,7 @@ def create_game(body: NewGame, request: Request, response: Response, session: Se
     limits.hit("create", client_address(request))
     try:
         created = service.create(session, body.game, body.scenario, body.side, body.options, body.name,
-                                 body.title)
+                                 body.title, body.email)
     except RuleError as exc:
         return rule_error(exc)
     gid = created.game.id
@@ -95,7 +97,7 @@ def join_game(body: JoinRequest, request: Request, game: GameDep, response: Resp
               service: ServiceDep, settings: SettingsDep, limits: LimitsDep) -> Any:
     limits.hit("join", client_address(request))
     try:
-        seat, token = service.join(session, game, body.token, body.name)
+        seat, token = service.join(session, game, body.token, body.name, body.email)
     except PermissionError as exc:
         raise HTTPException(403, str(exc)) from None
     set_seat_cookie(response, game.id, token, settings)
@@ -135,6 +137,13 @@ def new_seat_link(game: GameDep, seat: SeatDep, response: Response, session: Ses
     token = service.new_seat_link(session, game, seat.side)
     set_seat_cookie(response, game.id, token, settings)
     return SeatLink(game_id=game.id, side=seat.side, token=token, play_url=seat_link(settings.base_url, game.id, token))
+
+
+@router.put("/games/{game_id}/seat/email", response_model=SeatMailOut, responses=SEAT)
+def seat_email(body: SeatMailIn, game: GameDep, seat: SeatDep, session: SessionDep, service: ServiceDep) -> Any:
+    """Where your "your move" and "game over" mails go ("" for none). Your opponent never sees it."""
+    service.set_email(session, seat, body.email)
+    return SeatMailOut(email=seat.email, notify=seat.notify)
 
 
 @router.get("/games/{game_id}/units/{unit_id}/reachable", responses=SEAT)

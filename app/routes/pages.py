@@ -23,6 +23,7 @@ from app.deps import (
     SessionDep,
     SettingsDep,
     get_access,
+    presented_token,
     same_origin,
     seat_of,
     wrong_secret,
@@ -34,7 +35,7 @@ from app.security import GAME_ID, cookie_name, unsign
 from app.services.board import BoardRequest, board_context
 from app.store import StaleSequence
 from app.templating import page
-from app.text import BadText, check_line, strict_json
+from app.text import BadText, check_email, check_line, strict_json
 from engine.core.errors import RuleError
 from engine.core.events import Command
 from engine.core.game import get_rules
@@ -67,14 +68,16 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
 @posts.post("/new")
 def new_game(request: Request, session: SessionDep, service: ServiceDep, settings: SettingsDep, limits: LimitsDep,
              side: str = Form(..., max_length=16), name: str = Form("", max_length=80),
-             title: str = Form("", max_length=120), two_units_as_engineer: bool = Form(False)) -> Response:
+             title: str = Form("", max_length=120), email: str = Form("", max_length=254),
+             two_units_as_engineer: bool = Form(False)) -> Response:
     limits.hit("create", client_address(request))
     options = {"two_units_as_engineer": True} if two_units_as_engineer else {}
     try:
+        email = check_email(email)
         created = service.create(session, "first_blood", "campaign", side, options, check_line(name),
-                                 check_line(title))
+                                 check_line(title), email)
     except BadText as exc:
-        raise HTTPException(422, f"your name and note {exc}") from None
+        raise HTTPException(422, f"your name, note and e-mail: {exc}") from None
     except RuleError as exc:
         raise HTTPException(422, str(exc)) from None
     redirect = RedirectResponse(f"/games/{created.game.id}?welcome=1", status_code=303)
@@ -95,20 +98,21 @@ def join_page(request: Request, game: GameDep, token: str = "") -> Response:
 
 @posts.post("/join/{game_id}")
 def join(request: Request, game: GameDep, session: SessionDep, service: ServiceDep, settings: SettingsDep,
-         limits: LimitsDep, token: str = Form("", max_length=200), name: str = Form("", max_length=80)) -> Response:
+         limits: LimitsDep, token: str = Form("", max_length=200), name: str = Form("", max_length=80),
+         email: str = Form("", max_length=254)) -> Response:
     limits.hit("join", client_address(request))
     if not token:
         raise HTTPException(422, "this invitation link is incomplete: open the whole link you were sent")
     try:
-        name = check_line(name)
+        name, email = check_line(name), check_email(email)
     except BadText as exc:
-        raise HTTPException(422, f"your name {exc}") from None
+        raise HTTPException(422, f"your name and e-mail: {exc}") from None
     held = _seat_from_cookie(request, game, session, service, settings)
     if held is not None and service.is_invitation(session, game.id, token):
         raise HTTPException(409, f"this browser already holds the {held.side} seat of this game; open the "
                                  "invitation in another browser or a private window")
     try:
-        _seat, token = service.join(session, game, token, name)
+        _seat, token = service.join(session, game, token, name, email)
     except PermissionError as exc:
         raise HTTPException(403, str(exc)) from None
     redirect = RedirectResponse(f"/games/{game.id}?welcome=1", status_code=303)
@@ -123,6 +127,8 @@ def game_page(request: Request, access: AccessDep, session: SessionDep, service:
     if token:  # an old-style private link: move the secret into the fragment
         return RedirectResponse(f"/games/{game.id}#token={quote(token, safe='')}", status_code=303)
     private = seat_link(request.app.state.settings.base_url, game.id, access.token) if seat and access.token else None
+    if seat is not None:
+        service.seen(session, game.id, access.token)
     return render_board(request, session, service, game, seat, BoardRequest(select=select, welcome=welcome),
                         "game.html", private)
 
@@ -160,6 +166,32 @@ def new_seat_link(request: Request, game: GameDep, seat: OptionalSeatDep, sessio
     return redirect
 
 
+@posts.post("/games/{game_id}/seat/email")
+def seat_email(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
+               email: str = Form("", max_length=254)) -> Response:
+    if seat is None:
+        raise HTTPException(401, "only a player can set where their mails go: open your private link first")
+    try:
+        service.set_email(session, seat, check_email(email))
+    except BadText as exc:
+        raise HTTPException(422, str(exc)) from None
+    return RedirectResponse(f"/games/{game.id}", status_code=303)
+
+
+@router.get("/unsubscribe", response_class=HTMLResponse)
+def unsubscribe_page(request: Request) -> HTMLResponse:
+    """The link in every mail: its key rides in the fragment, and the page posts it."""
+    return page(request, "unsubscribe.html", done=None)
+
+
+@posts.post("/unsubscribe", response_class=HTMLResponse)
+def unsubscribe(request: Request, session: SessionDep, token: str = Form(..., max_length=200)) -> HTMLResponse:
+    done = request.app.state.notices.unsubscribe(session, token)
+    if done is None:
+        raise HTTPException(404, "that unsubscribe link is not valid (it may have been cut short by your mail program)")
+    return page(request, "unsubscribe.html", done={"game_id": done[0], "side": done[1]})
+
+
 @router.get("/games/{game_id}/board", response_class=HTMLResponse)
 def board(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
           select: str = "", seq: int = -1) -> HTMLResponse:
@@ -170,11 +202,13 @@ def board(request: Request, game: GameDep, seat: OptionalSeatDep, session: Sessi
 @router.get("/games/{game_id}/poll")
 def poll(request: Request, game_id: str, session: SessionDep, service: ServiceDep, settings: SettingsDep,
          seq: int = 0, select: str = "") -> Response:
-    """Asked every few seconds: 204 while nothing happened (one indexed read, nothing
-    else), else the parts of the board that changed."""
+    """Asked every few seconds: 204 while nothing happened (one indexed read, and a note
+    that the player is watching at most every 15 s), else the parts of the board that changed."""
     current = store.current_seq(session, game_id) if GAME_ID.fullmatch(game_id) else -1
     if current < 0:
         raise HTTPException(404, f"no game {game_id}")
+    token, _bad = presented_token(request, game_id, settings)
+    service.seen(session, game_id, token)  # a player polling is watching: no "your move" mail
     if current == seq:
         return Response(status_code=204)
     access = get_access(request, game_id, session, service, settings)

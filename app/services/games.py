@@ -4,6 +4,7 @@ import and verify.  The engine is the only judge; this module only keeps the log
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from app import store
 from app.answers import Encoded
 from app.models import Game, Seat
 from app.security import hash_token, new_dice_secret, new_game_id, new_token
+from app.services.notices import Notices
 from app.text import check_line, dump_json
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
@@ -24,6 +26,7 @@ from engine.core.game import Outcome, game_ids, get_rules
 from engine.core.verify import LogEntry, Verdict, verify_log
 
 EXPORT_FORMAT = "guadalcanal-pbem/1"
+SEEN_EVERY = 15.0  # seconds: how stale "last seen" may be (the mail's grace is a minute)
 GameLike = Game | store.GameHead  # a game row, or the few columns a command reads
 Submitted = tuple[list[tuple[int, Event, str | None]], int]  # (seq, event, log line) of each event; the new seq
 
@@ -112,15 +115,18 @@ class SeatMemory:
 
 
 class GameService:
-    def __init__(self, snapshot_every: int = 50, fixed_dice_secret: str = "") -> None:
+    def __init__(self, snapshot_every: int = 50, fixed_dice_secret: str = "", notices: Notices | None = None) -> None:
         self.cache = StateCache()
         self.seats = SeatMemory()
+        self.notices = notices
+        self._seen: dict[tuple[str, str], float] = {}
+        self._seen_lock = threading.Lock()
         self.snapshot_every = snapshot_every
         self.fixed_dice_secret = fixed_dice_secret
 
     # --- creating and joining ---------------------------------------------------
     def create(self, session: Session, game: str, scenario: str, side: str, options: dict[str, Any],
-               name: str, title: str = "") -> Created:
+               name: str, title: str = "", email: str = "") -> Created:
         if game not in game_ids():
             raise MalformedCommandError("", f"unknown game {game!r}; known: {game_ids()}")
         rules = get_rules(game)
@@ -136,13 +142,14 @@ class GameService:
             seat = Seat(game_id=row.id, side=s, token_hash=hash_token(tokens[s]), display_name="")
             if s == side:
                 store.mark_joined(seat, name)
+                seat.email = email or None
             session.add(seat)
         session.flush()
         self._append(session, row, 0, events, None, None)
         session.commit()
         return Created(row, tokens)
 
-    def join(self, session: Session, game: Game, token: str, name: str) -> tuple[Seat, str]:
+    def join(self, session: Session, game: Game, token: str, name: str, email: str = "") -> tuple[Seat, str]:
         """Take a seat with its invitation; returns the seat and its secret from now on.
 
         The invitation is single-use: on the first join the seat gets a new secret,
@@ -156,7 +163,7 @@ class GameService:
         if seat.joined_at is None:
             secret = new_token()
             try:
-                won = store.claim_seat(session, seat, hash_token(token), hash_token(secret), name)
+                won = store.claim_seat(session, seat, hash_token(token), hash_token(secret), name, email)
             except OperationalError as exc:  # SQLite: another join holds the write lock
                 session.rollback()
                 if "locked" not in str(exc.orig).lower():
@@ -235,6 +242,27 @@ class GameService:
         session.commit()
         return secret
 
+    def set_email(self, session: Session, seat: Seat, email: str) -> None:
+        """The address for this seat's mails ("" for none); setting one turns the mails on."""
+        seat.email, seat.notify = (email or None), True
+        session.commit()
+
+    def seen(self, session: Session, game_id: str, token: str | None) -> None:
+        """Note that the player with this secret is looking at the game (a "your move"
+        mail is not sent to a player who has been watching).  At most one write per
+        seat every ``SEEN_EVERY`` seconds per worker."""
+        if not token:
+            return
+        key, now = (game_id, hash_token(token)), time.monotonic()
+        with self._seen_lock:
+            if now - self._seen.get(key, -SEEN_EVERY) < SEEN_EVERY:
+                return
+            self._seen[key] = now
+            if len(self._seen) > 10_000:
+                self._seen.clear()
+        store.touch_seat(session, game_id, key[1])
+        session.commit()
+
     def is_invitation(self, session: Session, game_id: str, token: str) -> bool:
         seat = store.seat_by_token_hash(session, game_id, hash_token(token))
         return seat is not None and seat.joined_at is None
@@ -309,6 +337,9 @@ class GameService:
         try:
             new_state, texts = self._append(session, game, expected_seq, events, side, cmd, state, token_hash,
                                             outcome)
+            if self.notices is not None:  # the mails it causes, in the same transaction
+                self.notices.after_command(session, game.id, new_state.seq, rules.prompt(state),
+                                           rules.prompt(new_state), new_state.result)
             session.commit()
         except (IntegrityError, OperationalError) as exc:
             session.rollback()

@@ -55,7 +55,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path, _pg_ok: bool) -> Iter
 @pytest.fixture
 def settings(database_url: str) -> Settings:
     return Settings(database_url=database_url, secret_key="test-signing-key", admin_user=ADMIN[0],
-                    admin_password=ADMIN[1], base_url="http://testserver", snapshot_every=25)
+                    admin_password=ADMIN[1], base_url="http://testserver", snapshot_every=25,
+                    mail_interval_seconds=0)  # the mail tests run the delivery job themselves
 
 
 @pytest.fixture

@@ -86,6 +86,8 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     expect(ij.page.locator(".panel")).to_contain_text("IJ Bob")
 
     us.expect_my_move("US set-up (§3)", "Set up your units (25 left to place)")
+    expect(us.page).to_have_title(re.compile(r"^\(Your move\) Browser test"))  # the tab says so
+    expect(ij.page).not_to_have_title(re.compile(r"Your move"))
     ij.expect_waiting("US set-up (§3)", "US")
     expect(us.page.locator("#turn-name")).to_have_text("set-up")
 
@@ -113,6 +115,9 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
 
     # the set-up hands over to the IJ: its page updates by itself
     ij.expect_my_move("IJ set-up (§3)", "Set up your units (5 left to place)")
+    expect(ij.page).to_have_title(re.compile(r"^\(Your move\) "))  # changed by the poll, without a reload
+    expect(ij.page.locator('link[rel="icon"]')).to_have_attribute("href", re.compile("favicon-your-move"))
+    expect(us.page).not_to_have_title(re.compile(r"Your move"))
     us.expect_waiting("IJ set-up (§3)", "IJ")
 
     # --- IJ set-up: five units into box D -----------------------------------------------

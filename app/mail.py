@@ -1,0 +1,153 @@
+"""Mail: written to the outbox in the transaction that caused it, sent from there.
+
+A periodic job (APScheduler, in every worker) takes the mails that are due: each is
+claimed with a conditional UPDATE, so of several workers exactly one sends it.  A
+"your move" mail waits ``MAIL_GRACE_SECONDS`` and is skipped if the player has been
+seen on the game since, or the log has moved on (they have acted).  Without an SMTP
+server configured a due mail is kept in the outbox ("held") for the admins to read at
+/admin/outbox: nothing is ever dropped silently.
+"""
+
+from __future__ import annotations
+
+import email.policy
+import logging
+import smtplib
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from urllib.parse import unquote, urlsplit
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from app.models import Game, Mail, Seat, utcnow
+
+log = logging.getLogger(__name__)
+# no folding of long subjects (some programs then show them with a leading space); RFC 5322's limit
+HEADERS = email.policy.SMTP.clone(max_line_length=998)
+MAX_ATTEMPTS = 6  # then "failed"; retried after 1, 2, 4, 8 and 16 minutes
+
+
+@dataclass(frozen=True)
+class Smtp:
+    host: str
+    port: int
+    tls: bool  # smtps: TLS from the first byte
+    user: str
+    password: str
+
+    @classmethod
+    def from_url(cls, url: str) -> Smtp:
+        """``smtp://host:port`` or ``smtps://user:pass@host:port`` (``smtp://`` with a user
+        logs in after STARTTLS)."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+            raise ValueError(f"SMTP_URL must look like smtp://host:port or smtps://user:pass@host:port, not {url!r}")
+        return cls(parts.hostname, parts.port or (465 if parts.scheme == "smtps" else 25), parts.scheme == "smtps",
+                   unquote(parts.username or ""), unquote(parts.password or ""))
+
+    def send(self, message: EmailMessage) -> None:
+        if self.tls:
+            with smtplib.SMTP_SSL(self.host, self.port, timeout=30) as client:
+                self._login_and_send(client, message)
+            return
+        with smtplib.SMTP(self.host, self.port, timeout=30) as client:
+            if self.user:
+                client.starttls()
+            self._login_and_send(client, message)
+
+    def _login_and_send(self, client: smtplib.SMTP, message: EmailMessage) -> None:
+        if self.user:
+            client.login(self.user, self.password)
+        client.send_message(message)
+
+
+def enqueue(session: Session, *, kind: str, dedupe: str, to: str, subject: str, body: str,
+            game_id: str | None = None, side: str | None = None, game_seq: int | None = None,
+            not_before: datetime | None = None) -> None:
+    """Add a mail to the outbox (in the caller's transaction).  ``dedupe`` names what the
+    mail is about: a second mail about the same thing is not written."""
+    exists = session.scalar(select(Mail.id).where(Mail.dedupe == dedupe))
+    if exists is not None:
+        return
+    now = utcnow()
+    session.add(Mail(kind=kind, dedupe=dedupe, to_addr=to, subject=subject[:200], body=body, game_id=game_id,
+                     side=side, game_seq=game_seq, created_at=now, not_before=not_before or now, status="queued"))
+
+
+def message(mail: Mail, sender: str) -> EmailMessage:
+    msg = EmailMessage(policy=HEADERS)
+    msg["From"], msg["To"], msg["Subject"] = sender, mail.to_addr, mail.subject
+    msg["Date"] = formatdate(localtime=False)
+    msg["Message-ID"] = make_msgid(domain="guadalcanal.invalid")
+    msg["Auto-Submitted"] = "auto-generated"  # no vacation auto-replies, please
+    msg.set_content(mail.body)
+    return msg
+
+
+def stale(session: Session, mail: Mail) -> str | None:
+    """Why a "your move" mail should not go out any more (None: it should)."""
+    if mail.kind != "your_move" or mail.game_id is None:
+        return None
+    seat = session.scalar(select(Seat).where(Seat.game_id == mail.game_id, Seat.side == mail.side))
+    seq = session.scalar(select(Game.seq).where(Game.id == mail.game_id))
+    if seat is None or seq is None:
+        return "the game is gone"
+    if not seat.notify or not seat.email:
+        return "the player turned these mails off"
+    if seat.last_seen_at is not None and seat.last_seen_at >= mail.created_at:
+        return "the player came back to the game before the mail was due"
+    if mail.game_seq is not None and seq != mail.game_seq:
+        return "the game has moved on since"
+    return None
+
+
+def deliver_due(sessions: type[Session] | object, smtp_url: str, sender: str,
+                now: datetime | None = None) -> int:
+    """Send (or, without SMTP, hold) every mail that is due; returns how many were handled.
+    ``sessions``: a session factory.  ``now``: for tests, which move the clock, not the wall."""
+    now = now or utcnow()
+    smtp = Smtp.from_url(smtp_url) if smtp_url else None
+    handled = 0
+    with sessions() as session:  # type: ignore[operator]
+        due = list(session.scalars(select(Mail.id).where(Mail.status == "queued", Mail.not_before <= now)
+                                   .order_by(Mail.id).limit(50)))
+    for mail_id in due:
+        with sessions() as session:  # type: ignore[operator]
+            claimed = session.execute(update(Mail).where(Mail.id == mail_id, Mail.status == "queued")
+                                      .values(status="sending"))
+            session.commit()
+            if claimed.rowcount != 1:
+                continue  # another worker has it
+            mail = session.get(Mail, mail_id)
+            assert mail is not None
+            _deliver(session, mail, smtp, sender, now)
+            session.commit()
+            handled += 1
+    return handled
+
+
+def _deliver(session: Session, mail: Mail, smtp: Smtp | None, sender: str, now: datetime) -> None:
+    reason = stale(session, mail)
+    if reason is not None:
+        mail.status, mail.last_error = "skipped", reason
+        return
+    if smtp is None:
+        mail.status = "held"  # for the admins' outbox
+        return
+    try:
+        smtp.send(message(mail, sender))
+    except (OSError, smtplib.SMTPException) as exc:
+        mail.attempts += 1
+        mail.last_error = f"{type(exc).__name__}: {exc}"[:500]
+        if mail.attempts >= MAX_ATTEMPTS:
+            mail.status = "failed"
+            log.error("mail %s to the %s seat of %s failed for good: %s", mail.id, mail.side, mail.game_id,
+                      mail.last_error)
+        else:
+            mail.status, mail.not_before = "queued", now + timedelta(minutes=2 ** (mail.attempts - 1))
+        return
+    mail.status, mail.sent_at, mail.last_error = "sent", now, None
+

@@ -1,0 +1,81 @@
+"""Which mails a command causes: "your move" when a decision passes to a player, and
+"the game is over" to both.  Written into the outbox in the command's own transaction
+(app/mail.py sends them); one per handover, never one per event."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from app import mail
+from app.models import Game, Seat, utcnow
+from engine.core.game import Prompt
+
+
+@dataclass(frozen=True)
+class Notices:
+    base_url: str
+    secret_key: str  # unsubscribe keys are derived from it: nothing to store
+    grace_seconds: int = 60
+
+    def after_command(self, session: Session, game_id: str, seq: int, before: Prompt, after: Prompt,
+                      result: dict[str, Any] | None) -> None:
+        """Queue the mails the command that brought the log to ``seq`` events causes (most
+        commands cause none, and cost no query here)."""
+        ended = result is not None and before.side is not None
+        if not ended and (after.side is None or after.side == before.side):
+            return
+        title = session.scalar(select(Game.title).where(Game.id == game_id)) or ""
+        if ended:
+            result = result or {}
+            for seat in self._subscribed(session, game_id):
+                mail.enqueue(session, kind="game_over", dedupe=f"{game_id}:over:{seat.side}", to=seat.email or "",
+                             subject=f"Game over: {self._name(title, game_id)}: {result.get('winner')} wins",
+                             body=self._body(game_id, seat.side, f"The game is over: {result.get('winner')} wins. "
+                                             f"{result.get('reason', '')}".strip()),
+                             game_id=game_id, side=seat.side, game_seq=seq)
+            return
+        for seat in self._subscribed(session, game_id, after.side):
+            mail.enqueue(session, kind="your_move", dedupe=f"{game_id}:{seq}:{seat.side}", to=seat.email or "",
+                         subject=f"Your move: {self._name(title, game_id)}"[:200],
+                         body=self._body(game_id, seat.side, f"It is your decision ({seat.side}): {after.text}"),
+                         game_id=game_id, side=seat.side, game_seq=seq,
+                         not_before=utcnow() + timedelta(seconds=self.grace_seconds))
+
+    def unsubscribe_key(self, game_id: str, side: str) -> str:
+        mac = hmac.new(self.secret_key.encode(), f"unsubscribe:{game_id}:{side}".encode(), hashlib.sha256)
+        return f"{game_id}.{side}.{mac.hexdigest()[:32]}"
+
+    def unsubscribe(self, session: Session, key: str) -> tuple[str, str] | None:
+        """Turn the mails of the seat this key names off; its (game id, side), or None for a bad key."""
+        game_id, _, rest = key.partition(".")
+        side, _, _mac = rest.partition(".")
+        if not game_id or not side or not hmac.compare_digest(self.unsubscribe_key(game_id, side), key):
+            return None
+        session.execute(update(Seat).where(Seat.game_id == game_id, Seat.side == side).values(notify=False))
+        session.commit()
+        return game_id, side
+
+    def _subscribed(self, session: Session, game_id: str, side: str | None = None) -> list[Seat]:
+        query = select(Seat).where(Seat.game_id == game_id, Seat.email.is_not(None), Seat.notify.is_(True),
+                                   Seat.joined_at.is_not(None))
+        if side is not None:
+            query = query.where(Seat.side == side)
+        return list(session.scalars(query.order_by(Seat.side)))
+
+    @staticmethod
+    def _name(title: str, game_id: str) -> str:
+        return f"{title} ({game_id})" if title else f"First Blood game {game_id}"
+
+    def _body(self, game_id: str, side: str, news: str) -> str:
+        key = self.unsubscribe_key(game_id, side)
+        return (f"{news}\n\n"
+                f"Open the board: {self.base_url}/games/{game_id}\n"
+                "(The browser you play in keeps your seat; on another device open your private link.)\n\n"
+                f"No more mails about this game: {self.base_url}/unsubscribe#token={key}\n")

@@ -1,0 +1,252 @@
+"""Mail: "your move" when a decision passes to a player who is not watching, "game
+over", the outbox admins read when no SMTP server is configured, unsubscribing, and
+retries.  A real SMTP server (aiosmtpd) runs in the test; the tests move the clock
+given to the delivery job, not the wall.  On SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+import socket
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from email.message import Message
+from typing import Any
+
+import httpx
+import pytest
+from aiosmtpd.controller import Controller
+from app_support import ADMIN, bearer, drive
+from fastapi.testclient import TestClient
+from live_server import LiveServer, invitation_token, server_env
+
+from app.config import Settings
+from app.mail import deliver_due
+from app.main import create_app
+from app.models import Mail, utcnow
+from engine.core.game import Prompt
+
+US_MAIL, IJ_MAIL = "alice@example.org", "bob@example.net"
+
+
+class Inbox:
+    """An aiosmtpd handler that keeps every message it is given."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+        self.messages.append(email.message_from_bytes(envelope.original_content, policy=email.policy.default))
+        return "250 OK"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[str, Inbox]]:
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield f"smtp://127.0.0.1:{port}", inbox
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def mailing(settings: Settings, smtp: tuple[str, Inbox]) -> Iterator[tuple[TestClient, Inbox]]:
+    app = create_app(settings.model_copy(update={"smtp_url": smtp[0]}))
+    with TestClient(app) as client:
+        yield client, smtp[1]
+
+
+def new_game(client: TestClient, us_mail: str = US_MAIL, ij_mail: str = IJ_MAIL) -> dict[str, str]:
+    created = client.post("/api/games", json={"side": "US", "name": "Alice", "email": us_mail}).json()
+    joined = client.post(f"/api/games/{created['game_id']}/join",
+                         json={"token": created["invite_url"].split("token=")[1], "name": "Bob", "email": ij_mail})
+    assert joined.status_code == 200, joined.text
+    client.cookies.clear()
+    return {"id": created["game_id"], "US": created["token"], "IJ": joined.json()["token"]}
+
+
+def to_ij_setup(client: TestClient, game: dict[str, str]) -> None:
+    """The US sets up all its units: the decision passes to the IJ."""
+    drive(client, game, lambda legal: legal["prompt"]["side"] == "IJ")
+
+
+def deliver(client: TestClient, after_seconds: float) -> int:
+    settings = client.app.state.settings
+    return deliver_due(client.app.state.db.sessions, settings.smtp_url, settings.mail_from,
+                       now=utcnow() + timedelta(seconds=after_seconds))
+
+
+def outbox(client: TestClient) -> list[dict[str, Any]]:
+    return client.get("/api/admin/outbox", auth=ADMIN).json()["items"]
+
+
+def test_your_move_is_mailed_after_a_minute_to_a_player_who_is_not_watching(mailing: Any) -> None:
+    client, inbox = mailing
+    game = new_game(client)
+    to_ij_setup(client, game)
+    mails = outbox(client)
+    assert [(m["kind"], m["side"], m["to"], m["status"]) for m in mails] == [("your_move", "IJ", IJ_MAIL, "queued")]
+    assert deliver(client, 30) == 0 and inbox.messages == []  # not due yet: the grace is a minute
+    assert deliver(client, 61) == 1
+    assert len(inbox.messages) == 1
+    msg = inbox.messages[0]
+    assert msg["To"] == IJ_MAIL and msg["Subject"].startswith("Your move: First Blood game ")
+    body = msg.get_content()
+    assert f"http://testserver/games/{game['id']}" in body and "/unsubscribe#token=" in body
+    assert game["IJ"] not in msg.as_string() and game["US"] not in msg.as_string()  # no seat secret in a mail
+    assert outbox(client)[0]["status"] == "sent"
+    assert deliver(client, 3600) == 0 and len(inbox.messages) == 1  # once
+
+
+def test_no_mail_to_a_player_who_is_watching_the_game(mailing: Any) -> None:
+    client, inbox = mailing
+    game = new_game(client)
+    to_ij_setup(client, game)
+    watcher = TestClient(client.app)  # the IJ player's browser, polling the board
+    watcher.post(f"/games/{game['id']}/seat", data={"token": game["IJ"]})
+    assert watcher.get(f"/games/{game['id']}/poll", params={"seq": 0}).status_code == 200
+    assert deliver(client, 61) == 1
+    assert inbox.messages == []
+    mail = outbox(client)[0]
+    assert mail["status"] == "skipped" and "came back to the game" in mail["last_error"]
+
+
+def test_one_mail_per_handover_and_none_to_a_player_without_an_address(mailing: Any) -> None:
+    client, inbox = mailing
+    game = new_game(client, us_mail="")
+    to_ij_setup(client, game)  # 25 commands, one handover
+    drive(client, game, lambda legal: legal["prompt"]["side"] == "US")  # the IJ sets up: back to the US
+    mails = outbox(client)
+    assert [(m["side"], m["to"]) for m in mails] == [("IJ", IJ_MAIL)]  # the US gave no address
+
+
+def test_a_stale_mail_is_not_sent_once_the_player_has_acted(mailing: Any) -> None:
+    client, inbox = mailing
+    game = new_game(client)
+    to_ij_setup(client, game)
+    legal = client.get(f"/api/games/{game['id']}/legal", headers=bearer(game["IJ"])).json()
+    cmd = next(c for c in legal["commands"] if c["type"] == "place")
+    client.post(f"/api/games/{game['id']}/commands", headers=bearer(game["IJ"]),  # an API client: never "seen"
+                json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
+    deliver(client, 61)
+    assert inbox.messages == [] and outbox(client)[0]["last_error"] == "the game has moved on since"
+
+
+def test_without_smtp_the_mail_waits_in_the_outbox_for_the_admins(client: TestClient) -> None:
+    game = new_game(client)
+    to_ij_setup(client, game)
+    assert deliver(client, 61) == 1
+    assert client.get("/api/admin/outbox").status_code == 401
+    mail = outbox(client)[0]
+    assert mail["status"] == "held" and mail["to"] == IJ_MAIL and "It is your decision (IJ)" in mail["body"]
+    page = client.get("/admin/outbox", auth=ADMIN).text
+    assert "No SMTP server is configured" in page and IJ_MAIL in page and ">held<" in page
+    assert client.get("/admin", auth=ADMIN).text.count('href="/admin/outbox"') == 1
+
+
+def test_the_unsubscribe_link_stops_the_mails(mailing: Any) -> None:
+    client, inbox = mailing
+    game = new_game(client)
+    to_ij_setup(client, game)
+    deliver(client, 61)
+    body = inbox.messages[0].get_content()
+    key = re.search(r"/unsubscribe#token=(\S+)", body).group(1)
+    page = client.get("/unsubscribe").text
+    assert 'id="token-form"' in page and 'action="/unsubscribe"' in page  # the page posts the key itself
+    forged = client.post("/unsubscribe", data={"token": key[:-1] + "0"}, headers={"Accept": "text/html"})
+    assert forged.status_code == 404
+    done = client.post("/unsubscribe", data={"token": key})
+    assert done.status_code == 200 and 'id="unsubscribed"' in done.text
+    drive(client, game, lambda legal: legal["prompt"]["side"] == "US")
+    # the IJ player (unsubscribed) gets nothing more; the US player, who set an address, still does
+    assert [m["side"] for m in outbox(client)] == ["US", "IJ"]
+    r = client.put(f"/api/games/{game['id']}/seat/email", headers=bearer(game["IJ"]), json={"email": IJ_MAIL})
+    assert r.json() == {"email": IJ_MAIL, "notify": True}  # saving the address again turns them back on
+
+
+def test_addresses_are_checked_and_private(client: TestClient) -> None:
+    r = client.post("/api/games", json={"side": "US", "name": "A", "email": "not an address"})
+    assert r.status_code == 422 and "is not an e-mail address" in r.json()["detail"]
+    game = new_game(client)
+    for side in ("US", "IJ"):
+        view = client.get(f"/api/games/{game['id']}", headers=bearer(game[side])).text
+        assert US_MAIL not in view and IJ_MAIL not in view  # neither view holds an address
+    assert client.put(f"/api/games/{game['id']}/seat/email", json={"email": "x@y.org"}).status_code == 401
+    r = client.put(f"/api/games/{game['id']}/seat/email", headers=bearer(game["US"]), json={"email": ""})
+    assert r.json() == {"email": None, "notify": True}
+    # the board's form (the player's own page shows their address; the opponent's does not)
+    client.post(f"/games/{game['id']}/seat", data={"token": game["US"]})
+    client.post(f"/games/{game['id']}/seat/email", data={"email": "New@Example.ORG"})
+    assert 'value="New@example.org"' in client.get(f"/games/{game['id']}").text
+    client.cookies.clear()
+    client.post(f"/games/{game['id']}/seat", data={"token": game["IJ"]})
+    assert "New@example.org" not in client.get(f"/games/{game['id']}").text
+
+
+def test_game_over_is_mailed_to_both_players(mailing: Any) -> None:
+    client, inbox = mailing
+    game = new_game(client)
+    notices = client.app.state.notices
+    with client.app.state.db.sessions() as session:
+        notices.after_command(session, game["id"], 99, Prompt("IJ", "x", "x", "x"), Prompt(None, "over", "", ""),
+                              {"winner": "US", "reason": "Henderson Field held"})
+        session.commit()
+    deliver(client, 1)
+    assert sorted(m["To"] for m in inbox.messages) == [US_MAIL, IJ_MAIL]
+    assert all(m["Subject"].endswith(": US wins") for m in inbox.messages)
+
+
+def test_a_failing_smtp_server_is_retried_with_backoff(settings: Settings) -> None:
+    app = create_app(settings.model_copy(update={"smtp_url": f"smtp://127.0.0.1:{free_port()}"}))  # nobody there
+    with TestClient(app) as client:
+        game = new_game(client)
+        to_ij_setup(client, game)
+        waits = []
+        for step in range(6):
+            with client.app.state.db.sessions() as s:
+                due = s.query(Mail).one().not_before
+            assert deliver_due(app.state.db.sessions, app.state.settings.smtp_url, "x@y", now=due) == 1
+            with client.app.state.db.sessions() as s:
+                mail = s.query(Mail).one()
+                waits.append(round((mail.not_before - due).total_seconds() / 60))
+                assert mail.attempts == step + 1 and mail.last_error
+        assert mail.status == "failed" and waits[:5] == [1, 2, 4, 8, 16]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_real_server_sends_the_mail_by_itself(database_url: str, smtp: tuple[str, Inbox], workers: int) -> None:
+    """The periodic job in real worker processes: the mail arrives once, with two workers too."""
+    url, inbox = smtp
+    env = server_env(database_url, SMTP_URL=url, MAIL_GRACE_SECONDS="0", MAIL_INTERVAL_SECONDS="0.3")
+    with LiveServer(env, workers=workers) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+        created = http.post("/api/games", json={"side": "US", "name": "A", "email": US_MAIL}).json()
+        gid = created["game_id"]
+        joined = http.post(f"/api/games/{gid}/join", json={"token": invitation_token(created["invite_url"]),
+                                                           "name": "B", "email": IJ_MAIL}).json()
+        http.cookies.clear()
+        tokens = {"US": created["token"], "IJ": joined["token"]}
+        while True:
+            legal = http.get(f"/api/games/{gid}/legal", headers=bearer(tokens["US"])).json()
+            if legal["prompt"]["side"] != "US":
+                break
+            cmd = next(c for c in legal["commands"] if c["type"] == "place")
+            r = http.post(f"/api/games/{gid}/commands", headers=bearer(tokens["US"]),
+                          json={"type": "place", "data": cmd["data"], "expected_seq": legal["seq"]})
+            assert r.status_code == 200, r.text
+        for _ in range(100):
+            if inbox.messages:
+                break
+            time.sleep(0.1)
+        time.sleep(1.0)  # a second worker would have sent a second copy by now
+        assert [m["To"] for m in inbox.messages] == [IJ_MAIL]
