@@ -45,6 +45,7 @@ class Settings(BaseSettings):
     rate_limit_join: str = "30/minute"  # join attempts, per client address
     rate_limit_auth_failures: str = "10/minute;100/day"  # wrong admin passwords or seat secrets, per address
     rate_limit_commands: str = "300/minute"  # commands, per seat
+    rate_limit_signin: str = "5/minute;30/day"  # sign-in links asked for, per client address and per e-mail address
     max_body_bytes: int = 64 * 1024  # any request body
     max_import_bytes: int = 8 * 1024 * 1024  # an export file being imported
     page_size: int = 50  # games per page in the admin list

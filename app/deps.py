@@ -17,6 +17,7 @@ from app.models import Game, Seat
 from app.ratelimit import RateLimits, client_address
 from app.security import GAME_ID, check_admin, cookie_name, unsign
 from app.services.games import GameService
+from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import GameHead
 
 # Dependencies that only read the request are ``async``: FastAPI runs them in the event
@@ -77,11 +78,13 @@ NO_SECRET = "this needs your seat secret (your private link, or a bearer token)"
 
 @dataclass
 class Access:
-    """The game, and the seat the request's secret opens (``token``: the secret presented)."""
+    """The game, and the seat the request's secret opens (``token``: the secret presented;
+    ``signed_in``: without one, the address of a browser signed in by e-mail)."""
     game: Game
     seat: Seat | None
     token: str | None
     bad_cookie: bool = False
+    signed_in: str | None = None
 
 
 def get_access(request: Request, game_id: str, session: SessionDep, service: ServiceDep,
@@ -93,7 +96,12 @@ def get_access(request: Request, game_id: str, session: SessionDep, service: Ser
     game, seat = service.game_and_seat(session, game_id, token)
     if game is None:
         raise HTTPException(404, f"no game {game_id}")
-    return Access(game, seat, token, bad_cookie)
+    signed_in = None
+    if token is None and not bad_cookie and request.cookies.get(SIGNIN_COOKIE):
+        signin = request.app.state.signin
+        signed_in = signin.email_for(session, request.cookies.get(SIGNIN_COOKIE))
+        seat = signin.seat(session, game_id, signed_in) if signed_in else None
+    return Access(game, seat, token, bad_cookie, signed_in)
 
 
 AccessDep = Annotated[Access, Depends(get_access)]
@@ -135,7 +143,7 @@ def seat_of(request: Request, access: Access, limits: RateLimits) -> Seat | None
     if access.bad_cookie:
         raise HTTPException(403, BAD_COOKIE)
     if access.token is None:
-        return None
+        return access.seat  # a browser signed in by e-mail, or a spectator
     if access.seat is None:
         wrong_secret(request, limits, WRONG_SECRET)
     return access.seat

@@ -150,4 +150,6 @@ def _deliver(session: Session, mail: Mail, smtp: Smtp | None, sender: str, now: 
             mail.status, mail.not_before = "queued", now + timedelta(minutes=2 ** (mail.attempts - 1))
         return
     mail.status, mail.sent_at, mail.last_error = "sent", now, None
+    if mail.kind == "signin":  # its link is a secret: once it is on its way, the outbox need not keep it
+        mail.body = "(sent; the sign-in link it held is not kept)"
 

@@ -24,6 +24,7 @@ from app.render.svg import render_base
 from app.routes import admin, admin_pages, api, pages
 from app.services.games import GameService
 from app.services.notices import Notices
+from app.services.signin import Signin
 from app.static_files import STATIC, CachedStaticFiles
 
 # Python's collector walks every container it tracks in a full collection: with the
@@ -76,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Hex-and-counter wargames over an append-only event log judged by a pure rules engine.")
     app.state.settings = settings
     app.state.db = Database(settings.database_url, pool_size=settings.threads)
+    app.state.signin = Signin(settings.base_url, settings.secret_key)
     app.state.notices = Notices(settings.base_url, settings.secret_key, settings.mail_grace_seconds)
     app.state.games = GameService(settings.snapshot_every, settings.fixed_dice_secret, app.state.notices)
     app.state.limits = RateLimits(settings)

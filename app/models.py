@@ -49,7 +49,7 @@ class Seat(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the seat secret
     display_name: Mapped[str] = mapped_column(String(80), default="")
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    email: Mapped[str | None] = mapped_column(String(254), nullable=True)  # for "your move" mails
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)  # mails; signing in
     notify: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())  # off: unsubscribed
     last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
@@ -117,3 +117,26 @@ class Mail(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SigninLink(Base):
+    """A one-time sign-in link sent by e-mail (its secret kept only as a hash)."""
+
+    __tablename__ = "signin_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    email: Mapped[str] = mapped_column(String(254))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PlayerSession(Base):
+    """A browser signed in as the player with this address: it may act in every seat
+    that has the address (its secret, in a signed cookie, kept only as a hash)."""
+
+    __tablename__ = "player_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    email: Mapped[str] = mapped_column(String(254))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

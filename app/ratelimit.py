@@ -17,7 +17,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from app.config import Settings
 
-KINDS = ("create", "join", "auth_failures", "commands")
+KINDS = ("create", "join", "auth_failures", "commands", "signin")
 
 
 class RateLimited(HTTPException):
@@ -27,7 +27,8 @@ class RateLimited(HTTPException):
 
 
 WHAT = {"create": "new games from this address", "join": "join attempts from this address",
-        "auth_failures": "wrong passwords or secrets from this address", "commands": "commands from this seat"}
+        "auth_failures": "wrong passwords or secrets from this address", "commands": "commands from this seat",
+        "signin": "sign-in links asked for (from this address, or for this e-mail address)"}
 
 
 class RateLimits:
@@ -39,6 +40,7 @@ class RateLimits:
             "join": parse_many(settings.rate_limit_join),
             "auth_failures": parse_many(settings.rate_limit_auth_failures),
             "commands": parse_many(settings.rate_limit_commands),
+            "signin": parse_many(settings.rate_limit_signin),
         }
 
     def hit(self, kind: str, key: str) -> None:

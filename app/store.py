@@ -213,9 +213,12 @@ def list_audit(session: Session, offset: int = 0, limit: int = 50) -> tuple[int,
     return total, list(rows)
 
 
-def touch_seat(session: Session, game_id: str, token_hash: str) -> None:
-    session.execute(update(Seat).where(Seat.game_id == game_id, Seat.token_hash == token_hash,
-                                       Seat.joined_at.is_not(None)).values(last_seen_at=utcnow()))
+def touch_seat(session: Session, game_id: str, token_hash: str | None = None, email: str | None = None) -> None:
+    """Note that the player of the seat with this secret hash (or, signed in, this
+    address) is looking at the game now."""
+    who = Seat.token_hash == token_hash if token_hash is not None else Seat.email == email
+    session.execute(update(Seat).where(Seat.game_id == game_id, who, Seat.joined_at.is_not(None))
+                    .values(last_seen_at=utcnow()))
 
 
 def list_mail(session: Session, offset: int = 0, limit: int = 50) -> tuple[int, list[Mail]]:

@@ -31,8 +31,9 @@ from app.deps import (
 from app.models import Game, Seat
 from app.ratelimit import client_address
 from app.routes.api import invite_link, seat_link, set_seat_cookie
-from app.security import GAME_ID, cookie_name, unsign
+from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services.board import BoardRequest, board_context
+from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
 from app.templating import page
 from app.text import BadText, check_email, check_line, strict_json
@@ -47,14 +48,22 @@ posts = APIRouter(include_in_schema=False, dependencies=[Depends(same_origin)])
 
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request, session: SessionDep, service: ServiceDep, settings: SettingsDep) -> HTMLResponse:
-    mine = []
+    """The landing page: start a game, and every game this browser plays (by its seat
+    cookies, and, signed in by e-mail, by the address)."""
+    seats = []
     for key, raw in request.cookies.items():
         if not key.startswith("seat_"):
             continue
         gid, token = key[5:], unsign(raw, settings.secret_key)
         seat = service.seat_for(session, gid, token) if token else None
-        if seat is None:
-            continue
+        if seat is not None:
+            seats.append(seat)
+    signed_in = request.app.state.signin.email_for(session, request.cookies.get(SIGNIN_COOKIE))
+    if signed_in:
+        held = {s.game_id for s in seats}
+        seats += [s for s in request.app.state.signin.seats(session, signed_in) if s.game_id not in held]
+    mine = []
+    for seat in seats:
         game = seat.game
         prompt = get_rules(game.game).prompt(service.state(session, game))
         mine.append({"game": game, "seat": seat, "your_move": prompt.side == seat.side,
@@ -62,7 +71,66 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
     mine.sort(key=lambda m: m["game"].updated_at, reverse=True)  # newest first,
     mine.sort(key=lambda m: not m["your_move"])  # and the games waiting for you before the others
     rules = get_rules("first_blood")
-    return page(request, "index.html", games=mine, options=rules.options, sides=rules.sides)
+    return page(request, "index.html", games=mine, options=rules.options, sides=rules.sides, signed_in=signed_in)
+
+
+def note_seen(request: Request, session: SessionDep, service: ServiceDep, game_id: str, token: str | None) -> None:
+    """Note that this browser's player is looking at the game (throttled; costs nothing
+    for spectators)."""
+    cookie = None if token else request.cookies.get(SIGNIN_COOKIE)
+    if not (token or cookie) or not service.due_to_note_seen(game_id, token or cookie or ""):
+        return
+    if token:
+        store.touch_seat(session, game_id, token_hash=hash_token(token))
+    else:
+        email = request.app.state.signin.email_for(session, cookie)
+        if email is None:
+            return
+        store.touch_seat(session, game_id, email=email)
+    session.commit()
+
+
+@router.get("/signin", response_class=HTMLResponse)
+def signin_page(request: Request) -> HTMLResponse:
+    """Ask for a sign-in link; the link itself comes back here with its secret in the
+    fragment, and the page posts it."""
+    return page(request, "signin.html", sent=None)
+
+
+@posts.post("/signin", response_class=HTMLResponse)
+def ask_for_signin(request: Request, session: SessionDep, limits: LimitsDep,
+                   email: str = Form(..., max_length=254)) -> HTMLResponse:
+    try:
+        email = check_email(email)
+    except BadText as exc:
+        raise HTTPException(422, str(exc)) from None
+    if not email:
+        raise HTTPException(422, "give the e-mail address you gave in your games")
+    limits.hit("signin", client_address(request))
+    limits.hit("signin", email)
+    request.app.state.signin.request_link(session, email)
+    return page(request, "signin.html", sent=email)  # the same answer whether or not the address is known
+
+
+@posts.post("/signin/complete")
+def complete_signin(request: Request, session: SessionDep, settings: SettingsDep, limits: LimitsDep,
+                    token: str = Form(..., max_length=200)) -> Response:
+    cookie = request.app.state.signin.complete(session, token)
+    if cookie is None:
+        wrong_secret(request, limits, "that sign-in link does not work (any more): each works once, for 30 "
+                                      "minutes; ask for a new one")
+    redirect = RedirectResponse("/", status_code=303)
+    redirect.set_cookie(SIGNIN_COOKIE, cookie, httponly=True, samesite="lax", secure=settings.secure_cookies,
+                        max_age=60 * 60 * 24 * 365)
+    return redirect
+
+
+@posts.post("/signout")
+def sign_out(request: Request, session: SessionDep) -> Response:
+    request.app.state.signin.sign_out(session, request.cookies.get(SIGNIN_COOKIE))
+    redirect = RedirectResponse("/", status_code=303)
+    redirect.delete_cookie(SIGNIN_COOKIE)
+    return redirect
 
 
 @posts.post("/new")
@@ -128,7 +196,7 @@ def game_page(request: Request, access: AccessDep, session: SessionDep, service:
         return RedirectResponse(f"/games/{game.id}#token={quote(token, safe='')}", status_code=303)
     private = seat_link(request.app.state.settings.base_url, game.id, access.token) if seat and access.token else None
     if seat is not None:
-        service.seen(session, game.id, access.token)
+        note_seen(request, session, service, game.id, access.token)
     return render_board(request, session, service, game, seat, BoardRequest(select=select, welcome=welcome),
                         "game.html", private)
 
@@ -208,7 +276,7 @@ def poll(request: Request, game_id: str, session: SessionDep, service: ServiceDe
     if current < 0:
         raise HTTPException(404, f"no game {game_id}")
     token, _bad = presented_token(request, game_id, settings)
-    service.seen(session, game_id, token)  # a player polling is watching: no "your move" mail
+    note_seen(request, session, service, game_id, token)  # a player polling is watching: no "your move" mail
     if current == seq:
         return Response(status_code=204)
     access = get_access(request, game_id, session, service, settings)

@@ -247,21 +247,19 @@ class GameService:
         seat.email, seat.notify = (email or None), True
         session.commit()
 
-    def seen(self, session: Session, game_id: str, token: str | None) -> None:
-        """Note that the player with this secret is looking at the game (a "your move"
-        mail is not sent to a player who has been watching).  At most one write per
-        seat every ``SEEN_EVERY`` seconds per worker."""
-        if not token:
-            return
-        key, now = (game_id, hash_token(token)), time.monotonic()
+    def due_to_note_seen(self, game_id: str, credential: str) -> bool:
+        """Whether to note now that the holder of ``credential`` (a seat secret or a
+        sign-in cookie) is looking at the game: at most once every ``SEEN_EVERY``
+        seconds per credential and worker (a "your move" mail is not sent to a player
+        who has been watching)."""
+        key, now = (game_id, hash_token(credential)), time.monotonic()
         with self._seen_lock:
             if now - self._seen.get(key, -SEEN_EVERY) < SEEN_EVERY:
-                return
-            self._seen[key] = now
+                return False
             if len(self._seen) > 10_000:
                 self._seen.clear()
-        store.touch_seat(session, game_id, key[1])
-        session.commit()
+            self._seen[key] = now
+        return True
 
     def is_invitation(self, session: Session, game_id: str, token: str) -> bool:
         seat = store.seat_by_token_hash(session, game_id, hash_token(token))

@@ -111,7 +111,7 @@ def test_the_admin_page_pages(settings: Settings) -> None:
         for _ in range(3):
             c.post("/api/games", json={"side": "US"})
         first = c.get("/admin", auth=ADMIN).text
-        assert "3 games, 1&ndash;2 shown" in first and 'href="/admin?offset=2"' in first
+        assert "3 games, 1&ndash;2 shown" in first and 'href="?offset=2"' in first
         last = c.get("/admin?offset=2", auth=ADMIN).text
         assert "3&ndash;3 shown" in last and 'rel="prev"' in last and 'rel="next"' not in last
 

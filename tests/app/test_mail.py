@@ -5,22 +5,18 @@ given to the delivery job, not the wall.  On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import re
-import socket
 import time
 from collections.abc import Iterator
 from datetime import timedelta
-from email.message import Message
 from typing import Any
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 from app_support import ADMIN, bearer, drive
 from fastapi.testclient import TestClient
 from live_server import LiveServer, invitation_token, server_env
+from mail_support import Inbox, free_port, smtp_server
 
 from app.config import Settings
 from app.mail import deliver_due
@@ -31,33 +27,10 @@ from engine.core.game import Prompt
 US_MAIL, IJ_MAIL = "alice@example.org", "bob@example.net"
 
 
-class Inbox:
-    """An aiosmtpd handler that keeps every message it is given."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
-        self.messages.append(email.message_from_bytes(envelope.original_content, policy=email.policy.default))
-        return "250 OK"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def smtp() -> Iterator[tuple[str, Inbox]]:
-    inbox = Inbox()
-    port = free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield f"smtp://127.0.0.1:{port}", inbox
-    finally:
-        controller.stop()
+    with smtp_server() as server:
+        yield server
 
 
 @pytest.fixture

@@ -4,18 +4,32 @@ Two browser contexts of real Chromium stand for the two devices."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 from e2e_pages import TIMEOUT
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, expect
 
 
-def test_the_private_link_takes_the_seat_to_another_device(browser: Browser, server: str, artifacts: Path) -> None:
+@contextmanager
+def two_devices(browser: Browser, server: str) -> Iterator[tuple[BrowserContext, BrowserContext]]:
+    """A laptop and a phone: two browser contexts, each with cookies of its own."""
     laptop = browser.new_context(base_url=server)
     phone = browser.new_context(base_url=server, viewport={"width": 420, "height": 900})
     try:
         for context in (laptop, phone):
             context.set_default_timeout(TIMEOUT)
+        yield laptop, phone
+    finally:
+        laptop.close()
+        phone.close()
+
+
+def test_the_private_link_takes_the_seat_to_another_device(browser: Browser, server: str, artifacts: Path) -> None:
+    with two_devices(browser, server) as (laptop, phone):
         page = laptop.new_page()
         page.goto("/")
         page.select_option('select[name="side"]', "IJ")
@@ -50,6 +64,32 @@ def test_the_private_link_takes_the_seat_to_another_device(browser: Browser, ser
         expect(page.locator("#private-link")).to_have_count(0)
         page.goto(link)  # and the old link opens nothing
         expect(page.locator("body")).to_contain_text("not valid for this game")
-    finally:
-        laptop.close()
-        phone.close()
+
+
+def test_signing_in_by_an_emailed_link_lists_the_games_and_opens_the_seat(browser: Browser, server: str) -> None:
+    """No SMTP server here: the link waits in the outbox, where the admin (this test) reads it."""
+    with two_devices(browser, server) as (laptop, phone):
+        page = laptop.new_page()
+        page.goto("/")
+        page.fill('input[name="name"]', "Mai")
+        page.fill('input[name="title"]', "Mail test")
+        page.fill('form.new-game input[name="email"]', "mai@example.org")
+        page.locator("form.new-game button[type=submit]").click()
+        expect(page.locator("#board")).to_be_visible()
+        game_url = page.url.split("?")[0]
+
+        second = phone.new_page()
+        second.goto("/")
+        second.get_by_role("link", name="Sign in with your e-mail address").click()
+        second.fill('input[name="email"]', "mai@example.org")
+        second.get_by_role("button", name="Mail me a sign-in link").click()
+        expect(second.locator("#signin-sent")).to_contain_text("on its way")
+
+        outbox = httpx.get(f"{server}/api/admin/outbox", auth=("admin", "pw")).json()["items"]
+        body = next(m["body"] for m in outbox if m["kind"] == "signin" and m["to"] == "mai@example.org")
+        link = re.search(r"(http\S+/signin#token=\S+)", body).group(1)
+        second.goto(link)
+        expect(second.locator("#signed-in")).to_contain_text("mai@example.org")
+        second.get_by_role("link", name="Mail test").click()
+        expect(second.locator("#status .you strong")).to_have_text(page.locator("#status .you strong").inner_text())
+        assert second.url.split("?")[0] == game_url

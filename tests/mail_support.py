@@ -1,0 +1,43 @@
+"""A real SMTP server for the mail tests (aiosmtpd), keeping every message it is given."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
+from email.message import Message
+from typing import Any
+
+from aiosmtpd.controller import Controller
+
+
+class Inbox:
+    """An aiosmtpd handler that keeps every message it is given."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+        self.messages.append(email.message_from_bytes(envelope.original_content, policy=email.policy.default))
+        return "250 OK"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def smtp_server() -> Iterator[tuple[str, Inbox]]:
+    """``(SMTP_URL, inbox)`` of a server on a free port of 127.0.0.1, for the block."""
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield f"smtp://127.0.0.1:{port}", inbox
+    finally:
+        controller.stop()
