@@ -1,16 +1,22 @@
-// Private links and invitations carry their secret after "#token=".  Browsers never
-// send the fragment to a server, so the secret is in no access log and no Referer;
-// this script hands it to the server in a form post and takes it out of the address bar.
+// Private links, invitations, sign-in and unsubscribe links carry their secret after
+// "#token=".  Browsers never send the fragment to a server, so the secret is in no
+// access log and no Referer; this script hands it to the server in a form post and
+// takes it out of the address bar.  (A link opened over the same page changes only the
+// fragment, without loading the page again: hence the hashchange too.)
 (function () {
   "use strict";
-  var match = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(window.location.hash);
-  var form = document.getElementById("token-form");
-  if (!match || !form) {
-    return;
+  function handOver() {
+    var match = /(?:^#|&)token=([A-Za-z0-9_.-]+)/.exec(window.location.hash);
+    var form = document.getElementById("token-form");
+    if (!match || !form) {
+      return;
+    }
+    window.history.replaceState(null, "", window.location.pathname + window.location.search);
+    form.elements.token.value = match[1];
+    if (form.dataset.autosubmit === "true") {
+      form.submit();
+    }
   }
-  window.history.replaceState(null, "", window.location.pathname + window.location.search);
-  form.elements.token.value = match[1];
-  if (form.dataset.autosubmit === "true") {
-    form.submit();
-  }
+  window.addEventListener("hashchange", handOver);
+  handOver();
 })();

@@ -1,6 +1,7 @@
-"""A player takes their seat to a second device with the private link the board
-shows, then replaces the link there: the first device is a spectator from then on.
-Two browser contexts of real Chromium stand for the two devices."""
+"""The links a player carries to another device: the private link the board shows
+(replaced there, the first device is a spectator from then on), a sign-in link sent
+by e-mail, and a mail's unsubscribe link.  Two browser contexts of real Chromium stand
+for two devices."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pathlib import Path
 import httpx
 from e2e_pages import TIMEOUT
 from playwright.sync_api import Browser, BrowserContext, expect
+
+from app.services.notices import Notices
 
 
 @contextmanager
@@ -93,3 +96,16 @@ def test_signing_in_by_an_emailed_link_lists_the_games_and_opens_the_seat(browse
         second.get_by_role("link", name="Mail test").click()
         expect(second.locator("#status .you strong")).to_have_text(page.locator("#status .you strong").inner_text())
         assert second.url.split("?")[0] == game_url
+
+
+def test_the_unsubscribe_link_of_a_mail_works_in_one_click(browser: Browser, server: str) -> None:
+    created = httpx.post(f"{server}/api/games", json={"side": "US", "name": "Ula", "email": "ula@example.org"}).json()
+    key = Notices(server, "test").unsubscribe_key(created["game_id"], "US")  # the browser server's SECRET_KEY
+    with two_devices(browser, server) as (laptop, _phone):
+        page = laptop.new_page()
+        page.goto(f"/unsubscribe#token={key}")
+        expect(page.locator("#unsubscribed")).to_contain_text(created["game_id"])
+        assert "token" not in page.url
+    seat = httpx.put(f"{server}/api/games/{created['game_id']}/seat/email", json={"email": "ula@example.org"},
+                     headers={"Authorization": f"Bearer {created['token']}"}).json()
+    assert seat == {"email": "ula@example.org", "notify": True}  # saving the address turns them on again
