@@ -13,6 +13,7 @@ from __future__ import annotations
 import email.policy
 import logging
 import smtplib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -104,18 +105,18 @@ def stale(session: Session, mail: Mail) -> str | None:
     return None
 
 
-def deliver_due(sessions: type[Session] | object, smtp_url: str, sender: str,
+def deliver_due(sessions: Callable[[], Session], smtp_url: str, sender: str,
                 now: datetime | None = None) -> int:
     """Send (or, without SMTP, hold) every mail that is due; returns how many were handled.
     ``sessions``: a session factory.  ``now``: for tests, which move the clock, not the wall."""
     now = now or utcnow()
     smtp = Smtp.from_url(smtp_url) if smtp_url else None
     handled = 0
-    with sessions() as session:  # type: ignore[operator]
+    with sessions() as session:
         due = list(session.scalars(select(Mail.id).where(Mail.status == "queued", Mail.not_before <= now)
                                    .order_by(Mail.id).limit(50)))
     for mail_id in due:
-        with sessions() as session:  # type: ignore[operator]
+        with sessions() as session:
             claimed = session.execute(update(Mail).where(Mail.id == mail_id, Mail.status == "queued")
                                       .values(status="sending"))
             session.commit()

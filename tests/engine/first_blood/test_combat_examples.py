@@ -204,6 +204,22 @@ def test_attack_along_the_ridge_top_is_not_doubled():
     assert (a["attack"], a["defence"], a["odds"]) == (5, 4, "1:1")
 
 
+def test_7_1_a_ridge_doubles_only_the_defender_on_the_high_ground():
+    """§7.1 and Table 8 ("it is the type of terrain occupied by the defending units that
+    matters"; Ridge under "Defender hex"), §2.1 ("the higher ground provides a defensive
+    advantage"): the US on Bloody Ridge (0507) attacking down into 0508 meets 4, not 8
+    (0508 is jungle: -1); the IJ attacking up from 0508 meets the marines doubled."""
+    board = load_board()
+    assert board.is_ridge("0507", "0508") and board.hexes["0507"].high and not board.hexes["0508"].high
+    s = position({"us-1-1": "0507", "ij-kuma": "0508"}, phase="us_combat")
+    a = declare(s, ["0508"], ["us-1-1"])
+    assert (a["attack"], a["defence"], a["odds"], a["modifier"]) == (5, 4, "1:1", -1)
+    s = position({"us-1-1": "0507", "ij-kuma": "0508"}, phase="ij_combat")
+    a = declare(s, ["0507"], ["ij-kuma"])
+    assert (a["attack"], a["defence"], a["odds"]) == (4, 10, "worse than 1:2")
+    assert any("high ground" in line for line in a["lines"]), a
+
+
 # --- Figure 8: artillery range counts both hexes ----------------------------------------------
 
 def test_figure_8_range_5_from_0311_reaches_0709():

@@ -257,9 +257,11 @@ def assess(state: FBState, c: Combat) -> dict[str, Any]:
         else:
             srcs = [state.units[a].loc for a in c.attackers]
             river = bool(srcs) and all(b.is_river(s, h) for s in srcs)
-            ridge = bool(srcs) and all(b.is_ridge(s, h) for s in srcs)
+            # R-7.1b: the ridge helps the defender on the higher ground only (§2.1, Table 8, Figure 7)
+            ridge = bool(srcs) and b.hexes[h].high and all(b.is_ridge(s, h) for s in srcs)
             doubled = river or ridge
-            why = "all attackers across a river (§7.1)" if river else "all attackers across a ridge (§7.1)"
+            why = ("all attackers across a river (§7.1)" if river
+                   else "on the high ground, all attackers below the ridge (§7.1)")
         defence += cf * (2 if doubled else 1)
         lines.append(f"{h}: {cf} CF" + (f" x2, {why}" if doubled else ""))
     column, high = tables.odds(attack, defence)
