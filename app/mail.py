@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 # no folding of long subjects (some programs then show them with a leading space); RFC 5322's limit
 HEADERS = email.policy.SMTP.clone(max_line_length=998)
 MAX_ATTEMPTS = 6  # then "failed"; retried after 1, 2, 4, 8 and 16 minutes
+CLAIM = timedelta(minutes=10)  # a worker's claim on a mail it is sending
 
 
 @dataclass(frozen=True)
@@ -112,13 +113,15 @@ def deliver_due(sessions: Callable[[], Session], smtp_url: str, sender: str,
     now = now or utcnow()
     smtp = Smtp.from_url(smtp_url) if smtp_url else None
     handled = 0
+    # a mail still "sending" when its claim ran out was claimed by a worker that died: again
+    due_now = (Mail.status.in_(("queued", "sending")), Mail.not_before <= now)
     with sessions() as session:
-        due = list(session.scalars(select(Mail.id).where(Mail.status == "queued", Mail.not_before <= now)
-                                   .order_by(Mail.id).limit(50)))
+        due = list(session.scalars(select(Mail.id).where(*due_now).order_by(Mail.id).limit(50)))
     for mail_id in due:
         with sessions() as session:
-            claimed = session.execute(update(Mail).where(Mail.id == mail_id, Mail.status == "queued")
-                                      .values(status="sending"))
+            claimed = session.execute(update(Mail).where(Mail.id == mail_id, *due_now)
+                                      .values(status="sending", not_before=now + CLAIM)
+                                      .execution_options(synchronize_session=False))
             session.commit()
             if claimed.rowcount != 1:
                 continue  # another worker has it

@@ -181,6 +181,17 @@ def test_game_over_is_mailed_to_both_players(mailing: Any) -> None:
     assert all(m["Subject"].endswith(": US wins") for m in inbox.messages)
 
 
+def test_a_mail_whose_sender_died_is_sent_once_its_claim_runs_out(mailing: Any) -> None:
+    client, inbox = mailing
+    game = new_game(client)
+    to_ij_setup(client, game)
+    with client.app.state.db.sessions() as s:  # a worker claimed it at +61 s, then was killed
+        s.query(Mail).update({"status": "sending", "not_before": utcnow() + timedelta(seconds=61 + 600)})
+        s.commit()
+    assert deliver(client, 120) == 0 and inbox.messages == []  # the claim still holds
+    assert deliver(client, 61 + 601) == 1 and [m["To"] for m in inbox.messages] == [IJ_MAIL]
+
+
 def test_a_failing_smtp_server_is_retried_with_backoff(settings: Settings) -> None:
     app = create_app(settings.model_copy(update={"smtp_url": f"smtp://127.0.0.1:{free_port()}"}))  # nobody there
     with TestClient(app) as client:
