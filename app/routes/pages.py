@@ -74,16 +74,17 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
     return page(request, "index.html", games=mine, options=rules.options, sides=rules.sides, signed_in=signed_in)
 
 
-def note_seen(request: Request, session: SessionDep, service: ServiceDep, game_id: str, token: str | None) -> None:
+def note_seen(request: Request, session: SessionDep, service: ServiceDep, game_id: str, token: str | None,
+              signed_in: str | None = None) -> None:
     """Note that this browser's player is looking at the game (throttled; costs nothing
-    for spectators)."""
+    for spectators).  ``signed_in``: the address, when the caller has looked it up already."""
     cookie = None if token else request.cookies.get(SIGNIN_COOKIE)
     if not (token or cookie) or not service.due_to_note_seen(game_id, token or cookie or ""):
         return
     if token:
         store.touch_seat(session, game_id, token_hash=hash_token(token))
     else:
-        email = request.app.state.signin.email_for(session, cookie)
+        email = signed_in or request.app.state.signin.email_for(session, cookie)
         if email is None:
             return
         store.touch_seat(session, game_id, email=email)
@@ -196,7 +197,7 @@ def game_page(request: Request, access: AccessDep, session: SessionDep, service:
         return RedirectResponse(f"/games/{game.id}#token={quote(token, safe='')}", status_code=303)
     private = seat_link(request.app.state.settings.base_url, game.id, access.token) if seat and access.token else None
     if seat is not None:
-        note_seen(request, session, service, game.id, access.token)
+        note_seen(request, session, service, game.id, access.token, access.signed_in)
     return render_board(request, session, service, game, seat, BoardRequest(select=select, welcome=welcome),
                         "game.html", private)
 
