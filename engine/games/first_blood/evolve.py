@@ -227,7 +227,8 @@ def _cancelled(s: FBState, d: dict[str, Any], side: str | None) -> None:
 def _resolved(s: FBState, d: dict[str, Any], side: str | None) -> None:
     c = s.combat
     c.defenders, c.result = list(d["defenders"]), d["result"]
-    for uid in d["attackers"] + d["artillery"]:
+    # R-5.1a: artillery landing with an attack upon entry has been through that combat
+    for uid in d["attackers"] + d["artillery"] + d.get("landing", []):
         s.units[uid].fought, s.units[uid].fought_turn = True, s.turn
     for uid in d["defenders"]:
         s.units[uid].defended, s.units[uid].fought_turn = True, s.turn

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
 from engine.games.first_blood.board import Board, load_board
 from engine.games.first_blood.oob import UnitSpec, load_oob
@@ -15,6 +16,7 @@ from engine.games.first_blood.state import (
 )
 
 SIDES = ("US", "IJ")
+STACK_LIMIT = 3  # §6.4: ground units per map hex
 
 
 def board() -> Board:
@@ -45,6 +47,12 @@ def ground_on_map(state: FBState, side: str | None = None) -> list[str]:
             and (side is None or oob[uid].side == side)]
 
 
+def in_play(loc: str) -> bool:
+    """On a map hex, at an entry point or in an off-map box: where a ground unit is in
+    the game (not waiting in the pool, not eliminated)."""
+    return is_map_hex(loc) or loc.startswith((BOX_PREFIX, ENTRY_PREFIX))
+
+
 def occupancy(state: FBState) -> dict[str, list[str]]:
     """Map hex -> ground units in it."""
     oob = load_oob()
@@ -55,11 +63,35 @@ def occupancy(state: FBState) -> dict[str, list[str]]:
     return occ
 
 
+def room(occ: dict[str, list[str]], hex_id: str) -> int:
+    """§6.4: how many more ground units the hex can hold (negative: over-stacked)."""
+    return STACK_LIMIT - len(occ.get(hex_id, ()))
+
+
+def overstacked(state: FBState, occ: dict[str, list[str]] | None = None) -> list[str]:
+    """Map hexes holding more ground units than §6.4 allows, sorted (``occ``:
+    ``occupancy(state)`` when the caller has it already)."""
+    occ = occupancy(state) if occ is None else occ
+    return sorted(h for h in occ if room(occ, h) < 0)
+
+
 def hex_owner(state: FBState) -> dict[str, str]:
     """Map hex -> the side whose ground units are in it (sides never share a hex, §6.4)."""
     oob = load_oob()
     return {u.loc: oob[uid].side for uid, u in state.units.items()
             if is_map_hex(u.loc) and oob[uid].kind == "ground"}
+
+
+def all_held_by_enemy(owner: dict[str, str], hexes: Iterable[str], side: str) -> bool:
+    """§5.3: every one of these entry hexes holds ground units of ``side``'s enemy
+    (``owner``: ``hex_owner(state)``)."""
+    enemy = other(side)
+    return all(owner.get(h) == enemy for h in hexes)
+
+
+def coast_hexes(side: str, group: str) -> list[str]:
+    """The hexes of all of ``side``'s entry points on one coast ("east", "west")."""
+    return [h for e in load_board().entries.values() if e.side == side and e.group == group for h in e.hexes]
 
 
 def zoc_of(state: FBState, side: str, owners: dict[str, str] | None = None) -> set[str]:

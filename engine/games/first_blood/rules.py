@@ -164,7 +164,7 @@ class FirstBlood:
                 yield from air.gen_air_attacks(state) + air.gen_naval_support(state)
             else:
                 yield from air.gen_air_support(state)
-            if not movement.unmet_must_moves(state, side):
+            if not movement.unmet_must_moves(state, side) and not q.overstacked(state):
                 yield Command("end_phase")
         elif phase.endswith("_combat"):
             yield from combat.gen_combat(state, side)
@@ -300,6 +300,9 @@ def _phase_text(rules: FirstBlood, state: FBState, side: str | None) -> str:
     if phase.endswith("_reinforcements"):
         return f"Place your reinforcements ({len(setup.unplaced(state, side))} left)"
     if phase.endswith("_movement"):
+        over = q.overstacked(state)
+        if over:
+            return f"{', '.join(over)} holds more than {q.STACK_LIMIT} units: move one out (§6.4)"
         must = movement.unmet_must_moves(state, side)
         extra = f"; {len(must)} unit(s) in off-map boxes must move (§6.5)" if must else ""
         return "Move your units, assign air and naval support, then end the phase" + extra
@@ -322,6 +325,10 @@ def _phase_text(rules: FirstBlood, state: FBState, side: str | None) -> str:
 def _why_not_end(state: FBState, side: str) -> IllegalCommandError:
     phase = state.phase
     if phase.endswith("_movement"):
+        over = q.overstacked(state)
+        if over:
+            return IllegalCommandError("§6.4", f"at the end of the movement phase no hex may hold more than "
+                                               f"{q.STACK_LIMIT} ground units: {', '.join(over)}")
         must = movement.unmet_must_moves(state, side)
         return IllegalCommandError("§6.5", "IJ units in off-map boxes must move every turn: "
                                            + ", ".join(q.label(u) for u in must))

@@ -62,9 +62,10 @@ def test_every_attacker_must_be_adjacent_to_every_defending_hex():
 
 
 def test_a_unit_must_be_adjacent_to_every_defending_hex_to_join():
-    """0805 touches 0706 but not 0606: it cannot join an attack on both."""
-    s = position({"us-1-1": "0707", "us-1-2": "0805", "ij-kuma": "0706", "ij-124-1": "0606"},
-                 phase="us_combat")
+    """0805 touches 0706 but not 0606: it cannot join an attack on both (it has 0705
+    of its own to attack, so the attack on both fits a plan that meets every §7 duty)."""
+    s = position({"us-1-1": "0707", "us-1-2": "0805", "ij-kuma": "0706", "ij-124-1": "0606",
+                  "ij-124-3": "0705"}, phase="us_combat")
     play(s, "attack", hex="0706")
     play(s, "attack", hex="0606")
     assert Command("add", {"unit": "us-1-2"}) not in legal(s)
@@ -151,7 +152,8 @@ def test_a_combat_is_finished_with_its_retreats_before_the_next_is_declared():
 
 def test_combat_is_mandatory_for_units_in_enemy_zoc():
     """§7: the phase may not end while an own unit that has not fought touches an enemy
-    hex not yet attacked; once that hex has been attacked (by anyone) it may.
+    hex not yet attacked, and "all attacking units in enemy ZOC must attack": IJ Kuma
+    may not attack 0707 without IJ 124/1, which touches nothing else (R-7a).
     An unused IJN destroyer (it could bombard, §7.10) keeps the IJ phase open."""
     s = position({"us-1-1": "0707", "ij-kuma": "0706", "ij-124-1": "0606",
                   "ij-dd-yudachi": "ijn_reserve"}, phase="ij_combat")
@@ -162,11 +164,15 @@ def test_combat_is_mandatory_for_units_in_enemy_zoc():
 
     declare(s, ["0707"], ["ij-kuma"])
     assert illegal(s, "end_phase").rule == "§7.6"  # an attack is being declared
-    force_die(s, 4)
-    assert resolved(play(s, "resolve"))["result"] == "A1"  # Table 9, 1:2, row 4
-    assert s.units["ij-kuma"].loc == "eliminated"
-    # ij-124-1 has not fought, but the hex it touches has been attacked
-    assert s.units["ij-124-1"].loc == "0606" and not s.units["ij-124-1"].fought
+    assert Command("resolve") not in legal(s)
+    err = illegal(s, "resolve")
+    assert err.rule == "§7" and "IJ 124/1 could then attack nothing" in err.message
+    play(s, "add", unit="ij-124-1")
+    force_die(s, 1)
+    r = resolved(play(s, "resolve"))
+    assert (r["odds"], r["result"]) == ("1:1", "AE")  # 8 v 5, Table 9, row 1
+    assert sorted(r["attackers"]) == ["ij-124-1", "ij-kuma"]
+    assert s.units["ij-124-1"].loc == s.units["ij-kuma"].loc == "eliminated"
     assert combat.obligations(s, "IJ") == []
     assert Command("end_phase") in legal(s)
     play(s, "end_phase")
@@ -221,8 +227,8 @@ def test_adjacent_artillery_fires_directly_and_is_an_ordinary_attacker():
 def test_artillery_adjacent_to_only_some_defending_hexes_cannot_join():
     """It must touch every defending hex to fire directly, and remote fire is at
     non-adjacent hexes only."""
-    s = position({"us-1-1": "0707", "us-11-2": "0805", "ij-kuma": "0706", "ij-124-1": "0606"},
-                 phase="us_combat")
+    s = position({"us-1-1": "0707", "us-11-2": "0805", "ij-kuma": "0706", "ij-124-1": "0606",
+                  "ij-124-3": "0705"}, phase="us_combat")  # 0705: what us-11-2 may attack instead
     declare(s, ["0706", "0606"], ["us-1-1"])
     assert illegal(s, "add", unit="us-11-2").rule == "§7"
 
@@ -374,3 +380,52 @@ def test_ij_artillery_attacks_from_below_only_by_direct_fire():
     declare(s, ["0002"], ["ij-kuma", "ij-mtn-2"])
     assert s.combat.attackers == ["ij-kuma", "ij-mtn-2"]
     assert illegal(s, "add", unit="ij-hvy-4").rule == "§7.5"  # 0204 is in range, but no support
+
+
+def test_5_3_us_artillery_on_the_map_may_support_an_attack_upon_entry():
+    """§5.3 denies artillery support only when "IJ units attack from off-map movement
+    boxes" and bars only US artillery *on entry points* from the landing; US 11/4 in 0704
+    (range 6, out of IJ ZOC) may give remote fire to the landing on 0701 (R-5.1b)."""
+    s = position({"us-2-3": "entry:us-east-1", "us-7-1": "entry:us-east-1", "us-11-4": "0704",
+                  "ij-kuma": "0701", "ij-124-1": "0702"}, phase="us_combat")
+    a = declare(s, ["0701"], ["us-2-3", "us-7-1", "us-11-4"])
+    assert s.combat.artillery == ["us-11-4"] and s.combat.origin == "entry:us-east-1"
+    assert (a["attack"], a["defence"]) == (10 + 4, 8)  # 11/4 fires 4 beside the landing 10
+    # the other order: artillery first, then the landing party
+    play(s, "cancel_attack")
+    declare(s, ["0701"], ["us-11-4", "us-2-3"])
+    assert s.combat.origin == "entry:us-east-1" and s.combat.attackers == ["us-2-3"]
+
+
+def _declarations(state, depth=5):
+    """Every declaration reachable with attack/add commands, depth-first."""
+    yield state
+    if depth == 0:
+        return
+    for c in legal(state):
+        if c.type in ("attack", "add"):
+            nxt = state.clone()
+            play(nxt, c.type, **c.data)
+            yield from _declarations(nxt, depth - 1)
+
+
+@pytest.mark.parametrize("units", [
+    {"ij-kuma": "box:D", "ij-124-1": "box:D"},  # attack from below: one hex only
+    {"ij-kuma": "box:D", "ij-124-1": "0103", "ij-124-3": "0104"},  # from below and on the map
+])
+def test_7_no_declaration_step_leads_only_to_cancel(units):
+    """Issue 10 item 6: attacking from a box offered a second hex after which only
+    'cancel' was legal.  Every step offered now has a completion that may be resolved."""
+    s = _ij_blocked_in_box_d(units)
+    seen = 0
+    for d in _declarations(s):
+        if d.combat is None:
+            continue
+        seen += 1
+        nxt = {c.type for c in legal(d)}
+        assert nxt & {"resolve", "attack", "add"}, (d.combat.targets, d.combat.attackers)
+    assert seen > 3
+    s2 = _ij_blocked_in_box_d({"ij-kuma": "box:D", "ij-124-1": "box:D"})
+    play(s2, "attack", hex="0002")
+    assert not [c for c in legal(s2) if c.type == "attack"]
+    assert illegal(s2, "attack", hex="0001").rule == "§7"

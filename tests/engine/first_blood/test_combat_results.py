@@ -283,9 +283,10 @@ def test_d1_defender_chooses_its_loss_then_the_rest_retreat():
 
 def test_de_then_advance_into_the_vacated_hex_ignoring_zoc_at_most_three():
     """§7.8: after DE the attackers may advance into the vacated hex; ZOC does not stop
-    them (0706 touches IJ 4/2 in 0605) and stacking still caps the hex at 3."""
+    them (0706 touches IJ 4/2 in 0705, which no US unit touches) and stacking still caps
+    the hex at 3."""
     s = position({**{u: "0707" for u in US_5CF}, **{u: "0606" for u in US_5CF_B},
-                  "us-11-4": "0909", "ij-kuma": "0706", "ij-4-2": "0605", "ij-124-1": "0604"},
+                  "us-11-4": "0909", "ij-kuma": "0706", "ij-4-2": "0705", "ij-124-1": "0604"},
                  phase="us_combat")
     r, events = fight(s, ["0706"], US_5CF + US_5CF_B + ["us-11-4"], 4)
     assert (r["attack"], r["defence"], r["odds"], r["modifier"], r["total"]) == (34, 4, "3:1", 1, 5)
@@ -402,6 +403,7 @@ def test_attackers_without_a_retreat_route_are_eliminated():
     1108, 1008 are in IJ ZOC (from 1209, 1007, 1009) or IJ-held (1009): eliminated."""
     s = position({"us-1-1": "1109", "us-1-2": "1109", "ij-kuma": "1209", "ij-124-1": "1009",
                   "ij-124-3": "1007"}, phase="us_combat")
+    s.units["ij-124-1"].defended = True  # attacked earlier this phase, so not owed (§7)
     r, _ = fight(s, ["1209"], ["us-1-1", "us-1-2"], 1)
     assert (r["odds"], r["result"]) == ("2:1", "A1")
     assert prompt(s).side == "US"
@@ -488,18 +490,6 @@ def test_attack_upon_entry_failure_eliminates_all_attackers():
     assert r["result"] == "AE"
     assert sorted(eliminated(events)) == ["us-2-3", "us-7-1"]
     assert s.units["ij-kuma"].loc == "0701"
-
-
-def test_attack_upon_entry_a1_eliminates_the_survivors_too():
-    """§5.1: 'if the attack does not clear the hex ... the reinforcement units are eliminated'."""
-    s = _landing()
-    r, _ = fight(s, ["0701"], ["us-2-3", "us-7-1"], 2)
-    assert r["result"] == "A1"
-    if s.pending:  # the attacker may be asked which unit is the A1 loss
-        assert prompt(s).side == "US"
-        play(s, "eliminate", unit="us-2-3")
-    assert s.units["us-2-3"].loc == s.units["us-7-1"].loc == GONE
-    assert not s.pending and s.combat is None
 
 
 def test_attack_upon_entry_overstacking_is_settled_by_losses():
@@ -621,6 +611,28 @@ def test_us_attack_does_not_disrupt_work():
     # us-1-2 in 0505 still owes a combat against 0504: the phase stays open
     s = position({"us-engineer-1": "0605", "us-1-1": "0605", "ij-kuma": "0606",
                   "us-1-2": "0505", "ij-124-1": "0504"}, phase="us_combat", strips={"0605": {"work": 2}})
-    _, events = fight(s, ["0606"], ["us-1-1"], 4)
+    _, events = fight(s, ["0606"], ["us-1-1", "us-engineer-1"], 4)  # §7: both are in IJ ZOC
     assert not [e for e in events if e.type == "work_disrupted"]
     assert s.strips["0605"].work == 2
+
+
+def test_5_1_artillery_that_lands_with_an_attack_upon_entry_has_fought():
+    """R-5.1a: US artillery on the entry point lands with the party that cleared 0701.
+    It has been through that combat, so it owes no second attack on IJ 124/1 in 0702
+    (which touches 0701), and the phase may end once 0702 is dealt with."""
+    s = _landing({"us-11-1": "entry:us-east-1"})
+    r, _ = fight(s, ["0701"], ["us-2-3", "us-7-1"], 5)
+    assert (r["result"], r["landing"]) == ("DR", ["us-11-1"])
+    play(s, "retreat", unit="ij-kuma", to="0601")
+    assert s.units["us-11-1"].loc == "0701" and s.units["us-11-1"].fought
+    assert combat.obligations(s, "US") == []
+
+
+def test_5_1_a1_against_a_landing_eliminates_it_without_asking():
+    """§5.1: 'if the attack does not clear the hex ... the reinforcement units are
+    eliminated', all of them, so an A1 or A2 asks nobody which unit is the loss."""
+    s = _landing()
+    r, events = fight(s, ["0701"], ["us-2-3", "us-7-1"], 2)
+    assert r["result"] == "A1"  # Table 10, 1:1, row 2
+    assert not s.pending and s.combat is None
+    assert sorted(eliminated(events)) == ["us-2-3", "us-7-1"]

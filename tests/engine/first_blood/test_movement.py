@@ -379,8 +379,14 @@ def test_us_unit_entering_a_strip_changes_nothing():
 
 # --- §6.4 Stacking --------------------------------------------------------------------------
 
+def _spent(state: FBState, *units: str) -> None:
+    for uid in units:
+        state.units[uid].mf_left = 0  # they have moved already: none can leave again
+
+
 def test_move_may_pass_through_a_full_friendly_hex():
     state = ij_move({KUMA: "0710", IJ_B: "0711", IJ_C: "0711", IJ_D: "0711"})
+    _spent(state, IJ_B, IJ_C, IJ_D)
     reach = RULES.reachable(state, KUMA)
     assert "0711" not in reach
     assert reach["0712"]["cost"] == 2
@@ -390,11 +396,32 @@ def test_move_may_pass_through_a_full_friendly_hex():
     assert state.units[KUMA].mf_left == 6
 
 
-def test_move_cannot_end_in_a_hex_with_three_friendly_units():
+def test_move_cannot_end_in_a_full_hex_none_of_whose_units_can_leave():
     state = ij_move({KUMA: "0710", IJ_B: "0711", IJ_C: "0711", IJ_D: "0711"})
+    _spent(state, IJ_B, IJ_C, IJ_D)
     assert "0711" not in move_targets(state, KUMA)
     err = illegal(state, unit=KUMA, to="0711")
-    assert err.rule == "§6.4"
+    assert err.rule == "§6.4" and "none of them could move on" in err.message
+
+
+def test_6_4_two_full_stacks_may_swap_a_unit():
+    """§6.4: "This only applies at the end of the movement phase."  Kuma leaves the full
+    0710 for the full 0711, which then holds four; until one of its units has moved out,
+    only they may move and the phase may not end; IJ 124/1 goes to 0710 and all is well."""
+    state = ij_move({KUMA: "0710", IJ_SPARE: "0710", IJ_ART: "0710",
+                     IJ_B: "0711", IJ_C: "0711", IJ_D: "0711"})
+    assert "0711" in move_targets(state, KUMA)
+    play(state, "move", unit=KUMA, to="0711")
+    assert len([u for u, x in state.units.items() if x.loc == "0711"]) == 4
+    err = illegal(state, "end_phase")
+    assert err.rule == "§6.4" and "0711" in err.message
+    assert "0711" in RULES.prompt(state).text
+    movers = {c.data["unit"] for c in RULES.legal_commands(state) if c.type == "move"}
+    assert movers == {KUMA, IJ_B, IJ_C, IJ_D}
+    assert illegal(state, unit=IJ_SPARE, to="0610").rule == "§6.4"
+    play(state, "move", unit=IJ_B, to="0710")
+    assert sorted(u for u, x in state.units.items() if x.loc == "0710") == sorted([IJ_ART, IJ_B, IJ_SPARE])
+    assert any(c.type == "end_phase" for c in RULES.legal_commands(state))
 
 
 def test_third_unit_may_join_a_stack_of_two():
@@ -405,6 +432,7 @@ def test_third_unit_may_join_a_stack_of_two():
 
 def test_landing_may_pass_through_a_full_beach_hex():
     state = us_move({US_INF: "entry:us-east-1", US_INF2: "0701", US_INF3: "0701", US_INF4: "0701"})
+    _spent(state, US_INF2, US_INF3, US_INF4)
     reach = RULES.reachable(state, US_INF)
     assert "0701" not in reach
     assert reach["0702"] == {"cost": 1, "path": ["0701", "0702"], "stops": False}
@@ -563,7 +591,25 @@ def test_cannot_enter_the_map_from_a_box_into_an_enemy_hex():
 
 def oracle(state: FBState, uid: str, board: Board) -> dict[str, int]:
     """Cheapest cost to every place ``uid`` may end a move, searched independently from
-    ``board.move_cost`` and the §6 rules (ZOC, enemy hexes, stacking, entry/box costs)."""
+    ``board.move_cost`` and the §6 rules (ZOC, enemy hexes, stacking, entry/box costs).
+    R-6.4a: a full hex is a destination if a unit in it could leave for a hex with room."""
+    out = _oracle_raw(state, uid, board)
+    side = load_oob()[uid].side
+    stacks: dict[str, list[str]] = {}
+    for x, u in state.units.items():
+        if is_map_hex(u.loc) and load_oob()[x].kind == "ground" and load_oob()[x].side == side:
+            stacks.setdefault(u.loc, []).append(x)
+    full = {h for h, xs in stacks.items() if len(xs) >= 3}
+    origin = state.units[uid].loc
+
+    def relieved(h: str) -> bool:
+        return any(h2 != h and (h2 not in full or h2 == origin) and not h2.startswith("box:")
+                   for x in stacks[h] for h2 in _oracle_raw(state, x, board))
+
+    return {h: c for h, c in out.items() if h not in full or relieved(h)}
+
+
+def _oracle_raw(state: FBState, uid: str, board: Board) -> dict[str, int]:
     spec = load_oob()[uid]
     u = state.units[uid]
     side, enemy = spec.side, ("IJ" if spec.side == "US" else "US")
@@ -574,7 +620,6 @@ def oracle(state: FBState, uid: str, board: Board) -> dict[str, int]:
             occupied.setdefault(state.units[x].loc, []).append(s.side)
     enemy_hexes = {h for h, sides in occupied.items() if enemy in sides}
     zoc = {n for h in enemy_hexes for n in board.neighbors(h)}
-    full = {h for h, sides in occupied.items() if sides.count(side) >= 3}
     half = 0 if side == "US" else (spec.mf + 1) // 2
     out: dict[str, int] = {}
     if is_map_hex(u.loc):
@@ -606,7 +651,9 @@ def oracle(state: FBState, uid: str, board: Board) -> dict[str, int]:
             if nc <= u.mf_left and nc < best.get(n, 1 << 30):
                 best[n] = nc
                 heapq.heappush(heap, (nc, n))
-    out.update({h: c for h, c in best.items() if h != u.loc and h not in full})
+    if u.stopped or u.mf_left <= 0 or (u.loc.startswith("box:") and u.box_arrival == state.turn):
+        return {}
+    out.update({h: c for h, c in best.items() if h != u.loc})
     return out
 
 

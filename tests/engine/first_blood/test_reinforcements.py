@@ -261,10 +261,20 @@ def test_units_cannot_enter_into_an_enemy_occupied_entry_hex():
     assert illegal(state, "move", unit=I228_1, to="0500").rule == "§6.4"
 
 
-def test_us_entry_point_held_by_the_ij_is_still_offered():
-    # §5.3: the US may attack on entry, so its entry points stay open
+def test_5_3_us_entry_point_held_by_the_ij_is_refused_while_the_coast_is_free():
+    """R-5c: with the IJ in 0701 and 0702 free, a landing on 0701's entry point could
+    neither come on (enemy hex) nor attack upon entry (§5.3: "all entry hexes"): refused."""
     state = us_reinforcements({US_INF: "arriving", I228_1: "0701"})
-    assert "entry:us-east-1" in targets(state, US_INF)
+    assert "entry:us-east-1" not in targets(state, US_INF)
+    assert "entry:us-east-2" in targets(state, US_INF)
+    err = illegal(state, "place", unit=US_INF, to="entry:us-east-1")
+    assert err.rule == "§5" and "whole coast" in err.message
+
+
+def test_5_3_us_entry_points_stay_open_when_the_whole_coast_is_held():
+    # §5.3: the US may then attack on entry, so both east entry points are offered
+    state = us_reinforcements({US_INF: "arriving", I228_1: "0701", I228_3: "0702"})
+    assert {"entry:us-east-1", "entry:us-east-2"} <= targets(state, US_INF)
 
 
 # --- §5.2 reinforcements in boxes A and D ------------------------------------------------------

@@ -16,21 +16,13 @@ from engine.core.game import Emitter
 from engine.core.hexes import distance_between
 from engine.games.first_blood import queries as q
 from engine.games.first_blood import tables
-from engine.games.first_blood.phases import movement
+from engine.games.first_blood.phases import mandatory, movement
 from engine.games.first_blood.state import Combat, FBState, is_map_hex
 
 # --- who may attack whom ------------------------------------------------------
 
-def _undefended_enemy_hexes(state: FBState, side: str) -> dict[str, list[str]]:
-    occ = q.occupancy(state)
-    enemy = q.other(side)
-    return {h: us for h, us in occ.items()
-            if q.spec(us[0]).side == enemy and not all(state.units[u].defended for u in us)}
-
-
-def free_attackers(state: FBState, side: str) -> list[str]:
-    """Own ground units on the map that have not yet fought this phase."""
-    return [uid for uid in q.ground_on_map(state, side) if not state.units[uid].fought]
+_undefended_enemy_hexes = mandatory.undefended_enemy_hexes
+free_attackers = mandatory.free_attackers
 
 
 def blocked_entries(state: FBState, side: str) -> list[str]:
@@ -39,16 +31,10 @@ def blocked_entries(state: FBState, side: str) -> list[str]:
     the US holds.  Only from these may ``side`` attack upon entry (R-5.1c)."""
     b = q.board()
     owner = q.hex_owner(state)
-    enemy = q.other(side)
-    out = []
     if side == "US":
-        for group in sorted({e.group for e in b.entries.values() if e.side == "US"}):
-            hexes = [h for e in b.entries.values() if e.side == "US" and e.group == group for h in e.hexes]
-            if all(owner.get(h) == enemy for h in hexes):
-                out.append(f"us:{group}")
-    else:
-        out = [f"box:{bid}" for bid, box in b.boxes.items() if all(owner.get(h) == enemy for h in box.hexes)]
-    return out
+        return [f"us:{group}" for group in sorted({e.group for e in b.entries.values() if e.side == "US"})
+                if q.all_held_by_enemy(owner, q.coast_hexes("US", group), side)]
+    return [f"box:{bid}" for bid, box in b.boxes.items() if q.all_held_by_enemy(owner, box.hexes, side)]
 
 
 def entry_attack_targets(state: FBState, uid: str) -> list[str]:
@@ -71,33 +57,25 @@ def entry_attack_targets(state: FBState, uid: str) -> list[str]:
     return [h for h in hexes if owner.get(h) == enemy]
 
 
-def abandoned_hexes(state: FBState, c: Combat) -> list[str]:
-    """R-7a: enemy hexes touching this attack's units that could join it and that no
-    other own unit able to fight touches; resolving without them would leave them
-    unattacked, against §7's "all defending units in an attacker's ZOC must be attacked"."""
-    if c.origin is not None:
+def landing_artillery(state: FBState, c: Combat) -> list[str]:
+    """R-5.1a: US artillery on the entry point of a US attack upon entry adds nothing
+    but shares the landing party's fate (§5.3: "can be taken as casualties")."""
+    if c.origin is None or c.side != "US":
         return []
-    b = q.board()
-    undefended = _undefended_enemy_hexes(state, c.side)
-    busy = set(c.attackers) | set(c.artillery)
-    others = [u for u in free_attackers(state, c.side) if u not in busy]
-    out = []
-    for a in c.attackers:
-        if not is_map_hex(state.units[a].loc):
-            continue
-        for h in b.neighbors(state.units[a].loc):
-            if h in undefended and h not in c.targets and h not in out \
-                    and not any(h in b.neighbors(state.units[o].loc) for o in others) \
-                    and _can_add_target(state, c, h, undefended):
-                out.append(h)
-    return out
+    return [u for u in q.units_at(state, c.origin) if u not in c.attackers and q.spec(u).is_artillery]
+
+
+def plan(state: FBState, side: str) -> mandatory.Plan:
+    """The side's mandatory-combat obligations (§7, R-7a), with who may attack upon entry."""
+    targets = {uid: entry_attack_targets(state, uid) for uid in _offmap_units(state, side)}
+    return mandatory.Plan(state, side, {u: t for u, t in targets.items() if t})
 
 
 def obligations(state: FBState, side: str) -> list[tuple[str, str]]:
     """§7: (own unit, enemy hex) pairs still owed a combat.  Every own unit in enemy
     ZOC must attack and every adjacent enemy must be attacked; a pair stops being
-    owed once either has been through a combat (R-7a; ``abandoned_hexes`` keeps an
-    attack from leaving behind a hex it could have included)."""
+    owed once either has been through a combat, and ``plan`` keeps each attack within
+    a plan that meets as many of them as any can (R-7a)."""
     b = q.board()
     targets = _undefended_enemy_hexes(state, side)
     out = []
@@ -127,15 +105,16 @@ def _can_direct(state: FBState, c: Combat, uid: str) -> bool:
         return False
     if c.origin is not None:
         return u.loc == c.origin
-    return not c.attackers and not c.artillery  # an attack upon entry is made from one place
+    # an attack upon entry is made from one place; only the US has artillery support in it
+    return not c.attackers and (not c.artillery or c.side == "US")
 
 
 def _can_remote(state: FBState, c: Combat, uid: str) -> bool:
     u, s = state.units[uid], q.spec(uid)
     if not s.is_artillery or uid in c.artillery or u.fought or s.side != c.side:
         return False
-    if c.origin is not None or not is_map_hex(u.loc):
-        return False  # R-5.1b: no remote fire into an attack upon entry
+    if not is_map_hex(u.loc) or (c.origin is not None and c.side == "IJ"):
+        return False  # R-5.1b: §5.3 denies artillery support only to IJ attacks from boxes
     if u.loc in q.zoc_of(state, q.other(s.side)):
         return False  # R-7.5a: a unit in enemy ZOC must attack what it touches
     b = q.board()
@@ -163,7 +142,7 @@ def _can_add_target(state: FBState, c: Combat, hex_id: str, undefended: dict[str
 
 def _offmap_units(state: FBState, side: str) -> list[str]:
     return [uid for uid, u in state.units.items()
-            if q.spec(uid).side == side and (u.loc.startswith("entry:") or u.loc.startswith("box:"))]
+            if q.spec(uid).side == side and q.in_play(u.loc) and not is_map_hex(u.loc)]
 
 
 # --- legal commands -----------------------------------------------------------
@@ -171,19 +150,42 @@ def _offmap_units(state: FBState, side: str) -> list[str]:
 def gen_combat(state: FBState, side: str) -> list[Command]:
     c = state.combat
     undefended = _undefended_enemy_hexes(state, side)
+    owed = plan(state, side)
     if c is None:
         probe = Combat(side)
         return [Command("attack", {"hex": h}) for h in sorted(undefended)
-                if _can_add_target(state, probe, h, undefended)]
+                if _can_add_target(state, probe, h, undefended) and owed.allows([h], [], exact=False)]
     out = [Command("attack", {"hex": h}) for h in sorted(undefended)
-           if _can_add_target(state, c, h, undefended)]
+           if _can_add_target(state, c, h, undefended)
+           and owed.allows(c.targets + [h], c.attackers, exact=False, remote=bool(c.artillery))]
     for uid in q.ground_on_map(state, side) + _offmap_units(state, side):
-        if _can_direct(state, c, uid) or _can_remote(state, c, uid):
+        if (_can_direct(state, c, uid) and owed.allows(c.targets, c.attackers + [uid], exact=False,
+                                                       remote=bool(c.artillery))) \
+                or (_can_remote(state, c, uid) and owed.allows(c.targets, c.attackers, exact=False, remote=True)):
             out.append(Command("add", {"unit": uid}))
-    if c.attackers and not abandoned_hexes(state, c):
+    if c.attackers and owed.allows(c.targets, c.attackers, exact=True):
         out.append(Command("resolve"))
     out.append(Command("cancel_attack"))
     return out
+
+
+def _plan_refusal(owed: mandatory.Plan, targets: list[str], attackers: list[str],
+                  exact: bool) -> IllegalCommandError:
+    """R-7a: why a step of a declaration breaks every plan that meets the most obligations."""
+    total = len(owed.owed_units) + len(owed.owed_hexes)
+    best = owed.best()
+    what = ("every unit in enemy ZOC attacks and every enemy hex touching one is attacked"
+            if best == total else f"{best} of the {total} combat obligations are met (no plan meets all)")
+    lost: list[str] = []
+    if exact:
+        units, hexes = owed.left_behind(targets, attackers)
+        if units:
+            lost.append(", ".join(q.label(u) for u in units) + " could then attack nothing")
+        if hexes:
+            lost.append(", ".join(hexes) + " could then not be attacked")
+    step = "resolving this attack now" if exact else "this attack"
+    return IllegalCommandError("§7", f"{step} fits no plan of attacks in which {what}"
+                               + (f": {'; '.join(lost)}" if lost else ""))
 
 
 def why_combat_illegal(state: FBState, side: str, cmd: Command) -> IllegalCommandError:
@@ -191,10 +193,8 @@ def why_combat_illegal(state: FBState, side: str, cmd: Command) -> IllegalComman
     if cmd.type == "resolve":
         if c is None:
             return IllegalCommandError("§7.6", "declare an attack first: pick a defending hex")
-        left = abandoned_hexes(state, c)
-        if left and c.attackers:
-            return IllegalCommandError("§7", f"{', '.join(left)} must be attacked too: it touches this attack's "
-                                             "units, no other unit can attack it, and it can join this attack")
+        if c.attackers:
+            return _plan_refusal(plan(state, side), c.targets, c.attackers, exact=True)
         return IllegalCommandError("§7.5", "an attack needs at least one unit attacking from an "
                                            "adjacent hex; artillery cannot attack alone")
     if cmd.type == "cancel_attack":
@@ -206,6 +206,9 @@ def why_combat_illegal(state: FBState, side: str, cmd: Command) -> IllegalComman
             return IllegalCommandError("§7", f"{h} holds no enemy ground units")
         if all(state.units[u].defended for u in occ[h]):
             return IllegalCommandError("§7", f"the units in {h} have already been attacked this phase")
+        if _can_add_target(state, c or Combat(side), h, _undefended_enemy_hexes(state, side)):
+            return _plan_refusal(plan(state, side), (c.targets if c else []) + [h],
+                                 c.attackers if c else [], exact=False)
         if c is not None and c.origin is not None:
             return IllegalCommandError("§5.1", "an attack upon entry is made against one hex")
         if c is not None:
@@ -220,14 +223,16 @@ def why_combat_illegal(state: FBState, side: str, cmd: Command) -> IllegalComman
         return IllegalCommandError("§7", "pick the defending hex first")
     if state.units[uid].fought:
         return IllegalCommandError("§7", f"{q.label(uid)} has already taken part in a combat this phase")
+    if _can_direct(state, c, uid):
+        return _plan_refusal(plan(state, side), c.targets, c.attackers + [uid], exact=False)
     s, loc = q.spec(uid), state.units[uid].loc
     if s.is_artillery and is_map_hex(loc) and any(t in q.board().neighbors(loc) for t in c.targets):
         return IllegalCommandError("§7", f"{q.label(uid)} must be adjacent to every defending hex to "
                                          "fire directly")
     if s.is_artillery and is_map_hex(loc):
         return IllegalCommandError("§7.5", f"{q.label(uid)} must have every defending hex in range "
-                                           f"({s.range}, counting both hexes), must not be in enemy "
-                                           "ZOC, and cannot support an attack upon entry")
+                                           f"({s.range}, counting both hexes) and must not be in enemy "
+                                           "ZOC; an IJ attack from a box has no artillery support (§5.3)")
     if not is_map_hex(loc):
         return IllegalCommandError("§5.1", f"{q.label(uid)} may attack upon entry only when every "
                                            "entry hex is held by the enemy")
@@ -319,7 +324,7 @@ def do_resolve(em: Emitter, data: dict[str, Any], side: str) -> None:
         "targets": list(c.targets), "attackers": list(c.attackers), "artillery": list(c.artillery),
         "defenders": defenders, "attack": a["attack"], "defence": a["defence"], "odds": a["odds"],
         "modifiers": a["modifiers"], "modifier": a["modifier"], "supports": a["supports"],
-        "origin": c.origin,
+        "origin": c.origin, "landing": landing_artillery(state, c),
     }
     if a["automatic_elimination"]:
         payload.update(die=None, total=None, result="AE")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.errors import IllegalCommandError
@@ -14,7 +14,6 @@ from engine.games.first_blood import queries as q
 from engine.games.first_blood.state import FBState, box_loc, is_map_hex
 
 BOX_ORDER = ("A", "B", "C", "D")  # west to east
-STACK_LIMIT = 3  # §6.4
 ENTRY_LIMIT = 4  # §5
 
 
@@ -51,25 +50,51 @@ class Ground:
     owner: dict[str, str]  # map hex -> side of the ground units in it
     occ: dict[str, list[str]]  # map hex -> ground units in it
     zoc: dict[str, set[str]]  # side -> hexes in its ZOC
+    over: list[str]  # over-stacked hexes (§6.4, R-6.4a)
+    relief: dict[tuple[str, str], bool] = field(default_factory=dict)  # memo of ``_relieved``
 
 
 def ground(state: FBState) -> Ground:
     owner = q.hex_owner(state)
-    return Ground(owner, q.occupancy(state), {s: q.zoc_of(state, s, owner) for s in ("US", "IJ")})
+    occ = q.occupancy(state)
+    return Ground(owner, occ, {s: q.zoc_of(state, s, owner) for s in ("US", "IJ")}, q.overstacked(state, occ))
 
 
 def reachable(state: FBState, uid: str, where: Ground | None = None) -> dict[str, Reach]:
     """Every place the unit may end a move now, with the cheapest cost and path.
 
-    Moves end in a hex with room (§6.4 is checked where movement ends, and the
-    unit may pass through full hexes on the way)."""
+    §6.4 "only applies at the end of the movement phase" (R-6.4a): a move may pass
+    through full hexes and may even end in one, if another unit there can still leave
+    it for a hex with room; until one has, only the units of the over-stacked hex may
+    move, so the phase can always be brought back within the limit."""
+    where = where or ground(state)
+    origin = state.units[uid].loc
+    if where.over and origin not in where.over:
+        return {}
+    return {h: r for h, r in _search(state, uid, where).items()
+            if not is_map_hex(h) or q.room(where.occ, h) > 0
+            or (q.room(where.occ, h) == 0 and _relieved(state, where, h, origin))}
+
+
+def _relieved(state: FBState, where: Ground, full: str, origin: str) -> bool:
+    """Could a unit already in the full hex still leave it for a hex with room, once
+    the mover has left ``origin``?"""
+    key = (full, origin)
+    if key not in where.relief:
+        where.relief[key] = any(
+            h != full and is_map_hex(h) and q.room(where.occ, h) + (h == origin) > 0
+            for u in where.occ[full] for h in _search(state, u, where))
+    return where.relief[key]
+
+
+def _search(state: FBState, uid: str, where: Ground) -> dict[str, Reach]:
+    """Every place the unit could end a move now, stacking aside."""
     if not may_move(state, uid):
         return {}
     b = q.board()
     u = state.units[uid]
     side = q.spec(uid).side
-    where = where or ground(state)
-    owner, occ, enemy_zoc = where.owner, where.occ, where.zoc[q.other(side)]
+    owner, enemy_zoc = where.owner, where.zoc[q.other(side)]
     budget = u.mf_left
     out: dict[str, Reach] = {}
 
@@ -120,7 +145,7 @@ def reachable(state: FBState, uid: str, where: Ground | None = None) -> dict[str
                 heapq.heappush(frontier, (c, n))
 
     for h, cost in best.items():
-        if h == origin or len(occ.get(h, ())) >= STACK_LIMIT:
+        if h == origin:
             continue
         path = [h]
         while prev[path[-1]] not in (None, origin):
@@ -134,7 +159,7 @@ def movable_units(state: FBState, side: str) -> list[str]:
     oob = q.specs()
     return [uid for uid, u in state.units.items()
             if oob[uid].side == side and oob[uid].kind == "ground" and u.mf_left > 0
-            and not u.stopped and (is_map_hex(u.loc) or u.loc.startswith(("entry:", "box:")))]
+            and not u.stopped and q.in_play(u.loc)]
 
 
 def iter_moves(state: FBState, side: str, unit: str | None = None) -> Iterator[Command]:
@@ -197,8 +222,15 @@ def why_move_illegal(state: FBState, side: str, data: dict[str, Any]) -> Illegal
     owner = q.hex_owner(state)
     if owner.get(dest, side) != side:
         return IllegalCommandError("§6.4", f"{dest} holds enemy units")
-    if len(q.occupancy(state).get(dest, ())) >= STACK_LIMIT:
-        return IllegalCommandError("§6.4", f"{dest} already holds {STACK_LIMIT} friendly units")
+    where = ground(state)
+    if where.over and u.loc not in where.over:
+        return IllegalCommandError("§6.4", f"{', '.join(where.over)} holds more than {q.STACK_LIMIT} units: "
+                                           "move one of its units out first")
+    if q.room(where.occ, dest) < 0:
+        return IllegalCommandError("§6.4", f"{dest} is already over-stacked")
+    if q.room(where.occ, dest) == 0 and dest in _search(state, uid, where):
+        return IllegalCommandError("§6.4", f"{dest} already holds {q.STACK_LIMIT} friendly units, and none "
+                                           "of them could move on to make room")
     enemy_zoc = q.zoc_of(state, q.other(side))
     if is_map_hex(u.loc) and u.loc in enemy_zoc and dest in b.neighbors(u.loc) and dest in enemy_zoc:
         return IllegalCommandError("§6.2", "a unit may not move from one enemy ZOC hex to another")

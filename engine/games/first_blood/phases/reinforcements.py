@@ -47,8 +47,11 @@ def entry_points_open(state: FBState, side: str) -> list[str]:
     for e in b.entries.values():
         if e.side != side or len(q.units_at(state, entry_loc(e.id))) >= ENTRY_LIMIT:
             continue
-        if side == "IJ" and all(owner.get(h) == "US" for h in e.hexes):
-            continue  # §5.3: with every entry hex held by the US, the IJ lands in the boxes
+        if q.all_held_by_enemy(owner, e.hexes, side) and (
+                side == "IJ" or not q.all_held_by_enemy(owner, q.coast_hexes(side, e.group), side)):
+            # R-5a: the IJ then lands in the boxes.  R-5c: a US landing there could
+            # neither come on nor attack upon entry (§5.3 needs the whole coast held)
+            continue
         out.append(entry_loc(e.id))
     return out
 
@@ -101,7 +104,8 @@ def why_place_illegal(state: FBState, side: str, data: dict[str, Any]) -> Illega
         return IllegalCommandError("§3", "the IJ sets up in off-map box A or D")
     if isinstance(to, str) and to.startswith("entry:"):
         return IllegalCommandError("§5", f"{to[6:]} is not one of your entry points with room "
-                                         f"(at most {ENTRY_LIMIT} units, not all its hexes held by the enemy)")
+                                         f"(at most {ENTRY_LIMIT} units; its hexes not all held by the enemy, "
+                                         "unless for the US the whole coast is, §5.3)")
     return IllegalCommandError(rule, f"{q.label(uid)} cannot be placed at {to}")
 
 

@@ -13,7 +13,8 @@ from engine.core.errors import IllegalCommandError
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.games.first_blood import queries as q
-from engine.games.first_blood.phases.movement import STACK_LIMIT, overrun_strip
+from engine.games.first_blood.phases.combat import landing_artillery
+from engine.games.first_blood.phases.movement import overrun_strip
 from engine.games.first_blood.state import FBState, is_map_hex
 
 STEPS = {  # §7.7; "retreat" of an attack upon entry means elimination (§5.1)
@@ -33,8 +34,8 @@ def start(em: Emitter) -> None:
     steps = list(STEPS[c.result])
     if c.origin is None and c.result != "DE":
         steps = [s for s in steps if s != "advance"]  # §7.8: advance only after DE
-    if c.origin is not None:
-        steps = ["att_elim" if s == "att_retreat" else s for s in steps]
+    if c.origin is not None and c.result in ("A1", "A2"):
+        steps = ["att_elim"]  # §5.1: a landing that does not clear the hex dies whole
     em.emit("combat_steps", c.side, steps=steps)
     proceed(em)
 
@@ -43,11 +44,7 @@ def start(em: Emitter) -> None:
 
 def attackers_alive(state: FBState) -> list[str]:
     c = state.combat
-    out = [a for a in c.attackers if state.units[a].loc not in ("eliminated",)]
-    if c.origin is not None and c.side == "US":
-        # R-5.1a: US artillery on the entry point shares the fate of the landing
-        out += [u for u in q.units_at(state, c.origin) if u not in out and q.spec(u).is_artillery]
-    return out
+    return [a for a in c.attackers + landing_artillery(state, c) if state.units[a].loc != "eliminated"]
 
 
 def defenders_alive(state: FBState) -> list[str]:
@@ -132,11 +129,11 @@ def open_advance(em: Emitter) -> None:
             em.emit("unit_advanced", c.side, unit=u, frm=state.units[u].loc, to=target)
         if c.side == "IJ" and target in em.state.strips:
             overrun_strip(em, target)
-        stack = q.occupancy(em.state).get(target, [])
-        if len(stack) > STACK_LIMIT:
+        occ = q.occupancy(em.state)
+        if q.room(occ, target) < 0:
             em.emit("decision_opened", c.side, decision={
-                "kind": "loss", "side": c.side, "count": len(stack) - STACK_LIMIT,
-                "candidates": stack, "reason": "over-stacked after entering", "rule": "§5.1"})
+                "kind": "loss", "side": c.side, "count": -q.room(occ, target),
+                "candidates": occ[target], "reason": "over-stacked after entering", "rule": "§5.1"})
         return
     em.emit("decision_opened", c.side, decision={
         "kind": "advance", "side": c.side, "units": units, "hexes": vacated, "rule": "§7.8"})
@@ -160,7 +157,7 @@ def gen_decision(state: FBState, side: str) -> list[Command]:
         occ = q.occupancy(state)
         owner = q.hex_owner(state)
         out = [Command("advance", {"unit": u, "to": h}) for u in d["units"] for h in d["hexes"]
-               if owner.get(h, side) == side and len(occ.get(h, ())) < STACK_LIMIT]
+               if owner.get(h, side) == side and q.room(occ, h) > 0]
         return out + [Command("end_advance")]
     return []
 
@@ -220,7 +217,7 @@ def do_retreat(em: Emitter, data: dict[str, Any], side: str) -> None:
         em.emit("unit_retreated", side, unit=uid, frm=info["at"], to=to)
         if side == "IJ" and to in em.state.strips:
             overrun_strip(em, to)
-        if len(q.occupancy(em.state).get(to, ())) > STACK_LIMIT:
+        if q.room(q.occupancy(em.state), to) < 0:
             visited = info["visited"] + [to]
             if retreat_options(em.state, uid, to, visited):
                 units[uid] = {"at": to, "visited": visited, "extended": True}

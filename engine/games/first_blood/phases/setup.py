@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import cache
 
 from engine.games.first_blood import queries as q
-from engine.games.first_blood.phases.movement import STACK_LIMIT
 from engine.games.first_blood.state import ARRIVING, CAP, GROUND_ATTACK, FBState, box_loc, strip_loc
 
 
@@ -23,7 +22,7 @@ def setup_targets(state: FBState, uid: str, occ: dict[str, list[str]] | None = N
         return [box_loc("A"), box_loc("D")] if s.kind == "ground" else []
     if s.kind == "ground":
         occ = q.occupancy(state) if occ is None else occ
-        return [h for h in setup_area() if len(occ.get(h, ())) < STACK_LIMIT]
+        return [h for h in setup_area() if q.room(occ, h) > 0]
     # USAF: Henderson's hexes, CAP (fighters) or Ground Attack (bombers)
     targets = [strip_loc(h) for h in q.board().henderson]
     if q.can_fly_cap(uid):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.game import Emitter
 from engine.games.first_blood import queries as q
-from engine.games.first_blood.state import IJN_RESERVE, is_map_hex
+from engine.games.first_blood.state import IJN_RESERVE
 
 LOSS_ROLLS = (4, 5, 6)
 
@@ -13,7 +13,7 @@ def candidates(state) -> list[str]:
     out = []
     for uid, u in state.units.items():
         s = q.spec(uid)
-        ground = s.kind == "ground" and (is_map_hex(u.loc) or u.loc.startswith(("box:", "entry:")))
+        ground = s.kind == "ground" and q.in_play(u.loc)
         if s.side == "IJ" and (ground or (s.kind == "destroyer" and u.loc == IJN_RESERVE)):
             out.append(uid)
     return sorted(out)

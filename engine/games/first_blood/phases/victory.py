@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.oob import LAST_TURN
-from engine.games.first_blood.state import POOL, FBState, is_map_hex
+from engine.games.first_blood.state import ARRIVING, POOL, FBState
 
 
 def ij_ground_anywhere(state: FBState) -> bool:
     return any(q.spec(uid).side == "IJ" and q.spec(uid).kind == "ground"
-               and (is_map_hex(u.loc) or u.loc.startswith(("box:", "entry:")) or u.loc == "arriving")
+               and (q.in_play(u.loc) or u.loc == ARRIVING)
                for uid, u in state.units.items())
 
 
