@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.events import Command, Event
-from engine.core.game import Prompt, get_rules
+from engine.core.game import Prompt
 from engine.core.game import replay as _replay
+from engine.games import get_rules
 
 
 def create_game(game: str, scenario: str, options: dict[str, Any], secret: str) -> list[Event]:

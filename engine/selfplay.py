@@ -22,7 +22,8 @@ from typing import Any
 
 from engine.core.dice import derive_secret
 from engine.core.events import Command, Event
-from engine.core.game import get_rules, replay
+from engine.core.game import replay
+from engine.games import get_rules
 
 MAX_DECISIONS = 20_000
 # How eagerly the random players end a phase when they may (the rest of the

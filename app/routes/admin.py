@@ -12,7 +12,7 @@ from app.errors import responses
 from app.json_route import StrictJSONRoute
 from app.routes.api import export_response, seat_link
 from app.schemas import AuditEntry, AuditPage, GamePage, GameSummary, LogPage, MailOut, MailPage, SeatLink, VerifyOut
-from engine.core.game import get_rules
+from engine.games import get_rules
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], route_class=StrictJSONRoute,
                    responses=responses(401, 403, 422, 429))

@@ -9,7 +9,7 @@ from app import store
 from app.deps import AdminDep, GameDep, ServiceDep, SessionDep, SettingsDep, same_origin
 from app.routes.api import seat_link
 from app.routes.pages import page
-from engine.core.game import get_rules
+from engine.games import get_rules
 
 ACTIONS = {"new_seat_link": "issued a new seat link"}
 

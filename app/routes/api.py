@@ -51,7 +51,7 @@ from app.store import StaleSequence
 from app.text import dump_json
 from engine.core.errors import RuleError
 from engine.core.events import Event
-from engine.core.game import get_rules
+from engine.games import get_rules
 
 router = APIRouter(prefix="/api", tags=["games"], route_class=StrictJSONRoute, responses=responses(413, 422))
 # the import takes whole export files: its own router, with a larger body limit

@@ -39,7 +39,7 @@ from app.templating import page
 from app.text import BadText, check_email, check_line, strict_json
 from engine.core.errors import RuleError
 from engine.core.events import Command
-from engine.core.game import get_rules
+from engine.games import get_rules
 
 router = APIRouter(include_in_schema=False)
 # every form post of these pages must come from these pages

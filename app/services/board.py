@@ -18,7 +18,7 @@ from app.models import Game, Seat
 from app.render.svg import render_base, render_layers
 from app.services.games import GameService
 from engine.core.events import Command
-from engine.core.game import get_rules
+from engine.games import get_rules
 
 HEX_FIELDS = ("to", "hex", "box")  # command fields that name a place (a hex, a box, an entry point)
 GENERAL = ("end_phase", "resolve", "cancel_attack", "end_advance")

@@ -22,8 +22,9 @@ from app.services.notices import Notices
 from app.text import check_line, dump_json
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
-from engine.core.game import Outcome, game_ids, get_rules
+from engine.core.game import Outcome
 from engine.core.verify import LogEntry, Verdict, verify_log
+from engine.games import game_ids, get_rules
 
 EXPORT_FORMAT = "guadalcanal-pbem/1"
 SEEN_EVERY = 15.0  # seconds: how stale "last seen" may be (the mail's grace is a minute)

@@ -1,6 +1,7 @@
 """What every game plug-in offers, and the generic decide/replay machinery.
 
-A game is a ``GameRules`` object registered by id.  Its state is a mutable
+A game is a ``GameRules`` object; the catalog of games, by id, is ``engine.games``
+(the core names no game).  Its state is a mutable
 dataclass that only ``apply`` changes, and only while replaying events; a
 ``decide`` call works on a private clone through an ``Emitter``, so the
 caller's state is never touched and the log is the only truth.
@@ -122,28 +123,3 @@ def check_turn(prompt: Prompt, command: Command) -> None:
         raise IllegalCommandError("", "the game is over")
     if command.side is not None and command.side != prompt.side:
         raise NotYourTurnError("", f"it is {prompt.side}'s decision: {prompt.waiting}")
-
-
-_REGISTRY: dict[str, GameRules[Any]] = {}
-
-
-def register(rules: GameRules[Any]) -> GameRules[Any]:
-    _REGISTRY[rules.id] = rules
-    return rules
-
-
-def _load_bundled() -> None:
-    import engine.games  # noqa: F401  (importing registers the bundled games)
-
-
-def get_rules(game_id: str) -> GameRules[Any]:
-    _load_bundled()
-    try:
-        return _REGISTRY[game_id]
-    except KeyError:
-        raise KeyError(f"unknown game {game_id!r}; known: {sorted(_REGISTRY)}") from None
-
-
-def game_ids() -> list[str]:
-    _load_bundled()
-    return sorted(_REGISTRY)

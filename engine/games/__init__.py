@@ -1,3 +1,21 @@
-"""Bundled games; importing this package registers them."""
+"""The bundled games by id: the one place that names them (the core names none)."""
 
-from engine.games import first_blood  # noqa: F401
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.game import GameRules
+from engine.games.first_blood.rules import RULES as FIRST_BLOOD
+
+GAMES: dict[str, GameRules[Any]] = {rules.id: rules for rules in (FIRST_BLOOD,)}
+
+
+def get_rules(game_id: str) -> GameRules[Any]:
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise KeyError(f"unknown game {game_id!r}; known: {sorted(GAMES)}") from None
+
+
+def game_ids() -> list[str]:
+    return sorted(GAMES)

@@ -7,7 +7,8 @@ from app_support import ADMIN, bearer
 from fastapi.testclient import TestClient
 
 from engine.core.events import Command, Event
-from engine.core.game import get_rules, replay
+from engine.core.game import replay
+from engine.games import get_rules
 from engine.selfplay import Chooser, choose
 
 

@@ -11,8 +11,8 @@ import engine.api
 from engine import api
 from engine.core.errors import NotYourTurnError
 from engine.core.events import Command, Event, dumps_events
-from engine.core.game import get_rules
 from engine.core.game import replay as core_replay
+from engine.games import get_rules
 
 GAME = "first_blood"
 

@@ -239,3 +239,15 @@ def test_figure_8_range_5_from_0311_does_not_reach_0708():
     with pytest.raises(IllegalCommandError) as excinfo:
         play(s, "add", unit="us-11-2")
     assert excinfo.value.rule == "§7.5"
+
+
+def test_7_6_odds_follow_the_procedure_and_its_example():
+    """R-7.6c: the "About calculating odds" formulae read literally would make 10 against
+    5 a 1:2 ("D < O < 3·D") and 5 against 5 a 1:1 only as "D <= O"; the procedure and its
+    example (defence above twice the attack eliminates, rounding for the defender) rule."""
+    assert tables.odds(10, 5) == ("2:1", False)
+    assert tables.odds(5, 10) == ("1:2", False)
+    assert tables.odds(5, 11) == (None, False)  # D > 2A: eliminated before any roll
+    assert tables.odds(5, 5) == ("1:1", False)
+    assert tables.odds(9, 5) == ("1:1", False)  # 1.8: rounded in the defender's favour
+    assert tables.odds(15, 5) == ("3:1", False)

@@ -21,8 +21,8 @@ item with a count.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.state import FBState, is_map_hex
@@ -45,7 +45,9 @@ def free_attackers(state: FBState, side: str) -> list[str]:
 
 @dataclass
 class _Front:
-    """One connected front: hexes and stacks by index, neighbour sets as bit masks."""
+    """One connected front: hexes and stacks by index, neighbour sets as bit masks.
+    Hexes are numbered in a sweep along the front, so that the search below, which
+    always settles the lowest-numbered hex left, keeps few stacks half-settled."""
     hexes: list[str]
     adj: list[int]  # hex -> mask of the front's hexes adjacent to it
     stack_hex: list[str]
@@ -54,48 +56,58 @@ class _Front:
     entry: int  # mask of hexes open to an attack upon entry
     entry_units: int
     free: int = 0  # the best plan's worth on this front
+    memo: dict[tuple[int, tuple[int, ...], int, int], int] = field(default_factory=dict)
 
     def mask(self, hexes: set[str] | list[str]) -> int:
         return sum(1 << i for i, h in enumerate(self.hexes) if h in hexes)
 
     def best(self, rest: int, caps: tuple[int, ...], joined: int, entry_units: int) -> int:
-        return _solve(tuple(self.adj), tuple(self.stack_touch), self.entry,
-                      tuple(len(u) for u in self.stack_units), rest, caps, joined, entry_units)
-
-
-@lru_cache(maxsize=4096)
-def _solve(adj: tuple[int, ...], touch: tuple[int, ...], entry: int, sizes: tuple[int, ...],
-           rest: int, caps: tuple[int, ...], joined: int, entry_units: int) -> int:
-    """The most obligations a plan can still meet: ``rest`` hexes not yet in an attack,
-    ``caps`` the units of each stack free to lead a new attack, ``joined`` the stacks
-    already touching every hex of some attack (their units are counted: each joins one)."""
-    if not rest:
-        return 0
-    h = rest & -rest  # the lowest hex left: it is attacked in some group, or never
-    i = h.bit_length() - 1
-    best = _solve(adj, touch, entry, sizes, rest & ~h, caps, joined, entry_units)
-    others = adj[i] & rest
-    groups = [h]
-    for j in _bits(others):
-        groups.append(h | (1 << j))
-        for k in _bits(others & adj[j] & ~((1 << (j + 1)) - 1)):
-            groups.append(h | (1 << j) | (1 << k))
-    for g in groups:
-        size = g.bit_count()
-        left = rest & ~g
-        if size == 1 and entry & g and entry_units:
-            best = max(best, 1 + _solve(adj, touch, entry, sizes, left, caps, joined, entry_units - 1))
-        fit = [s for s, t in enumerate(touch) if g & ~t == 0]
-        if not fit:
-            continue
-        new = sum(1 << s for s in fit) & ~joined
-        gain = size + sum(sizes[s] for s in _bits(new))
-        for s in fit:
-            if caps[s]:
-                lead = caps[:s] + (caps[s] - 1,) + caps[s + 1:]
-                best = max(best, gain + _solve(adj, touch, entry, sizes, left, lead, joined | new,
-                                               entry_units))
-    return best
+        """The most obligations a plan can still meet: ``rest`` hexes not yet in an
+        attack, ``caps`` the units of each stack free to lead a new attack, ``joined``
+        the stacks already touching every hex of some attack (their units are counted:
+        each joins one), ``entry_units`` the units left to attack upon entry."""
+        if not rest:
+            return 0
+        # only what touches the hexes left matters: a stack leads at most one attack
+        # per hex it touches, and a settled stack's units are counted already
+        touch = self.stack_touch
+        caps = tuple(min(c, (t & rest).bit_count()) for c, t in zip(caps, touch, strict=True))
+        joined &= sum(1 << s for s, t in enumerate(touch) if t & rest)
+        entry_units = min(entry_units, (self.entry & rest).bit_count())
+        key = (rest, caps, joined, entry_units)
+        if key in self.memo:
+            return self.memo[key]
+        live = sum(1 << s for s, t in enumerate(touch) if t & rest)
+        bound = rest.bit_count() + sum(len(self.stack_units[s]) for s in _bits(live & ~joined))
+        h = rest & -rest  # the lowest hex left: it is attacked in some group, or never
+        i = h.bit_length() - 1
+        best = NEVER
+        others = self.adj[i] & rest
+        groups = [h]
+        for j in _bits(others):
+            groups.append(h | (1 << j))
+            for k in _bits(others & self.adj[j] & ~((1 << (j + 1)) - 1)):
+                groups.append(h | (1 << j) | (1 << k))
+        for g in groups:
+            size = g.bit_count()
+            left = rest & ~g
+            if size == 1 and self.entry & g and entry_units:
+                best = max(best, 1 + self.best(left, caps, joined, entry_units - 1))
+            fit = [s for s, t in enumerate(touch) if g & ~t == 0]
+            if not fit:
+                continue
+            new = sum(1 << s for s in fit) & ~joined
+            gain = size + sum(len(self.stack_units[s]) for s in _bits(new))
+            for s in fit:
+                if caps[s]:
+                    lead = caps[:s] + (caps[s] - 1,) + caps[s + 1:]
+                    best = max(best, gain + self.best(left, lead, joined | new, entry_units))
+                    if best == bound:  # nothing can do better: stop looking
+                        self.memo[key] = best
+                        return best
+        best = max(best, self.best(rest & ~h, caps, joined, entry_units))  # h never attacked
+        self.memo[key] = best
+        return best
 
 
 def _bits(mask: int) -> list[int]:
@@ -105,6 +117,21 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask &= ~low
     return out
+
+
+def _sweep(hexes: list[str], touch: dict[str, set[str]]) -> list[str]:
+    """The hexes in breadth-first order from the first, through the stacks touching them."""
+    order, seen = [], {hexes[0]}
+    queue = [hexes[0]]
+    while queue:
+        h = queue.pop(0)
+        order.append(h)
+        for t in touch.values():
+            if h in t:
+                for n in sorted(t - seen):
+                    seen.add(n)
+                    queue.append(n)
+    return order
 
 
 class Plan:
@@ -145,7 +172,8 @@ class Plan:
         for h in sorted(self.owed_hexes):
             groups[find(h)][1].append(h)
         out = []
-        for locs, hexes in groups.values():
+        for locs, owed in groups.values():
+            hexes = _sweep(owed, {loc: touch[loc] for loc in locs})
             index = {h: i for i, h in enumerate(hexes)}
             adj = [sum(1 << index[n] for n in b.neighbors(h) if n in index) for h in hexes]
             entry_units = [u for u, ts in self.entry_targets.items() if any(t in index for t in ts)]
@@ -160,9 +188,10 @@ class Plan:
         return sum(f.free for f in self.fronts)
 
     def allows(self, targets: list[str], attackers: list[str], exact: bool, remote: bool = False) -> bool:
-        return self.worth(targets, attackers, exact, remote) >= self.best()
+        return self.worth(targets, attackers, exact, remote, stop_at=self.best()) >= self.best()
 
-    def worth(self, targets: list[str], attackers: list[str], exact: bool, remote: bool = False) -> int:
+    def worth(self, targets: list[str], attackers: list[str], exact: bool, remote: bool = False,
+              stop_at: int | None = None) -> int:
         """The best plan containing this attack (``exact``: with just these targets and
         attackers, as when it is resolved now; else any completion of it; ``remote``:
         artillery gives it remote fire).  NEVER if no completion is a legal attack."""
@@ -179,13 +208,22 @@ class Plan:
             return self.best() if entry else NEVER
         front = fronts[0]
         rest = self.best() - front.free
-        options: list[int] = []
+        best = NEVER
+        for value in self._options(front, targets, attackers, exact, entry, landing):
+            best = max(best, rest + value)
+            if stop_at is not None and best >= stop_at:
+                break
+        return best
+
+    def _options(self, front: _Front, targets: list[str], attackers: list[str], exact: bool,
+                 entry: bool, landing: list[str]) -> Iterator[int]:
+        """The worth on its front of each way the attack may end (lazily: ``allows``
+        stops at the first good enough)."""
         if entry:
-            options.append(self._entry_worth(front, targets[0], landing))
+            yield self._entry_worth(front, targets[0], landing)
         if not landing:
-            options += [self._map_worth(front, g, attackers, exact)
-                        for g in self._groups(targets, attackers, exact)]
-        return rest + max(options, default=NEVER)
+            for g in self._groups(targets, attackers, exact):
+                yield self._map_worth(front, g, attackers, exact)
 
     def _entry_worth(self, f: _Front, target: str, attackers: list[str]) -> int:
         used = max(1, len(attackers))
