@@ -189,6 +189,7 @@ class _Ctx:
     targets: frozenset[str]
     must_attack: frozenset[str] = frozenset()
     must_be_attacked: frozenset[str] = frozenset()
+    overstacked: frozenset[str] = frozenset()
     attacking: frozenset[str] = frozenset()
     combat_targets: frozenset[str] = frozenset()
     by_loc: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)
@@ -216,6 +217,7 @@ def _make_ctx(view: Mapping[str, Any], selected: str | None, highlights: Mapping
         _static(), view, selected, dict(highlights or {}), frozenset(targets),
         must_attack=frozenset(str(o["unit"]) for o in owed),
         must_be_attacked=frozenset(str(o["hex"]) for o in owed),
+        overstacked=frozenset(map(str, view.get("overstacked") or ())),
         attacking=frozenset(map(str, [*(combat.get("attackers") or ()), *(combat.get("artillery") or ())])),
         combat_targets=frozenset(map(str, combat.get("targets") or ())),
         by_loc=dict(by_loc),
@@ -370,6 +372,9 @@ def _hex_state(ctx: _Ctx, h: str) -> str:
     if h in ctx.must_be_attacked:
         classes.append("must-be-attacked")
         aria.append("must be attacked")
+    if h in ctx.overstacked:
+        classes.append("overstacked")
+        aria.append("over-stacked: move a unit out before the phase ends")
     if h in ctx.combat_targets:
         classes.append("combat-target")
     if h in ctx.highlights:
@@ -407,7 +412,7 @@ def _marks(ctx: _Ctx) -> str:
     """Outlines drawn above all hexes (so neighbours never hide them)."""
     out = ['<g class="marks">']
     layers = (("mark-combat", ctx.combat_targets), ("mark-reachable", ctx.highlights.keys()),
-              ("mark-must", ctx.must_be_attacked), ("mark-target", ctx.targets))
+              ("mark-must", ctx.must_be_attacked), ("mark-over", ctx.overstacked), ("mark-target", ctx.targets))
     for cls, hexes in layers:
         for h in sorted(x for x in hexes if x in ctx.st.board.hexes):
             out.append(f'<polygon class="{cls}" points="{ctx.st.insets[h]}"/>')
@@ -644,7 +649,7 @@ def render_map(
 
     Every hex is ``<g class="hex terrain-..." id="hex-RRCC" data-hex="RRCC" role="button" ...>``;
     what the view says of it now is a ``<g class="hex-state ..." data-hex="RRCC">`` above it
-    (classes ``reachable``, ``target``, ``must-be-attacked``, ``combat-target``); every counter
+    (classes ``reachable``, ``target``, ``must-be-attacked``, ``overstacked``, ``combat-target``); every counter
     ``<g class="counter side-US ..." data-unit="..." data-loc="...">`` (plus ``data-hex`` on the
     map) with classes ``moved``, ``fought``, ``stopped``, ``face-down``, ``must-attack`` (owes an
     attack, from ``view["obligations"]``) and ``selected``; boxes, entry points and air strip

@@ -283,6 +283,16 @@ def test_obligations_mark_units_and_hexes() -> None:
     assert "must-be-attacked" in hex_state(root, "0709").get("class", "").split()
 
 
+def test_6_4_an_overstacked_hex_is_marked_and_says_why() -> None:
+    units = [unit(f"us-{i}", "0710") for i in range(4)]
+    root = parse(render_map(fake_view(units, overstacked=["0710"])))
+    state = hex_state(root, "0710")
+    assert "overstacked" in state.get("class", "").split()
+    assert "over-stacked" in (state.get("aria-label") or "")
+    assert "overstacked" not in hex_state(root, "0709").get("class", "").split()
+    assert [p for p in root.iter(f"{SVG}polygon") if p.get("class") == "mark-over"]
+
+
 def test_text_is_escaped() -> None:
     nasty = '<script>&"'
     units = [unit("us-x", "0709", name=nasty), unit("us-y", "box:A", name="a\x00b&c")]

@@ -54,6 +54,7 @@ def build_view(rules: Any, state: FBState, side: str | None, legal: list[Command
         },
         "pending": state.pending[0] if state.pending else None,
         "obligations": [{"unit": u, "hex": h} for u, h in owed],
+        "overstacked": q.overstacked(state),  # §6.4, R-6.4a: to be relieved before the phase ends
         "supply_die": state.supply_die,
         "air_capacity": q.air_capacity(state),
         "result": state.result,

@@ -416,12 +416,14 @@ def test_6_4_two_full_stacks_may_swap_a_unit():
     err = illegal(state, "end_phase")
     assert err.rule == "§6.4" and "0711" in err.message
     assert "0711" in RULES.prompt(state).text
+    assert RULES.view(state, "IJ")["overstacked"] == ["0711"]  # the map marks it
     movers = {c.data["unit"] for c in RULES.legal_commands(state) if c.type == "move"}
     assert movers == {KUMA, IJ_B, IJ_C, IJ_D}
     assert illegal(state, unit=IJ_SPARE, to="0610").rule == "§6.4"
     play(state, "move", unit=IJ_B, to="0710")
     assert sorted(u for u, x in state.units.items() if x.loc == "0710") == sorted([IJ_ART, IJ_B, IJ_SPARE])
     assert any(c.type == "end_phase" for c in RULES.legal_commands(state))
+    assert RULES.view(state, "IJ")["overstacked"] == []
 
 
 def test_third_unit_may_join_a_stack_of_two():
