@@ -281,3 +281,18 @@ def test_air_support_needs_a_hex_with_ij_ground_units():
     with pytest.raises(IllegalCommandError) as err:
         play(state, "air_support", unit=US_BOMBER, hex="1110")
     assert err.value.rule == "§6.8"
+
+
+def test_6_7_a_refused_air_mission_says_what_table_7_or_6_6_allows():
+    state = position({IJ_BOMBER_1: "ijaaf_reserve", IJ_FIGHTER_1: "ijaaf_reserve", US_FIGHTER: "cap",
+                      US_BOMBER: "ga", DD_1: "ijn_attack", "us-1-1": "0707"}, phase="ij_movement")
+    with pytest.raises(IllegalCommandError) as err:
+        play(state, "air_attack", units=[IJ_BOMBER_1], target=US_FIGHTER)
+    assert (err.value.rule, "two IJAAF bombers" in err.value.message) == ("§6.7", True)
+    with pytest.raises(IllegalCommandError) as err:
+        play(state, "air_attack", units=[IJ_FIGHTER_1], target=US_BOMBER)
+    assert "CAP box must be emptied" in err.value.message
+    with pytest.raises(IllegalCommandError) as err:
+        play(state, "naval_support", unit=DD_1, hex="0706")
+    assert (err.value.rule, err.value.message) == ("§6.6", "support goes on a hex with US ground units; "
+                                                           "0706 has none")

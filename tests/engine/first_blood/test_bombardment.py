@@ -235,3 +235,22 @@ def test_no_bombing_run_while_a_usaf_fighter_patrols_the_cap():
             play(state, "bombard", unit=BOMBER, hex=target_hex, target=target)
         assert err.value.rule == "§7.10"
     assert state.units[BOMBER].loc == "ijaaf_reserve"
+
+
+def test_7_10_a_refused_bombardment_names_what_forbids_it():
+    """The reason comes from the checks that list the bombardments: range, an unbuilt
+    strip, a strip where nothing would change, the USAF unit to hit."""
+    state = combat_state({MOUNTAIN_GUN: "0311", US_FIGHTER: "strip:0709"})
+    err = illegal_bombard(state, MOUNTAIN_GUN, "0708")
+    assert "0708 is out of IJ" in err.message and "range (5" in err.message
+    err = illegal_bombard(combat_state({HEAVY_GUN: "0407"}), HEAVY_GUN, "0605")
+    assert "has not been built" in err.message
+    err = illegal_bombard(state, MOUNTAIN_GUN, "0709")  # no target named: a USAF unit is there
+    assert "name the USAF unit at 0709" in err.message and "US VMF-223" in err.message
+
+
+def illegal_bombard(state, unit: str, hex_id: str, target: str | None = None) -> IllegalCommandError:
+    with pytest.raises(IllegalCommandError) as err:
+        play(state, "bombard", unit=unit, hex=hex_id, target=target)
+    assert err.value.rule == "§7.10"
+    return err.value

@@ -124,6 +124,7 @@ def test_the_engineer_must_be_in_the_strip_hex():
     with pytest.raises(IllegalCommandError) as err:
         play(state, "work", hex="0708", units=[ENGINEER])
     assert err.value.rule == "§10"
+    assert err.value.message.endswith("is not in 0708")
 
 
 # --- who may work -------------------------------------------------------------------
@@ -139,6 +140,7 @@ def test_an_engineer_that_moved_this_turn_cannot_work_even_back_in_the_hex():
     with pytest.raises(IllegalCommandError) as err:
         play(state, "work", hex="0708", units=[ENGINEER])
     assert err.value.rule == "§10"
+    assert "moved or retreated this turn" in err.value.message  # the reason, from the same check
 
 
 def test_an_engineer_that_did_not_start_the_turn_in_the_hex_cannot_work():

@@ -706,3 +706,47 @@ def test_perft_unit_in_a_box(board):
 def test_reachable_path_lists_only_the_hexes_entered():
     state = ij_move({KUMA: "0710"})
     assert RULES.reachable(state, KUMA)["0711"]["path"] == ["0711"]
+
+
+# --- why a move is refused: from the search that lists the moves ------------------------------
+
+def test_6_1_a_hex_just_out_of_reach_says_what_it_would_cost():
+    state = ij_move({KUMA: "0710"})
+    reach = RULES.reachable(state, KUMA)
+    edge = sorted(n for h in reach for n in load_board().neighbors(h)
+                  if n not in reach and n != "0710" and load_board().on_map(n))
+    err = illegal(state, unit=KUMA, to=edge[0])
+    assert err.rule == "§6.1"
+    assert "IJ Kuma cannot reach" in err.message and "with 8 MF (the cheapest way costs" in err.message
+
+
+def test_6_2_a_hex_behind_enemy_zoc_says_movement_halts_there():
+    """US 1/1 in 0811 and 1/2 in 0611 put 0711 and every way round to 0712 in their
+    ZOC: the refusal names the hex where movement would halt; the US hex itself is
+    refused as holding enemy units."""
+    state = ij_move({KUMA: "0710", US_INF: "0811", US_INF2: "0611"})
+    err = illegal(state, unit=KUMA, to="0712")
+    assert (err.rule, err.message) == ("§6.2", "the way to 0712 leads through enemy ZOC (0711), "
+                                               "where movement halts")
+    assert (illegal(state, unit=KUMA, to="0811").rule, illegal(state, unit=KUMA, to="0811").message) == (
+        "§6.4", "0811 holds enemy units")
+
+
+@pytest.mark.parametrize("units, uid", [
+    ({KUMA: "0507", US_INF: "0306", US_INF2: "0608"}, KUMA),
+    ({KUMA: "0406", US_INF: "0306", IJ_B: "0507", IJ_C: "0507", IJ_D: "0507"}, KUMA),
+    ({KUMA: "entry:ij-east-koli", US_INF: "0400", US_INF2: "0601"}, KUMA),
+])
+def test_every_refused_destination_has_a_reason_from_the_search(units, uid, board):
+    """For every land hex, box and entry point: offered exactly when the search finds it,
+    and every other one refused with a §5/§6 reason (never the search's "legal")."""
+    state = position(units, phase="ij_movement", turn=6)
+    offered = {c.data["to"] for c in RULES.legal_commands(state) if c.type == "move" and c.data["unit"] == uid}
+    places = [h for h in board.hexes if board.on_map(h)] + [f"box:{x}" for x in "ABCD"] + \
+        [f"entry:{e}" for e in board.entries]
+    for place in places:
+        if place in offered:
+            continue
+        err = illegal(state, unit=uid, to=place)
+        assert err.rule.startswith(("§5", "§6")), (place, err)
+        assert "the move is legal" not in err.message

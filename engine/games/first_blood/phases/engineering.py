@@ -18,12 +18,27 @@ from engine.games.first_blood.state import FBState
 OPTION_TWO_UNITS = "two_units_as_engineer"  # §10 optional rule
 
 
-def can_work(state: FBState, uid: str, hex_id: str) -> bool:
-    """§10: started the turn in the strip hex, has not moved or retreated, not fought,
-    and its hex was not bombarded this turn."""
+def work_refusal(state: FBState, uid: str, hex_id: str) -> str | None:
+    """§10: why the unit may not work on this strip this turn, or None.  It must have
+    started the turn in the strip hex, not moved or retreated, not fought, and its hex
+    must not have been bombarded this turn."""
     u, t = state.units[uid], state.turn
-    return (u.loc == hex_id and u.start_hex == hex_id and u.moved_turn != t
-            and u.fought_turn != t and u.bombarded_turn != t)
+    name = q.label(uid)
+    if q.spec(uid).side != "US" or q.spec(uid).kind != "ground":
+        return f"{uid!r} is not a US ground unit"
+    if u.loc != hex_id:
+        return f"{name} is not in {hex_id}"
+    if u.start_hex != hex_id or u.moved_turn == t:
+        return f"{name} did not start the turn in {hex_id}, or moved or retreated this turn"
+    if u.fought_turn == t:
+        return f"{name} took part in a combat this turn"
+    if u.bombarded_turn == t:
+        return f"{hex_id} was bombarded this turn, with {name} in it"
+    return None
+
+
+def can_work(state: FBState, uid: str, hex_id: str) -> bool:
+    return work_refusal(state, uid, hex_id) is None
 
 
 def needs_work(state: FBState, hex_id: str) -> bool:
@@ -58,8 +73,13 @@ def why_work_illegal(state: FBState, cmd: Command) -> IllegalCommandError:
     units = cmd.data.get("units") or []
     if len(units) == 2 and not state.options.get(OPTION_TWO_UNITS):
         return IllegalCommandError("§10", "two units may work as one engineer only with the optional rule")
-    return IllegalCommandError("§10", "the engineer must have started the turn in the strip hex and not "
-                                      "moved, retreated, fought or been bombarded this turn")
+    if len(units) == 1 and units[0] in state.units and q.spec(units[0]).type != "engineer":
+        return IllegalCommandError("§10", f"{q.label(units[0])} is not an engineer")
+    for uid in units:
+        why = work_refusal(state, uid, h) if uid in state.units else f"there is no unit {uid!r}"
+        if why:
+            return IllegalCommandError("§10", why)
+    return IllegalCommandError("§10", "one engineer (or, with the optional rule, two US ground units) works")
 
 
 def do_work(em: Emitter, data: dict[str, Any], side: str) -> None:

@@ -36,12 +36,23 @@ def box_neighbours(box: str) -> list[str]:
     return [BOX_ORDER[j] for j in (i - 1, i + 1) if 0 <= j < len(BOX_ORDER)]
 
 
-def may_move(state: FBState, uid: str) -> bool:
+Reason = tuple[str, str]  # (rule, why): a refusal, from the code that decides
+
+
+def immobile(state: FBState, uid: str) -> Reason | None:
+    """Why the unit may not move at all now, or None if it may."""
     u = state.units[uid]
-    if u.stopped or u.mf_left <= 0:
-        return False
-    box = q.in_box(u.loc)
-    return not (box is not None and u.box_arrival == state.turn)  # §5.2: not on arrival
+    if u.stopped:
+        return "§6.2", f"{q.label(uid)} entered an enemy ZOC and must halt"
+    if q.in_box(u.loc) is not None and u.box_arrival == state.turn:
+        return "§5.2", "reinforcements placed in an off-map box cannot move this turn"
+    if u.mf_left <= 0:
+        return "§6", f"{q.label(uid)} has no MF left"
+    return None
+
+
+def may_move(state: FBState, uid: str) -> bool:
+    return immobile(state, uid) is None
 
 
 @dataclass(frozen=True)
@@ -69,11 +80,46 @@ def reachable(state: FBState, uid: str, where: Ground | None = None) -> dict[str
     move, so the phase can always be brought back within the limit."""
     where = where or ground(state)
     origin = state.units[uid].loc
-    if where.over and origin not in where.over:
+    if _held_back(where, origin):
         return {}
-    return {h: r for h, r in _search(state, uid, where).items()
-            if not is_map_hex(h) or q.room(where.occ, h) > 0
-            or (q.room(where.occ, h) == 0 and _relieved(state, where, h, origin))}
+    return {h: r for h, r in _search(state, uid, where).items() if _end_refusal(state, where, h, origin) is None}
+
+
+def _held_back(where: Ground, origin: str) -> Reason | None:
+    if where.over and origin not in where.over:
+        return "§6.4", (f"{', '.join(where.over)} holds more than {q.STACK_LIMIT} units: "
+                        "move one of its units out first")
+    return None
+
+
+def _end_refusal(state: FBState, where: Ground, dest: str, origin: str) -> Reason | None:
+    """Why a move may not end in ``dest``, which it can reach (R-6.4a)."""
+    if not is_map_hex(dest) or q.room(where.occ, dest) > 0:
+        return None
+    if q.room(where.occ, dest) < 0:
+        return "§6.4", f"{dest} is already over-stacked"
+    if _relieved(state, where, dest, origin):
+        return None
+    return "§6.4", (f"{dest} already holds {q.STACK_LIMIT} friendly units, and none of them "
+                    "could move on to make room")
+
+
+def refusal(state: FBState, uid: str, dest: str) -> Reason:
+    """Why ``uid`` may not move to ``dest`` now: from the same search that lists its moves."""
+    where = ground(state)
+    origin = state.units[uid].loc
+    held = immobile(state, uid) or _held_back(where, origin)
+    if held:
+        return held
+    why: dict[str, tuple[int, Reason]] = {}
+    found = _search(state, uid, where, why)
+    if dest in found:
+        return _end_refusal(state, where, dest, origin) or ("§6", "the move is legal")
+    if dest in why:
+        return why[dest][1]
+    if not q.board().on_map(dest):
+        return "§6", f"{dest} is not a land hex of the map"
+    return "§6.1", f"{q.label(uid)} cannot reach {dest} with {state.units[uid].mf_left} MF"
 
 
 def _relieved(state: FBState, where: Ground, full: str, origin: str) -> bool:
@@ -87,8 +133,11 @@ def _relieved(state: FBState, where: Ground, full: str, origin: str) -> bool:
     return where.relief[key]
 
 
-def _search(state: FBState, uid: str, where: Ground) -> dict[str, Reach]:
-    """Every place the unit could end a move now, stacking aside."""
+def _search(state: FBState, uid: str, where: Ground,
+            why: dict[str, tuple[int, Reason]] | None = None) -> dict[str, Reach]:
+    """Every place the unit could end a move now, stacking aside.  With ``why``, also
+    the reason each place it considered, and each box and entry point, is refused
+    (the most telling reason kept: enemy units, ZOC to ZOC, cost, a halt on the way)."""
     if not may_move(state, uid):
         return {}
     b = q.board()
@@ -97,6 +146,13 @@ def _search(state: FBState, uid: str, where: Ground) -> dict[str, Reach]:
     owner, enemy_zoc = where.owner, where.zoc[q.other(side)]
     budget = u.mf_left
     out: dict[str, Reach] = {}
+
+    def refuse(place: str, rank: int, rule: str, text: str) -> None:
+        if why is not None and (place not in why or rank < why[place][0]):
+            why[place] = (rank, (rule, text))
+
+    if why is not None:
+        _refuse_off_map(uid, u.loc, u.boxes, budget, refuse)
 
     frontier: list[tuple[int, str]] = []
     best: dict[str, int] = {}
@@ -120,26 +176,39 @@ def _search(state: FBState, uid: str, where: Ground) -> dict[str, Reach]:
         else:
             return {}
         cost = entry_cost(uid)
-        if cost <= budget:
-            for h in first:
-                if owner.get(h, side) == side and cost < best.get(h, 1 << 30):
-                    best[h] = cost
-                    prev[h] = None
-                    heapq.heappush(frontier, (cost, h))
+        for h in first:
+            if owner.get(h, side) != side:
+                refuse(h, 0, "§6.4", f"{h} holds enemy units")
+            elif cost > budget:
+                refuse(h, 2, "§6.5", f"coming on costs {cost} MF, {q.label(uid)} has {budget}")
+            elif cost < best.get(h, 1 << 30):
+                best[h] = cost
+                prev[h] = None
+                heapq.heappush(frontier, (cost, h))
 
     while frontier:
         cost, h = heapq.heappop(frontier)
         if cost > best[h]:
             continue
         if h != origin and h in enemy_zoc:
-            continue  # §6.2: movement halts on entering an enemy ZOC
+            for n, _ in b.steps[h]:  # §6.2: movement halts on entering an enemy ZOC
+                if owner.get(n, side) != side:
+                    refuse(n, 0, "§6.4", f"{n} holds enemy units")
+                else:
+                    refuse(n, 3, "§6.2", f"the way to {n} leads through enemy ZOC ({h}), where movement halts")
+            continue
         for n, step in b.steps[h]:
             if owner.get(n, side) != side:
-                continue  # §6.4: never into an enemy-occupied hex
+                refuse(n, 0, "§6.4", f"{n} holds enemy units")  # never into an enemy-occupied hex
+                continue
             if h == origin and start_in_zoc and n in enemy_zoc:
-                continue  # §6.2: no moving from one enemy ZOC hex to another
+                refuse(n, 1, "§6.2", "a unit may not move from one enemy ZOC hex to another")
+                continue
             c = cost + step
-            if c <= budget and c < best.get(n, 1 << 30):
+            if c > budget:
+                refuse(n, 2, "§6.1", f"{q.label(uid)} cannot reach {n} with {budget} MF "
+                                     f"(the cheapest way costs {c})")
+            elif c < best.get(n, 1 << 30):
                 best[n] = c
                 prev[n] = h
                 heapq.heappush(frontier, (c, n))
@@ -153,6 +222,25 @@ def _search(state: FBState, uid: str, where: Ground) -> dict[str, Reach]:
         path.reverse()
         out[h] = Reach(cost, tuple(path), h in enemy_zoc)
     return out
+
+
+def _refuse_off_map(uid: str, loc: str, visited: list[str], budget: int, refuse: Any) -> None:
+    """§6.4/§6.5: why each box and entry point is refused as a destination (the search
+    adds the boxes that are allowed)."""
+    b = q.board()
+    for e in b.entries:
+        refuse(f"entry:{e}", 0, "§6.4", "it is not possible to move into entry points")
+    box = q.in_box(loc)
+    for nb in BOX_ORDER:
+        if is_map_hex(loc) or q.in_entry(loc) is not None:
+            refuse(box_loc(nb), 0, "§6.5", "IJ units may never re-enter off-map boxes from the map")
+        elif nb in visited:
+            refuse(box_loc(nb), 0, "§6.5", "a unit can never re-enter an off-map box it has been in")
+        elif box is None or nb not in box_neighbours(box):
+            refuse(box_loc(nb), 0, "§6.5", "off-map moves go one box at a time, east or west")
+        elif entry_cost(uid) > budget:
+            refuse(box_loc(nb), 2, "§6.5", f"a box move costs half the unit's MF ({entry_cost(uid)}); "
+                                           f"{q.label(uid)} has {budget}")
 
 
 def movable_units(state: FBState, side: str) -> list[str]:
@@ -194,48 +282,13 @@ def why_move_illegal(state: FBState, side: str, data: dict[str, Any]) -> Illegal
     uid, dest = data.get("unit"), data.get("to")
     if uid not in state.units:
         return IllegalCommandError("§6", f"there is no unit {uid!r}")
-    s, u = q.spec(uid), state.units[uid]
-    if s.side != side:
+    if q.spec(uid).side != side:
         return IllegalCommandError("§6", f"{q.label(uid)} is not yours")
-    if s.kind != "ground":
+    if q.spec(uid).kind != "ground":
         return IllegalCommandError("§6", "only ground units move on the map")
-    if u.stopped:
-        return IllegalCommandError("§6.2", f"{q.label(uid)} entered an enemy ZOC and must halt")
-    if q.in_box(u.loc) and u.box_arrival == state.turn:
-        return IllegalCommandError("§5.2", "reinforcements placed in an off-map box cannot move this turn")
-    if u.mf_left <= 0:
-        return IllegalCommandError("§6", f"{q.label(uid)} has no MF left")
     if not isinstance(dest, str):
         return IllegalCommandError("§6", "say where to move")
-    b = q.board()
-    if dest.startswith("box:"):
-        if is_map_hex(u.loc):
-            return IllegalCommandError("§6.5", "IJ units may never re-enter off-map boxes from the map")
-        if dest[4:] in u.boxes:
-            return IllegalCommandError("§6.5", "a unit can never re-enter an off-map box it has been in")
-        return IllegalCommandError("§6.5", "off-map moves go one box at a time, east or west, "
-                                           "for half the unit's MF")
-    if dest.startswith("entry:"):
-        return IllegalCommandError("§6.4", "it is not possible to move into entry points")
-    if not b.on_map(dest):
-        return IllegalCommandError("§6", f"{dest} is not a land hex of the map")
-    owner = q.hex_owner(state)
-    if owner.get(dest, side) != side:
-        return IllegalCommandError("§6.4", f"{dest} holds enemy units")
-    where = ground(state)
-    if where.over and u.loc not in where.over:
-        return IllegalCommandError("§6.4", f"{', '.join(where.over)} holds more than {q.STACK_LIMIT} units: "
-                                           "move one of its units out first")
-    if q.room(where.occ, dest) < 0:
-        return IllegalCommandError("§6.4", f"{dest} is already over-stacked")
-    if q.room(where.occ, dest) == 0 and dest in _search(state, uid, where):
-        return IllegalCommandError("§6.4", f"{dest} already holds {q.STACK_LIMIT} friendly units, and none "
-                                           "of them could move on to make room")
-    enemy_zoc = q.zoc_of(state, q.other(side))
-    if is_map_hex(u.loc) and u.loc in enemy_zoc and dest in b.neighbors(u.loc) and dest in enemy_zoc:
-        return IllegalCommandError("§6.2", "a unit may not move from one enemy ZOC hex to another")
-    return IllegalCommandError("§6.1", f"{q.label(uid)} cannot reach {dest} with {u.mf_left} MF "
-                                       "(terrain, enemy ZOC or enemy units block every path)")
+    return IllegalCommandError(*refusal(state, uid, dest))
 
 
 def do_move(em: Emitter, data: dict[str, Any], side: str) -> None:

@@ -41,18 +41,30 @@ def bring_in(em: Emitter, side: str) -> None:
 
 
 def entry_points_open(state: FBState, side: str) -> list[str]:
+    return [loc for loc, why in entry_points(state, side).items() if why is None]
+
+
+def entry_points(state: FBState, side: str) -> dict[str, tuple[str, str] | None]:
+    """Each of ``side``'s entry points: None if reinforcements may be placed there now,
+    else (rule, why not)."""
     b = q.board()
     owner = q.hex_owner(state)
-    out = []
+    out: dict[str, tuple[str, str] | None] = {}
     for e in b.entries.values():
-        if e.side != side or len(q.units_at(state, entry_loc(e.id))) >= ENTRY_LIMIT:
+        if e.side != side:
             continue
-        if q.all_held_by_enemy(owner, e.hexes, side) and (
-                side == "IJ" or not q.all_held_by_enemy(owner, q.coast_hexes(side, e.group), side)):
-            # R-5a: the IJ then lands in the boxes.  R-5c: a US landing there could
-            # neither come on nor attack upon entry (§5.3 needs the whole coast held)
-            continue
-        out.append(entry_loc(e.id))
+        loc = entry_loc(e.id)
+        if len(q.units_at(state, loc)) >= ENTRY_LIMIT:
+            out[loc] = ("§5", f"{e.id} already holds {ENTRY_LIMIT} ground units")
+        elif q.all_held_by_enemy(owner, e.hexes, side) and side == "IJ":
+            out[loc] = ("§5", f"every hex of {e.id} is held by the US: the IJ lands in boxes A or D (§5.3, R-5a)")
+        elif q.all_held_by_enemy(owner, e.hexes, side) and not q.all_held_by_enemy(
+                owner, q.coast_hexes(side, e.group), side):
+            out[loc] = ("§5", f"the IJ holds {', '.join(e.hexes)} while another entry hex of the {e.group} "
+                              "coast is free: a landing there could neither come on nor attack upon entry, "
+                              "which needs the whole coast held (§5.3, R-5c)")
+        else:
+            out[loc] = None
     return out
 
 
@@ -103,9 +115,8 @@ def why_place_illegal(state: FBState, side: str, data: dict[str, Any]) -> Illega
                                              "bombers in Ground Attack")
         return IllegalCommandError("§3", "the IJ sets up in off-map box A or D")
     if isinstance(to, str) and to.startswith("entry:"):
-        return IllegalCommandError("§5", f"{to[6:]} is not one of your entry points with room "
-                                         f"(at most {ENTRY_LIMIT} units; its hexes not all held by the enemy, "
-                                         "unless for the US the whole coast is, §5.3)")
+        why = entry_points(state, side).get(to, ("§5", f"{to[6:]} is not one of your entry points"))
+        return IllegalCommandError(*(why or ("§5", f"{q.label(uid)} cannot be placed at {to}")))
     return IllegalCommandError(rule, f"{q.label(uid)} cannot be placed at {to}")
 
 
