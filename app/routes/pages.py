@@ -32,7 +32,7 @@ from app.models import Game, Seat
 from app.ratelimit import client_address
 from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
-from app.services.board import BoardRequest, board_context
+from app.services.board import BoardContext, BoardRequest, board_context
 from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
 from app.templating import page
@@ -306,11 +306,23 @@ def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: Sessi
     if cmd is None:
         pick = ctx.selection_for_click(hex_id=hex or None, unit=unit or None)
         stacked = any(u["loc"] == hex for u in ctx.view["units"]) if hex else False
-        error = None if (pick is not None or stacked or not ctx.your_turn) else ctx.nothing_here(hex or unit)
+        error = None
+        if pick is None and ctx.your_turn and (not stacked or ctx.selected or ctx.view["phase"].endswith("_combat")):
+            # an empty hex, an enemy hex with a unit selected or in combat: say why
+            # nothing happens, and keep the selection
+            error, pick = _refused_click(ctx, service, hex or unit), ctx.selected
         return render_board(request, session, service, game, seat,
                             BoardRequest(select=pick or "", error=error, inspect=hex, since=_since(seq, game)))
     keep = select if cmd.type in ("attack", "add") else ""
     return _submit(request, game, seat, session, service, cmd.type, cmd.data, seq, keep)
+
+
+def _refused_click(ctx: BoardContext, service: ServiceDep, where: str) -> str:
+    """Why a click stands for no legal command: the engine's own reason when the click
+    plainly meant one (a move of the selected unit, an attack), else what to do now."""
+    probe = ctx.probe_for_click(where) if ctx.side else None
+    why = service.why_not(ctx.game, ctx.state, ctx.side, probe) if probe is not None else None
+    return why or ctx.nothing_here(where)
 
 
 def _since(seq: int, game: Game) -> int:

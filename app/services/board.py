@@ -64,6 +64,7 @@ class BoardContext:
     private_url: str | None = None  # the player's own private link (full pages only)
     welcome: bool = False  # just seated (created, joined, a new link): the private link is shown open
     oob: bool = False  # only the changing parts, each swapped in by its id
+    state: Any = None  # the engine state the page was drawn from
 
     @property
     def base(self) -> str:
@@ -124,6 +125,19 @@ class BoardContext:
     def nothing_here(self, where: str) -> str:
         return f"Nothing to do at {where} now. {self.view['prompt']['text']}"
 
+    def probe_for_click(self, where: str) -> Command | None:
+        """The command the player most likely meant by a click that matched none, so that
+        the engine can say why it is refused: the selected unit's move there, or an
+        attack on the hex in a combat phase."""
+        phase = str(self.view.get("phase", ""))
+        if self.selected and phase.endswith("_movement"):
+            return Command("move", {"unit": self.selected, "to": where})
+        if phase.endswith("_combat") and not self.view.get("pending"):
+            if self.selected and self.view.get("combat"):
+                return Command("add", {"unit": self.selected})
+            return Command("attack", {"hex": where})
+        return None
+
 
 def board_context(session: Session, service: GameService, game: Game, seat: Seat | None,
                   req: BoardRequest, invite_url: str | None = None, private_url: str | None = None) -> BoardContext:
@@ -179,7 +193,8 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
                         general=general, unit_buttons=unit_buttons, choosers=choosers, other=other,
                         log=lines, error=req.error, error_for=err_for, inspect=inspect or None, stack=stack,
                         invite_url=invite_url if game.status == "waiting" else None, oob=oob,
-                        private_url=private_url if seat is not None and not oob else None, welcome=req.welcome)
+                        private_url=private_url if seat is not None and not oob else None, welcome=req.welcome,
+                        state=state)
 
 
 def _button(rules: Any, state: Any, c: Command) -> Button:

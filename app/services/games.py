@@ -321,6 +321,16 @@ class GameService:
             return {h: r for h, r in get_rules(game.game).reachable(state, unit).items() if h in moves}
         return self.cache.memo(game.id, game.seq, ("reach", side, unit), compute)
 
+    def why_not(self, game: GameLike, state: Any, side: str, command: Command) -> str | None:
+        """The engine's reason for refusing ``command`` from ``side`` now (the rule and
+        the words the engine would answer a real attempt with), or None if it is legal.
+        Nothing is written."""
+        try:
+            get_rules(game.game).decide(state, Command(command.type, command.data, side))
+        except RuleError as exc:
+            return f"{exc.rule}: {exc.message}" if exc.rule else exc.message
+        return None
+
     # --- commands -------------------------------------------------------------------
     def submit(self, session: Session, game: GameLike, side: str, command: dict[str, Any],
                expected_seq: int, token_hash: str | None = None) -> Submitted:

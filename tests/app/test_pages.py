@@ -177,3 +177,20 @@ def test_a_command_is_answered_with_only_what_changed(client: TestClient) -> Non
     seq = client.get(f"/api/games/{gid}").json()["seq"]
     r = client.get(f"/games/{gid}/board", params={"select": "us-1-2", "seq": seq})
     assert "afterbegin:#log" not in r.text and 'data-select="us-1-2"' in r.text
+
+
+def test_a_refused_click_gives_the_engines_reason(client: TestClient, game: dict[str, str]) -> None:
+    """Issue 10: a click on a hex the selected unit cannot reach says why, in the engine's
+    words (the same refusal a real move would get), and keeps the selection."""
+    from app_support import drive
+
+    gid = game["id"]
+    _, legal = drive(client, game, lambda legal: legal["prompt"]["kind"] == "ij_movement")
+    unit = next(c["data"]["unit"] for c in legal["commands"] if c["type"] == "move")
+    client.post(f"/games/{gid}/seat", data={"token": game["IJ"]})
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    html = client.post(f"/games/{gid}/click", data={"hex": "1110", "select": unit, "seq": seq}).text
+    assert 'role="alert"' in html and "Nothing to do" not in html
+    assert "§6.1: IJ " in html and "cannot reach 1110 with" in html
+    assert f'data-selected="{unit}"' in html or f'name="select" value="{unit}"' in html
+    assert client.get(f"/api/games/{gid}").json()["seq"] == seq  # nothing was written
