@@ -58,6 +58,12 @@ class Settings(BaseSettings):
     mail_grace_seconds: int = 60  # "your move" waits this long; a player watching the game gets none
     mail_interval_seconds: float = 5.0  # how often each worker looks for mail due
 
+    # Live updates (README, "Live updates"): open boards hear of a move at once through
+    # a Server-Sent Events stream, which holds no thread and no pooled connection.
+    max_streams: int = 1000  # open streams per worker; more get a 503 (the page then polls)
+    live_poll_seconds: float = 0.5  # SQLite only: how often other workers' moves are looked for
+    poll_seconds: int = 30  # how often a page polls anyway (a stream lost behind a proxy)
+
 
 def _secret_key_file() -> str:
     path = DATA_DIR / "secret_key"

@@ -17,6 +17,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app import errors, logs
 from app.config import Settings, get_settings
 from app.db import Database, migrate
+from app.live import Hub
 from app.mail import Smtp, deliver_due
 from app.middleware import Admission, SecurityHeaders
 from app.ratelimit import RateLimits
@@ -67,7 +68,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         render_base()  # drawn once per process: before the freeze, so the collector never walks it
         settle_garbage_collector()
         scheduler = start_jobs(app, settings)
+        await app.state.hub.start()
         yield
+        await app.state.hub.stop()
         if scheduler is not None:
             scheduler.shutdown(wait=True)
         app.state.db.engine.dispose()
@@ -80,6 +83,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.signin = Signin(settings.base_url, settings.secret_key)
     app.state.notices = Notices(settings.base_url, settings.secret_key, settings.mail_grace_seconds)
     app.state.games = GameService(settings.snapshot_every, settings.fixed_dice_secret, app.state.notices)
+    app.state.hub = Hub(settings.database_url, settings.live_poll_seconds, settings.max_streams)
+    app.state.games.on_moved = app.state.hub.moved
     app.state.limits = RateLimits(settings)
     errors.install(app)
     logs.install()

@@ -52,8 +52,8 @@ class SecurityHeaders:
 
 
 class Admission:
-    """At most ``limit`` requests at a time inside the application (static files
-    aside); the rest wait their turn here, holding nothing.
+    """At most ``limit`` requests at a time inside the application (static files and
+    live streams aside); the rest wait their turn here, holding nothing.
 
     Each admitted request holds at most one database connection, and the pool has
     ``limit`` connections: so no request ever waits for a connection, and none waits
@@ -67,7 +67,9 @@ class Admission:
         self._slots: asyncio.Semaphore | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"].startswith("/static/"):
+        if scope["type"] != "http" or scope["path"].startswith("/static/") or scope["path"].endswith("/stream"):
+            # static files hold nothing; a live stream waits for moves holding no thread
+            # and no pooled connection (the hub caps them: app/live.py)
             await self.app(scope, receive, send)
             return
         if self._slots is None:

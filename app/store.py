@@ -62,7 +62,8 @@ WITH advanced AS (
       AND (CAST(:token_hash AS varchar) IS NULL OR EXISTS (
           SELECT 1 FROM seats WHERE seats.game_id = :game_id AND seats.side = CAST(:side AS varchar)
                                 AND seats.token_hash = CAST(:token_hash AS varchar) AND seats.joined_at IS NOT NULL))
-    RETURNING id)
+    -- live updates (app/live.py): every worker's LISTEN hears of it once this commits
+    RETURNING id, pg_notify('game_moved', id || ':' || CAST(:new_seq AS text)))
 INSERT INTO events (game_id, seq, type, payload, side, actor, text, created_at, command)
 SELECT advanced.id, r.seq, r.type, r.payload, r.side, CAST(:actor AS varchar), r.text, :now, r.command
 FROM advanced, jsonb_to_recordset(CAST(:rows AS jsonb))

@@ -120,6 +120,7 @@ class GameService:
         self.cache = StateCache()
         self.seats = SeatMemory()
         self.notices = notices
+        self.on_moved: Callable[[str, int], None] | None = None  # told after each command lands
         self._seen: dict[tuple[str, str], float] = {}
         self._seen_lock = threading.Lock()
         self.snapshot_every = snapshot_every
@@ -357,6 +358,8 @@ class GameService:
             # another writer won the race (SQLite reports it as a locked, busy snapshot)
             raise store.StaleSequence(store.current_seq(session, game.id)) from None
         self.cache.put(game.id, new_state.seq, new_state)
+        if self.on_moved is not None:
+            self.on_moved(game.id, new_state.seq)  # open boards here hear of it at once (app/live.py)
         return [(expected_seq + i, e, t) for i, (e, t) in enumerate(zip(events, texts, strict=True))], new_state.seq
 
     def _append(self, session: Session, game: GameLike, expected_seq: int, events: list[Event], actor: str | None,

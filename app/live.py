@@ -1,0 +1,152 @@
+"""Live updates: tell every open board at once that its game moved.
+
+A stream (Server-Sent Events, ``GET /games/{id}/stream``) carries only the game's new
+length, never what happened: the page then asks for the changes as the side it is
+(so nothing hidden can travel in a stream message).  The hub learns of a move three
+ways: from this process's own commands at once; from other processes through
+PostgreSQL's LISTEN/NOTIFY (the append statement notifies, in its own transaction);
+on SQLite, by reading the watched games' lengths a few times a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import psycopg
+from sqlalchemy import bindparam, create_engine, make_url, select
+from sqlalchemy.pool import NullPool
+
+from app.models import Game
+
+CHANNEL = "game_moved"  # the PostgreSQL NOTIFY channel; payload "game_id:seq"
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)  # each stream is its own watch (kept in a set)
+class _Watch:
+    """One open stream: the newest length it has been told of, and a bell."""
+    seq: int
+    bell: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Hub:
+    def __init__(self, database_url: str, poll_seconds: float = 0.5, max_streams: int = 1000) -> None:
+        self.database_url = database_url
+        self.poll_seconds = poll_seconds
+        self.max_streams = max_streams
+        self._watches: dict[str, set[_Watch]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[None] | None = None
+        # its own connections, outside the request pool (README, "Sizing"), a few at a time
+        self._engine = create_engine(database_url, poolclass=NullPool)
+        self._reads = asyncio.Semaphore(4)
+        self._query = select(Game.id, Game.seq).where(Game.id.in_(bindparam("ids", expanding=True)))
+
+    @property
+    def postgres(self) -> bool:
+        return make_url(self.database_url).get_backend_name() == "postgresql"
+
+    @property
+    def streams(self) -> int:
+        return sum(len(w) for w in self._watches.values())
+
+    # --- life ------------------------------------------------------------------------
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._task = asyncio.create_task(self._listen() if self.postgres else self._poll())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for watches in self._watches.values():
+            for w in watches:
+                w.bell.set()  # let every stream end
+        self._engine.dispose()
+
+    async def lengths(self, ids: list[str]) -> dict[str, int]:
+        """The games' lengths now, read on the hub's own connection."""
+        async with self._reads:
+            return dict(await asyncio.to_thread(self._read, ids))
+
+    def _read(self, ids: list[str]) -> list[tuple[str, int]]:
+        with self._engine.connect() as conn:
+            return [(r.id, r.seq) for r in conn.execute(self._query, {"ids": ids})]
+
+    # --- telling ---------------------------------------------------------------------
+    def moved(self, game_id: str, seq: int) -> None:
+        """A game reached ``seq`` (from any thread)."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._ring, game_id, seq)
+
+    def _ring(self, game_id: str, seq: int) -> None:
+        for w in self._watches.get(game_id, ()):
+            if seq > w.seq:
+                w.seq = seq
+                w.bell.set()
+
+    # --- listening -------------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def watch(self, game_id: str, seq: int) -> AsyncIterator[_Watch]:
+        """Watch a game from length ``seq`` on."""
+        if self.streams >= self.max_streams:
+            raise OverflowError("too many live streams")
+        w = _Watch(seq)
+        self._watches.setdefault(game_id, set()).add(w)
+        try:
+            yield w
+        finally:
+            self._watches[game_id].discard(w)
+            if not self._watches[game_id]:
+                del self._watches[game_id]
+
+    async def next(self, w: _Watch) -> int | None:
+        """Wait until the game is longer than last told: its new length (None: the
+        hub has stopped, the server is going down)."""
+        told = w.seq
+        while w.seq <= told:
+            await w.bell.wait()
+            w.bell.clear()
+            if self._task is None or self._task.done():
+                return None
+        return w.seq
+
+    async def _listen(self) -> None:
+        """PostgreSQL: one connection per process LISTENs; reconnects after a failure."""
+        conninfo = make_url(self.database_url).set(drivername="postgresql").render_as_string(hide_password=False)
+        delay = 0.5
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    delay = 0.5
+                    async for note in conn.notifies():
+                        game_id, _, seq = note.payload.rpartition(":")
+                        if seq.isdigit():
+                            self._ring(game_id, int(seq))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the database went away: try again, slower
+                log.warning("live updates: LISTEN connection lost; retrying in %.1f s", delay, exc_info=True)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+
+    async def _poll(self) -> None:
+        """SQLite (no notifications): read the watched games' lengths a few times a
+        second while anybody watches."""
+        while True:
+            await asyncio.sleep(self.poll_seconds)
+            if not self._watches:
+                continue
+            try:
+                lengths = await self.lengths(list(self._watches))
+            except Exception:  # noqa: BLE001 - a busy or missing file: try again next time
+                log.warning("live updates: could not read game lengths", exc_info=True)
+                continue
+            for game_id, seq in lengths.items():
+                self._ring(game_id, seq)

@@ -1,0 +1,111 @@
+"""Live updates across real server processes: a move made on one server reaches a board
+watching on another at once, the stream says nothing but the new length, and open
+streams hold no request slot (issue 8, "live updates pushed, not polled")."""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import re
+import threading
+import time
+
+import httpx
+from app_support import bearer
+from live_server import LiveServer, server_env
+
+
+def _listen(url: str, out: queue.Queue[tuple[str, str]], stop: threading.Event) -> None:
+    """Read a Server-Sent Events stream into ``out`` as (event, data) pairs (until the
+    server goes away at the end of the test)."""
+    with contextlib.suppress(httpx.HTTPError), httpx.Client(timeout=httpx.Timeout(30, read=60)) as http, \
+            http.stream("GET", url) as r:
+        out.put(("status", str(r.status_code)))
+        event = "message"
+        for line in r.iter_lines():
+            if stop.is_set():
+                return
+            if line.startswith("event:"):
+                event = line.split(":", 1)[1].strip()
+            elif line.startswith("data:"):
+                out.put((event, line.split(":", 1)[1].strip()))
+                event = "message"
+
+
+def _stream(url: str) -> tuple[queue.Queue[tuple[str, str]], threading.Event]:
+    out: queue.Queue[tuple[str, str]] = queue.Queue()
+    stop = threading.Event()
+    threading.Thread(target=_listen, args=(url, out, stop), daemon=True).start()
+    assert out.get(timeout=20) == ("status", "200")
+    return out, stop
+
+
+def _next_move(out: queue.Queue[tuple[str, str]], timeout: float) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        event, data = out.get(timeout=max(0.01, deadline - time.monotonic()))
+        assert re.fullmatch(r"\d+", data), (event, data)  # a length and nothing else: no hidden thing can pass
+        if event == "moved":
+            return data
+
+
+def _new_game(http: httpx.Client) -> tuple[str, str, int]:
+    created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+    gid, token = created["game_id"], created["token"]
+    invite = created["invite_url"].split("token=")[1]
+    assert http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).status_code == 200
+    return gid, token, http.get(f"/api/games/{gid}").json()["seq"]
+
+
+def _move(http: httpx.Client, gid: str, token: str, seq: int) -> int:
+    legal = http.get(f"/api/games/{gid}/legal", headers=bearer(token)).json()
+    r = http.post(f"/api/games/{gid}/commands", headers=bearer(token),
+                  json={**legal["commands"][0], "expected_seq": seq})
+    assert r.status_code == 200, r.text
+    return http.get(f"/api/games/{gid}").json()["seq"]
+
+
+def test_a_move_on_one_server_reaches_a_board_on_another_at_once(database_url: str) -> None:
+    env = server_env(database_url, MAIL_INTERVAL_SECONDS="0")
+    with LiveServer(env) as a, LiveServer(env) as b, httpx.Client(base_url=a.url, timeout=30) as http:
+        gid, token, seq = _new_game(http)
+        out, stop = _stream(f"{b.url}/games/{gid}/stream?seq={seq}")
+        try:
+            for _ in range(3):
+                t0 = time.monotonic()
+                seq = _move(http, gid, token, seq)
+                assert _next_move(out, timeout=5) == str(seq)
+                assert time.monotonic() - t0 < 3  # pushed: SQLite looks twice a second, PostgreSQL is told
+            # a stream opened behind the game (a page drawn before the last move) hears at once
+            late, stop_late = _stream(f"{b.url}/games/{gid}/stream?seq={seq - 1}")
+            assert _next_move(late, timeout=5) == str(seq)
+            stop_late.set()
+        finally:
+            stop.set()
+
+
+def test_open_streams_hold_no_request_slot(database_url: str) -> None:
+    """Two request threads per worker and six open streams: the server still answers."""
+    env = server_env(database_url, MAIL_INTERVAL_SECONDS="0", THREADS="2", ADMISSION_TIMEOUT="3")
+    with LiveServer(env) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+        gid, token, seq = _new_game(http)
+        stops = [_stream(f"{server.url}/games/{gid}/stream?seq={seq}")[1] for _ in range(6)]
+        try:
+            t0 = time.monotonic()
+            assert http.get(f"/api/games/{gid}").status_code == 200
+            assert http.get(f"/games/{gid}").status_code == 200
+            assert _move(http, gid, token, seq) > seq
+            assert time.monotonic() - t0 < 3
+        finally:
+            for s in stops:
+                s.set()
+
+
+def test_a_stream_for_no_game_says_so(database_url: str) -> None:
+    env = server_env(database_url, MAIL_INTERVAL_SECONDS="0")
+    with LiveServer(env) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+        assert http.get("/games/not-a-game!/stream").status_code == 404
+        with http.stream("GET", "/games/abcdef012345/stream") as r:
+            assert r.status_code == 200
+            lines = [line for line in r.iter_lines() if line]
+        assert lines[:2] == ["event: gone", "data: no such game"]
