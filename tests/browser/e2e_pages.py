@@ -15,7 +15,7 @@ from pathlib import Path
 from e2e_plan import Planned
 from playwright.sync_api import Locator, Page, expect
 
-TIMEOUT = 10_000  # ms: the other player's page polls every 3 s
+TIMEOUT = 10_000  # ms: the other player's page is told by the live stream (its poll is every 30 s)
 
 # true while HTMX is still swapping or settling new content into the page
 _BUSY = "document.querySelector('.htmx-swapping, .htmx-settling, .htmx-added') !== null"
