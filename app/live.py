@@ -13,15 +13,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import psycopg
+from fastapi import HTTPException
 from sqlalchemy import bindparam, create_engine, make_url, select
+from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
+from sse_starlette.sse import EventSourceResponse
 
 from app.models import Game
 
+T = TypeVar("T")
 CHANNEL = "game_moved"  # the PostgreSQL NOTIFY channel; payload "game_id:seq"
 log = logging.getLogger(__name__)
 
@@ -71,12 +76,37 @@ class Hub:
 
     async def lengths(self, ids: list[str]) -> dict[str, int]:
         """The games' lengths now, read on the hub's own connection."""
-        async with self._reads:
-            return dict(await asyncio.to_thread(self._read, ids))
+        return dict(await self.run(lambda session: [(r.id, r.seq) for r in session.execute(self._query,
+                                                                                           {"ids": ids})]))
 
-    def _read(self, ids: list[str]) -> list[tuple[str, int]]:
-        with self._engine.connect() as conn:
-            return [(r.id, r.seq) for r in conn.execute(self._query, {"ids": ids})]
+    async def run(self, work: Callable[[Session], T]) -> T:
+        """``work`` with a session on the hub's own connection, in a thread (a stream is
+        not admitted like a request, so it never takes a connection of the pool)."""
+        def in_thread() -> T:
+            with Session(self._engine) as session:
+                return work(session)
+        async with self._reads:
+            return await asyncio.to_thread(in_thread)
+
+    def response(self, game_id: str, seq: int) -> EventSourceResponse:
+        """The stream: "moved" with the game's new length each time it grows past
+        ``seq`` (at once if it already has), "gone" if there is no such game."""
+        if self.streams >= self.max_streams:
+            raise HTTPException(503, "too many live streams; poll instead", headers={"Retry-After": "30"})
+
+        async def moves() -> AsyncIterator[dict[str, str]]:
+            async with self.watch(game_id, seq) as watch:  # watching before reading: no move is missed
+                now = (await self.lengths([game_id])).get(game_id)
+                if now is None:
+                    yield {"event": "gone", "data": "no such game"}
+                    return
+                if now > seq:
+                    watch.seq = now
+                    yield {"event": "moved", "data": str(now)}
+                while (moved := await self.next(watch)) is not None:
+                    yield {"event": "moved", "data": str(moved)}
+
+        return EventSourceResponse(moves(), ping=15, headers={"Cache-Control": "no-store"})
 
     # --- telling ---------------------------------------------------------------------
     def moved(self, game_id: str, seq: int) -> None:
@@ -94,8 +124,6 @@ class Hub:
     @contextlib.asynccontextmanager
     async def watch(self, game_id: str, seq: int) -> AsyncIterator[_Watch]:
         """Watch a game from length ``seq`` on."""
-        if self.streams >= self.max_streams:
-            raise OverflowError("too many live streams")
         w = _Watch(seq)
         self._watches.setdefault(game_id, set()).add(w)
         try:

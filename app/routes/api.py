@@ -24,7 +24,9 @@ from app.deps import (
     SessionDep,
     SettingsDep,
     command_access,
+    get_access,
     presented_token,
+    seat_of,
 )
 from app.errors import error_json, responses, rule_error
 from app.json_route import StrictJSONRoute
@@ -109,6 +111,25 @@ def game_view(request: Request, game: GameDep, seat: OptionalSeatDep, session: S
               service: ServiceDep) -> Response:
     """The game as your side may see it (a spectator's view without a secret)."""
     return json_answer(request, service.view_json(session, game, seat.side if seat else None))
+
+
+@router.get("/games/{game_id}/stream", responses={**READ, **responses(503), 200: {
+    "description": "Server-Sent Events: `moved` (data: the game's new length) each time the game "
+                   "grows past `seq`, at once if it already has; `gone` if there is no such game.",
+    "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+async def game_stream(request: Request, game_id: str, seq: Annotated[int, Query(ge=0)] = 0) -> Response:
+    """Live updates for players and spectators alike, with the same secrets as the rest of
+    the API (a wrong one is refused).  A stream message says only that the game moved:
+    read the view, the legal commands or the log for what changed, as your side."""
+    if not GAME_ID.fullmatch(game_id):
+        raise HTTPException(404, f"no game {game_id}")
+    state = request.app.state
+
+    def check(session: Session) -> None:  # on the hub's connection: a stream holds none of the pool's
+        seat_of(request, get_access(request, game_id, session, state.games, state.settings), state.limits)
+
+    await state.hub.run(check)
+    return state.hub.response(game_id, seq)
 
 
 @router.get("/games/{game_id}/legal", response_model=LegalOut, responses=READ)

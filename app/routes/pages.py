@@ -7,13 +7,11 @@ rule; clicks are only translated into the engine's own legal commands.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sse_starlette.sse import EventSourceResponse
 
 from app import store
 from app.deps import (
@@ -30,7 +28,6 @@ from app.deps import (
     seat_of,
     wrong_secret,
 )
-from app.live import Hub
 from app.models import Game, Seat
 from app.ratelimit import client_address
 from app.routes.api import invite_link, seat_link, set_seat_cookie
@@ -290,29 +287,11 @@ def poll(request: Request, game_id: str, session: SessionDep, service: ServiceDe
 
 @router.get("/games/{game_id}/stream")
 async def stream(request: Request, game_id: str, seq: int = 0) -> Response:
-    """Server-Sent Events: a "moved" event with the game's new length each time it grows
-    past ``seq``, and nothing else: the page then asks for the changes as its own side,
-    so no stream message can carry what a side may not see.  It holds no thread and no
-    pooled connection while it waits (app/live.py)."""
-    hub: Hub = request.app.state.hub
+    """The board's live stream (app/live.py): a "moved" event with the game's new length
+    each time it grows, nothing else, so the page asks for the changes as its own side."""
     if not GAME_ID.fullmatch(game_id):
         raise HTTPException(404, f"no game {game_id}")
-    if hub.streams >= hub.max_streams:
-        raise HTTPException(503, "too many live streams; the page polls instead", headers={"Retry-After": "30"})
-
-    async def moves() -> AsyncIterator[dict[str, str]]:
-        async with hub.watch(game_id, seq) as watch:  # watching before reading: no move is missed
-            now = (await hub.lengths([game_id])).get(game_id)
-            if now is None:
-                yield {"event": "gone", "data": "no such game"}
-                return
-            if now > seq:
-                watch.seq = now
-                yield {"event": "moved", "data": str(now)}
-            while (moved := await hub.next(watch)) is not None:
-                yield {"event": "moved", "data": str(moved)}
-
-    return EventSourceResponse(moves(), ping=15, headers={"Cache-Control": "no-store"})
+    return request.app.state.hub.response(game_id, seq)
 
 
 @posts.post("/games/{game_id}/command", response_class=HTMLResponse)

@@ -11,15 +11,17 @@ import threading
 import time
 
 import httpx
+import pytest
 from app_support import bearer
 from live_server import LiveServer, server_env
 
 
-def _listen(url: str, out: queue.Queue[tuple[str, str]], stop: threading.Event) -> None:
+def _listen(url: str, out: queue.Queue[tuple[str, str]], stop: threading.Event,
+            headers: dict[str, str] | None = None) -> None:
     """Read a Server-Sent Events stream into ``out`` as (event, data) pairs (until the
     server goes away at the end of the test)."""
     with contextlib.suppress(httpx.HTTPError), httpx.Client(timeout=httpx.Timeout(30, read=60)) as http, \
-            http.stream("GET", url) as r:
+            http.stream("GET", url, headers=headers) as r:
         out.put(("status", str(r.status_code)))
         event = "message"
         for line in r.iter_lines():
@@ -32,10 +34,10 @@ def _listen(url: str, out: queue.Queue[tuple[str, str]], stop: threading.Event) 
                 event = "message"
 
 
-def _stream(url: str) -> tuple[queue.Queue[tuple[str, str]], threading.Event]:
+def _stream(url: str, headers: dict[str, str] | None = None) -> tuple[queue.Queue[tuple[str, str]], threading.Event]:
     out: queue.Queue[tuple[str, str]] = queue.Queue()
     stop = threading.Event()
-    threading.Thread(target=_listen, args=(url, out, stop), daemon=True).start()
+    threading.Thread(target=_listen, args=(url, out, stop, headers), daemon=True).start()
     assert out.get(timeout=20) == ("status", "200")
     return out, stop
 
@@ -65,23 +67,48 @@ def _move(http: httpx.Client, gid: str, token: str, seq: int) -> int:
     return http.get(f"/api/games/{gid}").json()["seq"]
 
 
-def test_a_move_on_one_server_reaches_a_board_on_another_at_once(database_url: str) -> None:
+@pytest.mark.parametrize("topology", ["two servers", "two workers"])
+def test_a_move_on_one_server_reaches_a_board_on_another_at_once(database_url: str, topology: str) -> None:
+    """Two server processes on one database, or one server with two workers (the stream
+    and the command then land on either): each move arrives within a second."""
     env = server_env(database_url, MAIL_INTERVAL_SECONDS="0")
-    with LiveServer(env) as a, LiveServer(env) as b, httpx.Client(base_url=a.url, timeout=30) as http:
+    with contextlib.ExitStack() as stack:
+        if topology == "two servers":
+            a, b = stack.enter_context(LiveServer(env)), stack.enter_context(LiveServer(env))
+        else:
+            a = b = stack.enter_context(LiveServer(env, workers=2))
+        http = stack.enter_context(httpx.Client(base_url=a.url, timeout=30))
         gid, token, seq = _new_game(http)
         out, stop = _stream(f"{b.url}/games/{gid}/stream?seq={seq}")
+        stack.callback(stop.set)
+        for _ in range(4):
+            seq = _move(http, gid, token, seq)
+            t0 = time.monotonic()  # the command has landed: from here the stream must tell
+            assert _next_move(out, timeout=5) == str(seq)
+            assert time.monotonic() - t0 < 1.0  # SQLite looks twice a second, PostgreSQL is told
+        # a stream opened behind the game (a page drawn before the last move) hears at once
+        late, stop_late = _stream(f"{b.url}/games/{gid}/stream?seq={seq - 1}")
+        stack.callback(stop_late.set)
+        assert _next_move(late, timeout=5) == str(seq)
+
+
+def test_the_api_stream_takes_the_apis_secrets(database_url: str) -> None:
+    """``GET /api/games/{id}/stream``: a player with the bearer secret, a spectator without
+    one, and a wrong secret refused like everywhere else in the API."""
+    env = server_env(database_url, MAIL_INTERVAL_SECONDS="0")
+    with LiveServer(env) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+        gid, token, seq = _new_game(http)
+        assert http.get(f"/api/games/{gid}/stream", headers=bearer("wrong")).status_code == 403
+        assert http.get("/api/games/abcdef012345/stream").status_code == 404
+        url = f"{server.url}/api/games/{gid}/stream?seq={seq}"
+        mine, stop = _stream(url, headers=bearer(token))
+        theirs, stop2 = _stream(url)
         try:
-            for _ in range(3):
-                t0 = time.monotonic()
-                seq = _move(http, gid, token, seq)
-                assert _next_move(out, timeout=5) == str(seq)
-                assert time.monotonic() - t0 < 3  # pushed: SQLite looks twice a second, PostgreSQL is told
-            # a stream opened behind the game (a page drawn before the last move) hears at once
-            late, stop_late = _stream(f"{b.url}/games/{gid}/stream?seq={seq - 1}")
-            assert _next_move(late, timeout=5) == str(seq)
-            stop_late.set()
+            seq = _move(http, gid, token, seq)
+            assert _next_move(mine, timeout=5) == _next_move(theirs, timeout=5) == str(seq)
         finally:
             stop.set()
+            stop2.set()
 
 
 def test_open_streams_hold_no_request_slot(database_url: str) -> None:
