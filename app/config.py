@@ -46,6 +46,7 @@ class Settings(BaseSettings):
     rate_limit_auth_failures: str = "10/minute;100/day"  # wrong admin passwords or seat secrets, per address
     rate_limit_commands: str = "300/minute"  # commands, per seat
     rate_limit_signin: str = "5/minute;30/day"  # sign-in links asked for, per client address and per e-mail address
+    rate_limit_chat: str = "20/minute;500/day"  # chat messages, per seat
     max_body_bytes: int = 64 * 1024  # any request body
     max_import_bytes: int = 8 * 1024 * 1024  # an export file being imported
     page_size: int = 50  # games per page in the admin list

@@ -1,8 +1,9 @@
-"""Live updates: tell every open board at once that its game moved.
+"""Live updates: tell every open board at once that its game moved or its chat grew.
 
 A stream (Server-Sent Events, ``GET /games/{id}/stream``) carries only the game's new
-length, never what happened: the page then asks for the changes as the side it is
-(so nothing hidden can travel in a stream message).  The hub learns of a move three
+length and its newest chat message's number, never what happened or what was said: the
+page then asks for the changes as the side it is (so nothing hidden, and no chat a
+spectator may not read, can travel in a stream message).  The hub learns of a move three
 ways: from this process's own commands at once; from other processes through
 PostgreSQL's LISTEN/NOTIFY (the append statement notifies, in its own transaction);
 on SQLite, by reading the watched games' lengths a few times a second.
@@ -19,23 +20,27 @@ from typing import TypeVar
 
 import psycopg
 from fastapi import HTTPException
-from sqlalchemy import bindparam, create_engine, make_url, select
+from sqlalchemy import bindparam, create_engine, func, make_url, select
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 from sse_starlette.sse import EventSourceResponse
 
-from app.models import Game
+from app.models import ChatMessage, Game
 
 T = TypeVar("T")
-CHANNEL = "game_moved"  # the PostgreSQL NOTIFY channel; payload "game_id:seq"
+CHANNEL = "game_moved"  # the PostgreSQL NOTIFY channel; payload "game_id:seq" or "game_id:chat:id"
 log = logging.getLogger(__name__)
 
 
 @dataclass(eq=False)  # each stream is its own watch (kept in a set)
 class _Watch:
-    """One open stream: the newest length it has been told of, and a bell."""
-    seq: int
+    """One open stream: the newest values it has been told of, by kind, and a bell."""
+    told: dict[str, int]
     bell: asyncio.Event = field(default_factory=asyncio.Event)
+    known: dict[str, int] = field(default_factory=dict)  # rung, not told yet
+
+    def __post_init__(self) -> None:
+        self.known = dict(self.told)
 
 
 class Hub:
@@ -49,7 +54,9 @@ class Hub:
         # its own connections, outside the request pool (README, "Sizing"), a few at a time
         self._engine = create_engine(database_url, poolclass=NullPool)
         self._reads = asyncio.Semaphore(4)
-        self._query = select(Game.id, Game.seq).where(Game.id.in_(bindparam("ids", expanding=True)))
+        newest_chat = select(func.max(ChatMessage.id)).where(ChatMessage.game_id == Game.id).scalar_subquery()
+        self._query = select(Game.id, Game.seq, newest_chat.label("chat")).where(
+            Game.id.in_(bindparam("ids", expanding=True)))
 
     @property
     def postgres(self) -> bool:
@@ -74,10 +81,11 @@ class Hub:
                 w.bell.set()  # let every stream end
         self._engine.dispose()
 
-    async def lengths(self, ids: list[str]) -> dict[str, int]:
-        """The games' lengths now, read on the hub's own connection."""
-        return dict(await self.run(lambda session: [(r.id, r.seq) for r in session.execute(self._query,
-                                                                                           {"ids": ids})]))
+    async def values(self, ids: list[str]) -> dict[str, dict[str, int]]:
+        """Each game's length and newest chat id now, read on the hub's own connection."""
+        def read(session: Session) -> dict[str, dict[str, int]]:
+            return {r.id: {"moved": r.seq, "chat": r.chat or 0} for r in session.execute(self._query, {"ids": ids})}
+        return await self.run(read)
 
     async def run(self, work: Callable[[Session], T]) -> T:
         """``work`` with a session on the hub's own connection, in a thread (a stream is
@@ -88,43 +96,55 @@ class Hub:
         async with self._reads:
             return await asyncio.to_thread(in_thread)
 
-    def response(self, game_id: str, seq: int) -> EventSourceResponse:
+    def response(self, game_id: str, seq: int, chat: int = 0) -> EventSourceResponse:
         """The stream: "moved" with the game's new length each time it grows past
-        ``seq`` (at once if it already has), "gone" if there is no such game."""
+        ``seq``, "chat" with the newest message's id each time one is written after
+        ``chat`` (at once if that has happened already); "gone" if there is no such game."""
         if self.streams >= self.max_streams:
             raise HTTPException(503, "too many live streams; poll instead", headers={"Retry-After": "30"})
 
-        async def moves() -> AsyncIterator[dict[str, str]]:
-            async with self.watch(game_id, seq) as watch:  # watching before reading: no move is missed
-                now = (await self.lengths([game_id])).get(game_id)
+        async def news() -> AsyncIterator[dict[str, str]]:
+            async with self.watch(game_id, {"moved": seq, "chat": chat}) as watch:  # before reading: none missed
+                now = (await self.values([game_id])).get(game_id)
                 if now is None:
                     yield {"event": "gone", "data": "no such game"}
                     return
-                if now > seq:
-                    watch.seq = now
-                    yield {"event": "moved", "data": str(now)}
-                while (moved := await self.next(watch)) is not None:
-                    yield {"event": "moved", "data": str(moved)}
+                for kind, value in now.items():
+                    self._ring_watch(watch, kind, value)
+                while (told := await self.next(watch)) is not None:
+                    for kind, value in told:
+                        yield {"event": kind, "data": str(value)}
 
-        return EventSourceResponse(moves(), ping=15, headers={"Cache-Control": "no-store"})
+        return EventSourceResponse(news(), ping=15, headers={"Cache-Control": "no-store"})
 
     # --- telling ---------------------------------------------------------------------
     def moved(self, game_id: str, seq: int) -> None:
         """A game reached ``seq`` (from any thread)."""
-        if self._loop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._ring, game_id, seq)
+        self._tell(game_id, "moved", seq)
 
-    def _ring(self, game_id: str, seq: int) -> None:
+    def chatted(self, game_id: str, message_id: int) -> None:
+        """A chat message was written (from any thread)."""
+        self._tell(game_id, "chat", message_id)
+
+    def _tell(self, game_id: str, kind: str, value: int) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._ring, game_id, kind, value)
+
+    def _ring(self, game_id: str, kind: str, value: int) -> None:
         for w in self._watches.get(game_id, ()):
-            if seq > w.seq:
-                w.seq = seq
-                w.bell.set()
+            self._ring_watch(w, kind, value)
+
+    @staticmethod
+    def _ring_watch(w: _Watch, kind: str, value: int) -> None:
+        if value > w.known.get(kind, 0):
+            w.known[kind] = value
+            w.bell.set()
 
     # --- listening -------------------------------------------------------------------
     @contextlib.asynccontextmanager
-    async def watch(self, game_id: str, seq: int) -> AsyncIterator[_Watch]:
-        """Watch a game from length ``seq`` on."""
-        w = _Watch(seq)
+    async def watch(self, game_id: str, told: dict[str, int]) -> AsyncIterator[_Watch]:
+        """Watch a game from these values on."""
+        w = _Watch(dict(told))
         self._watches.setdefault(game_id, set()).add(w)
         try:
             yield w
@@ -133,16 +153,18 @@ class Hub:
             if not self._watches[game_id]:
                 del self._watches[game_id]
 
-    async def next(self, w: _Watch) -> int | None:
-        """Wait until the game is longer than last told: its new length (None: the
-        hub has stopped, the server is going down)."""
-        told = w.seq
-        while w.seq <= told:
+    async def next(self, w: _Watch) -> list[tuple[str, int]] | None:
+        """Wait until something is newer than last told: what, by kind (None: the hub
+        has stopped, the server is going down)."""
+        while True:
+            fresh = [(k, v) for k, v in w.known.items() if v > w.told.get(k, 0)]
+            if fresh:
+                w.told.update(fresh)
+                return fresh
             await w.bell.wait()
             w.bell.clear()
             if self._task is None or self._task.done():
                 return None
-        return w.seq
 
     async def _listen(self) -> None:
         """PostgreSQL: one connection per process LISTENs; reconnects after a failure."""
@@ -154,9 +176,9 @@ class Hub:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     delay = 0.5
                     async for note in conn.notifies():
-                        game_id, _, seq = note.payload.rpartition(":")
-                        if seq.isdigit():
-                            self._ring(game_id, int(seq))
+                        game_id, *kind, value = note.payload.split(":")
+                        if value.isdigit() and kind in ([], ["chat"]):
+                            self._ring(game_id, kind[0] if kind else "moved", int(value))
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the database went away: try again, slower
@@ -172,9 +194,10 @@ class Hub:
             if not self._watches:
                 continue
             try:
-                lengths = await self.lengths(list(self._watches))
+                now = await self.values(list(self._watches))
             except Exception:  # noqa: BLE001 - a busy or missing file: try again next time
                 log.warning("live updates: could not read game lengths", exc_info=True)
                 continue
-            for game_id, seq in lengths.items():
-                self._ring(game_id, seq)
+            for game_id, values in now.items():
+                for kind, value in values.items():
+                    self._ring(game_id, kind, value)

@@ -23,6 +23,7 @@ from app.middleware import Admission, SecurityHeaders
 from app.ratelimit import RateLimits
 from app.render.svg import render_base
 from app.routes import admin, admin_pages, api, pages
+from app.services.chat import Chat
 from app.services.games import GameService
 from app.services.notices import Notices
 from app.services.signin import Signin
@@ -85,6 +86,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.games = GameService(settings.snapshot_every, settings.fixed_dice_secret, app.state.notices)
     app.state.hub = Hub(settings.database_url, settings.live_poll_seconds, settings.max_streams)
     app.state.games.on_moved = app.state.hub.moved
+    app.state.chat = Chat()
+    app.state.chat.on_chat = app.state.hub.chatted
     app.state.limits = RateLimits(settings)
     errors.install(app)
     logs.install()

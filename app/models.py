@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint, true
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint, false, true
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -52,8 +52,22 @@ class Seat(Base):
     email: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)  # mails; signing in
     notify: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())  # off: unsubscribed
     last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    chat_read: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # newest chat id read
+    chat_public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # spectators may read
 
     game: Mapped[Game] = relationship(back_populates="seats")
+
+
+class ChatMessage(Base):
+    """A chat line between the two players (app/services/chat.py)."""
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_game_id_id", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    side: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class EventRow(Base):

@@ -17,7 +17,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from app.config import Settings
 
-KINDS = ("create", "join", "auth_failures", "commands", "signin")
+KINDS = ("create", "join", "auth_failures", "commands", "signin", "chat")
 
 
 class RateLimited(HTTPException):
@@ -28,7 +28,8 @@ class RateLimited(HTTPException):
 
 WHAT = {"create": "new games from this address", "join": "join attempts from this address",
         "auth_failures": "wrong passwords or secrets from this address", "commands": "commands from this seat",
-        "signin": "sign-in links asked for (from this address, or for this e-mail address)"}
+        "signin": "sign-in links asked for (from this address, or for this e-mail address)",
+        "chat": "chat messages from this seat"}
 
 
 class RateLimits:
@@ -41,6 +42,7 @@ class RateLimits:
             "auth_failures": parse_many(settings.rate_limit_auth_failures),
             "commands": parse_many(settings.rate_limit_commands),
             "signin": parse_many(settings.rate_limit_signin),
+            "chat": parse_many(settings.rate_limit_chat),
         }
 
     def hit(self, kind: str, key: str) -> None:

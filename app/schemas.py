@@ -186,3 +186,26 @@ class MailPage(BaseModel):
     offset: int
     limit: int
     items: list[MailOut]
+
+
+class ChatIn(BaseModel):
+    text: str = Field(..., min_length=1, max_length=1000, description="the message (shown escaped)")
+
+
+class ChatLine(BaseModel):
+    id: int
+    side: str
+    name: str
+    text: str
+    at: str
+
+
+class ChatOut(BaseModel):
+    messages: list[ChatLine] = Field(..., description="the newest 200, oldest first")
+    unread: int | None = Field(..., description="messages from your opponent you have not read (null: a spectator)")
+    spectators_may_read: bool = Field(..., description="true while both players allow it")
+    you_allow: bool | None = Field(..., description="whether you let spectators read it (null: a spectator)")
+
+
+class ChatSpectatorsIn(BaseModel):
+    allow: bool = Field(..., description="let spectators read this game's chat (they may once both players do)")

@@ -30,9 +30,13 @@ from app.deps import (
 )
 from app.errors import error_json, responses, rule_error
 from app.json_route import StrictJSONRoute
+from app.models import Game, Seat
 from app.ratelimit import RateLimits, client_address
 from app.schemas import (
     AttackPreviewIn,
+    ChatIn,
+    ChatOut,
+    ChatSpectatorsIn,
     CommandIn,
     CommandResult,
     GameCreated,
@@ -50,7 +54,7 @@ from app.schemas import (
 from app.security import GAME_ID, cookie_name, sign
 from app.services.games import BadImport, GameService
 from app.store import StaleSequence
-from app.text import dump_json
+from app.text import BadText, dump_json
 from engine.core.errors import RuleError
 from engine.core.events import Event
 from engine.games import get_rules
@@ -115,9 +119,11 @@ def game_view(request: Request, game: GameDep, seat: OptionalSeatDep, session: S
 
 @router.get("/games/{game_id}/stream", responses={**READ, **responses(503), 200: {
     "description": "Server-Sent Events: `moved` (data: the game's new length) each time the game "
-                   "grows past `seq`, at once if it already has; `gone` if there is no such game.",
+                   "grows past `seq`, `chat` (data: the newest message's id) each time a player writes "
+                   "after `chat`, at once if that has happened already; `gone` if there is no such game.",
     "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
-async def game_stream(request: Request, game_id: str, seq: Annotated[int, Query(ge=0)] = 0) -> Response:
+async def game_stream(request: Request, game_id: str, seq: Annotated[int, Query(ge=0)] = 0,
+                      chat: Annotated[int, Query(ge=0)] = 0) -> Response:
     """Live updates for players and spectators alike, with the same secrets as the rest of
     the API (a wrong one is refused).  A stream message says only that the game moved:
     read the view, the legal commands or the log for what changed, as your side."""
@@ -129,7 +135,7 @@ async def game_stream(request: Request, game_id: str, seq: Annotated[int, Query(
         seat_of(request, get_access(request, game_id, session, state.games, state.settings), state.limits)
 
     await state.hub.run(check)
-    return state.hub.response(game_id, seq)
+    return state.hub.response(game_id, seq, chat)
 
 
 @router.get("/games/{game_id}/legal", response_model=LegalOut, responses=READ)
@@ -165,6 +171,50 @@ def seat_email(body: SeatMailIn, game: GameDep, seat: SeatDep, session: SessionD
     """Where your "your move" and "game over" mails go ("" for none). Your opponent never sees it."""
     service.set_email(session, seat, body.email)
     return SeatMailOut(email=seat.email, notify=seat.notify)
+
+
+def chat_out(request: Request, session: Session, game: Game, seat: Seat | None) -> ChatOut:
+    chat = request.app.state.chat
+    if not chat.may_read(game, seat):
+        raise HTTPException(403, "the players have not let spectators read their chat")
+    return ChatOut(messages=[line.to_json() for line in chat.lines(session, game)],
+                   unread=None if seat is None else chat.unread(session, seat),
+                   spectators_may_read=chat.may_read(game, None),
+                   you_allow=None if seat is None else seat.chat_public)
+
+
+@router.get("/games/{game_id}/chat", response_model=ChatOut, responses=READ)
+def chat_read(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep) -> Any:
+    """The players' chat (to a spectator only while both players allow it).  Reading it
+    does not mark it read: ``PUT .../chat/read`` does."""
+    return chat_out(request, session, game, seat)
+
+
+@router.post("/games/{game_id}/chat", response_model=ChatOut, status_code=201, responses=SEAT)
+def chat_post(request: Request, body: ChatIn, game: GameDep, seat: SeatDep, session: SessionDep) -> Any:
+    """Write to your opponent (at most 1,000 characters; shown escaped, never as markup).
+    Open boards and streams hear of it at once."""
+    request.app.state.limits.hit("chat", f"{game.id}:{seat.side}")
+    try:
+        request.app.state.chat.post(session, game, seat, body.text)
+    except BadText as exc:
+        raise HTTPException(422, f"text: {exc}") from None
+    return chat_out(request, session, game, seat)
+
+
+@router.put("/games/{game_id}/chat/read", response_model=ChatOut, responses=SEAT)
+def chat_mark_read(request: Request, game: GameDep, seat: SeatDep, session: SessionDep) -> Any:
+    """Everything written so far counts as read by you."""
+    request.app.state.chat.mark_read(session, seat)
+    return chat_out(request, session, game, seat)
+
+
+@router.put("/games/{game_id}/chat/spectators", response_model=ChatOut, responses=SEAT)
+def chat_spectators(request: Request, body: ChatSpectatorsIn, game: GameDep, seat: SeatDep,
+                    session: SessionDep) -> Any:
+    """Whether you let spectators read the chat; they may once both players do."""
+    request.app.state.chat.set_public(session, seat, body.allow)
+    return chat_out(request, session, game, seat)
 
 
 @router.get("/games/{game_id}/units/{unit_id}/reachable", responses=SEAT)

@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
 
 from app import store
 from app.deps import (
@@ -286,12 +287,12 @@ def poll(request: Request, game_id: str, session: SessionDep, service: ServiceDe
 
 
 @router.get("/games/{game_id}/stream")
-async def stream(request: Request, game_id: str, seq: int = 0) -> Response:
+async def stream(request: Request, game_id: str, seq: int = 0, chat: int = 0) -> Response:
     """The board's live stream (app/live.py): a "moved" event with the game's new length
     each time it grows, nothing else, so the page asks for the changes as its own side."""
     if not GAME_ID.fullmatch(game_id):
         raise HTTPException(404, f"no game {game_id}")
-    return request.app.state.hub.response(game_id, seq)
+    return request.app.state.hub.response(game_id, seq, chat)
 
 
 @posts.post("/games/{game_id}/command", response_class=HTMLResponse)
@@ -367,7 +368,53 @@ def render_board(request: Request, session: SessionDep, service: ServiceDep, gam
     settings = request.app.state.settings
     invite = request.cookies.get(f"invite_{game.id}") if seat else None
     invite_url = invite_link(settings.base_url, game.id, invite) if invite else None
-    return page(request, template, b=board_context(session, service, game, seat, req, invite_url, private_url))
+    context = board_context(session, service, game, seat, req, invite_url, private_url)
+    chat = chat_panel(request, session, game, seat) if not context.oob else None  # its own updates after
+    return page(request, template, b=context, c=chat)
+
+
+def chat_panel(request: Request, session: Session, game: Game, seat: Seat | None,
+               error: str | None = None) -> dict[str, Any]:
+    """What the chat panel shows; the player's unread lines count as read once shown."""
+    chat = request.app.state.chat
+    readable = chat.may_read(game, seat)
+    panel = {"game_id": game.id, "side": seat.side if seat else None, "readable": readable,
+             "lines": chat.lines(session, game) if readable else [], "newest": chat.newest(session, game.id),
+             "unread": chat.unread(session, seat) if seat else 0, "read_before": seat.chat_read if seat else 0,
+             "you_allow": seat.chat_public if seat else None, "spectators_may_read": chat.may_read(game, None),
+             "error": error}
+    if seat is not None:
+        chat.mark_read(session, seat)
+    return panel
+
+
+@router.get("/games/{game_id}/chat")
+def chat_fragment(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep) -> HTMLResponse:
+    """The chat panel again (the board asks when the stream says someone wrote)."""
+    return page(request, "partials/chat.html", c=chat_panel(request, session, game, seat))
+
+
+@posts.post("/games/{game_id}/chat")
+def chat_write(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep,
+               text: str = Form("", max_length=4000)) -> HTMLResponse:
+    error = None
+    if seat is None:
+        error = "Only the two players can write here (open your private link)."
+    else:
+        request.app.state.limits.hit("chat", f"{game.id}:{seat.side}")
+        try:
+            request.app.state.chat.post(session, game, seat, text)
+        except BadText as exc:
+            error = f"Not sent: {exc}."
+    return page(request, "partials/chat.html", c=chat_panel(request, session, game, seat, error))
+
+
+@posts.post("/games/{game_id}/chat/spectators")
+def chat_public(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep,
+                allow: bool = Form(...)) -> HTMLResponse:
+    if seat is not None:
+        request.app.state.chat.set_public(session, seat, allow)
+    return page(request, "partials/chat.html", c=chat_panel(request, session, game, seat))
 
 
 def _seat_from_cookie(request: Request, game: Game, session: SessionDep, service: ServiceDep,

@@ -92,6 +92,24 @@ def test_a_move_on_one_server_reaches_a_board_on_another_at_once(database_url: s
         assert _next_move(late, timeout=5) == str(seq)
 
 
+def test_a_chat_message_on_one_server_is_announced_on_another(database_url: str) -> None:
+    """The stream says "chat" with the new message's number only; what was said is read
+    as the reader's side (a spectator's stream is told too, but may not read it)."""
+    env = server_env(database_url, MAIL_INTERVAL_SECONDS="0")
+    with LiveServer(env) as a, LiveServer(env) as b, httpx.Client(base_url=a.url, timeout=30) as http:
+        gid, token, seq = _new_game(http)
+        out, stop = _stream(f"{b.url}/games/{gid}/stream?seq={seq}")
+        try:
+            t0 = time.monotonic()
+            r = http.post(f"/api/games/{gid}/chat", headers=bearer(token), json={"text": "secret plans"})
+            assert r.status_code == 201
+            event, data = out.get(timeout=5)
+            assert event == "chat" and data == str(r.json()["messages"][-1]["id"])
+            assert time.monotonic() - t0 < 2.0
+        finally:
+            stop.set()
+
+
 def test_the_api_stream_takes_the_apis_secrets(database_url: str) -> None:
     """``GET /api/games/{id}/stream``: a player with the bearer secret, a spectator without
     one, and a wrong secret refused like everywhere else in the API."""

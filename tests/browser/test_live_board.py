@@ -34,3 +34,33 @@ def test_an_open_board_shows_the_opponents_move_at_once(browser: Browser, server
                 "data-hex", cmd["data"]["to"])
         finally:
             context.close()
+
+
+def test_two_players_chat_both_ways_without_a_reload(browser: Browser, server: str) -> None:
+    """Each player's board shows the other's message as it is sent (the stream says
+    "chat"; the panel is fetched as that player), escaped, with the unread mark."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+        gid = created["game_id"]
+        invite = created["invite_url"].split("token=")[1]
+        joined = http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).json()
+    contexts = [browser.new_context(base_url=server) for _ in range(2)]
+    try:
+        us, ij = (c.new_page() for c in contexts)
+        for page, token in ((us, created["token"]), (ij, joined["token"])):
+            page.goto(f"/games/{gid}#token={token}")
+            expect(page.locator("#chat form.chat-form")).to_be_visible()
+        us.wait_for_timeout(500)  # both streams are open
+        us.fill("#chat-text", "<b>Good luck</b>, Bob")
+        us.locator("#chat form.chat-form button").click()
+        expect(us.locator("#chat .chat-lines li.mine")).to_contain_text("<b>Good luck</b>, Bob")
+        line = ij.locator("#chat .chat-lines li.theirs")
+        expect(line).to_contain_text("<b>Good luck</b>, Bob", timeout=5_000)  # shown as typed, not as markup
+        expect(ij.locator("#chat .chat-lines b")).to_have_count(0)
+        expect(ij.locator("#chat .badge")).to_have_text("1 unread")
+        ij.fill("#chat-text", "And to you, Alice")
+        ij.locator("#chat form.chat-form button").click()
+        expect(us.locator("#chat .chat-lines li.theirs")).to_contain_text("And to you, Alice", timeout=5_000)
+    finally:
+        for c in contexts:
+            c.close()
