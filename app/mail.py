@@ -90,8 +90,8 @@ def message(mail: Mail, sender: str) -> EmailMessage:
 
 
 def stale(session: Session, mail: Mail) -> str | None:
-    """Why a "your move" mail should not go out any more (None: it should)."""
-    if mail.kind != "your_move" or mail.game_id is None:
+    """Why a "your move" or chat mail should not go out any more (None: it should)."""
+    if mail.kind not in ("your_move", "chat") or mail.game_id is None:
         return None
     seat = session.scalar(select(Seat).where(Seat.game_id == mail.game_id, Seat.side == mail.side))
     seq = session.scalar(select(Game.seq).where(Game.id == mail.game_id))
@@ -101,6 +101,8 @@ def stale(session: Session, mail: Mail) -> str | None:
         return "the player turned these mails off"
     if seat.last_seen_at is not None and seat.last_seen_at >= mail.created_at:
         return "the player came back to the game before the mail was due"
+    if mail.kind == "chat":  # game_seq: the message's number
+        return "the player has read it" if mail.game_seq is not None and seat.chat_read >= mail.game_seq else None
     if mail.game_seq is not None and seq != mail.game_seq:
         return "the game has moved on since"
     return None

@@ -86,7 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.games = GameService(settings.snapshot_every, settings.fixed_dice_secret, app.state.notices)
     app.state.hub = Hub(settings.database_url, settings.live_poll_seconds, settings.max_streams)
     app.state.games.on_moved = app.state.hub.moved
-    app.state.chat = Chat()
+    app.state.chat = Chat(app.state.notices)
     app.state.chat.on_chat = app.state.hub.chatted
     app.state.limits = RateLimits(settings)
     errors.install(app)

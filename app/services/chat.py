@@ -13,6 +13,7 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.orm import Session
 
 from app.models import ChatMessage, Game, Seat, utcnow
+from app.services.notices import Notices
 from app.text import BadText, check_string
 
 MAX_CHARS = 1000  # one message
@@ -33,7 +34,8 @@ class Line:
 
 
 class Chat:
-    def __init__(self) -> None:
+    def __init__(self, notices: Notices | None = None) -> None:
+        self.notices = notices  # mails a message to an opponent who does not read it in time
         self.on_chat: Callable[[str, int], None] | None = None  # told after each message is written
 
     @staticmethod
@@ -53,12 +55,15 @@ class Chat:
         session.add(row)
         session.flush()
         seat.chat_read = row.id
+        name = _names(game).get(seat.side, "")
+        if self.notices is not None:  # in the same transaction
+            self.notices.after_chat(session, game.id, seat.side, name, row.id, message)
         if session.get_bind().dialect.name == "postgresql":  # every worker's streams hear of it on commit
             session.execute(NOTIFY, {"payload": f"{game.id}:chat:{row.id}"})
         session.commit()
         if self.on_chat is not None:
             self.on_chat(game.id, row.id)
-        return Line(row.id, row.side, _names(game).get(row.side, ""), row.text, row.created_at)
+        return Line(row.id, row.side, name, row.text, row.created_at)
 
     @staticmethod
     def may_read(game: Game, seat: Seat | None) -> bool:

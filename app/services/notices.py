@@ -1,6 +1,7 @@
 """Which mails a command causes: "your move" when a decision passes to a player, and
-"the game is over" to both.  Written into the outbox in the command's own transaction
-(app/mail.py sends them); one per handover, never one per event."""
+"the game is over" to both; and which a chat message causes: one to an opponent who has
+not read it in time.  Written into the outbox in the causing transaction (app/mail.py
+sends them); one per handover or batch of unread messages, never one per event."""
 
 from __future__ import annotations
 
@@ -46,6 +47,20 @@ class Notices:
                          subject=f"Your move: {self._name(title, game_id)}"[:200],
                          body=self._body(game_id, seat.side, f"It is your decision ({seat.side}): {after.text}"),
                          game_id=game_id, side=seat.side, game_seq=seq,
+                         not_before=utcnow() + timedelta(seconds=self.grace_seconds))
+
+    def after_chat(self, session: Session, game_id: str, writer: str, name: str, message_id: int,
+                   text: str) -> None:
+        """A message for the opponent: mailed after the grace unless they read it first,
+        one mail per batch of unread messages (the first one's words in it)."""
+        title = session.scalar(select(Game.title).where(Game.id == game_id)) or ""
+        for seat in self._subscribed(session, game_id):
+            if seat.side == writer:
+                continue
+            mail.enqueue(session, kind="chat", dedupe=f"{game_id}:chat:{seat.side}:{seat.chat_read}",
+                         to=seat.email or "", subject=f"Message from {name}: {self._name(title, game_id)}"[:200],
+                         body=self._body(game_id, seat.side, f"{name} ({writer}) wrote:\n\n{text}"),
+                         game_id=game_id, side=seat.side, game_seq=message_id,
                          not_before=utcnow() + timedelta(seconds=self.grace_seconds))
 
     def unsubscribe_key(self, game_id: str, side: str) -> str:

@@ -235,3 +235,29 @@ def test_a_real_server_sends_the_mail_by_itself(database_url: str, smtp: tuple[s
             time.sleep(0.1)
         time.sleep(1.0)  # a second worker would have sent a second copy by now
         assert [m["To"] for m in inbox.messages] == [IJ_MAIL]
+
+
+def test_a_chat_message_is_mailed_to_an_opponent_who_does_not_read_it(mailing: Any) -> None:
+    """One mail per batch of unread messages, after the grace, with the words in it (issue
+    8: chat "in the e-mail when it is the reason to come back"); none once read."""
+    client, inbox = mailing
+    game = new_game(client)
+    gid = game["id"]
+    for text in ("Shall we start?", "Still there?"):
+        r = client.post(f"/api/games/{gid}/chat", headers=bearer(game["US"]), json={"text": text})
+        assert r.status_code == 201
+    chats = [m for m in outbox(client) if m["kind"] == "chat"]
+    assert [(m["side"], m["to"], m["status"]) for m in chats] == [("IJ", IJ_MAIL, "queued")]
+    assert deliver(client, 30) == 0
+    assert deliver(client, 61) == 1
+    (msg,) = inbox.messages
+    assert msg["To"] == IJ_MAIL and msg["Subject"].startswith("Message from Alice: ")
+    assert "Alice (US) wrote:" in msg.get_content() and "Shall we start?" in msg.get_content()
+    # the IJ reads and answers; the US reads the answer before the mail about it is due
+    client.put(f"/api/games/{gid}/chat/read", headers=bearer(game["IJ"]))
+    client.post(f"/api/games/{gid}/chat", headers=bearer(game["IJ"]), json={"text": "Yes!"})
+    client.put(f"/api/games/{gid}/chat/read", headers=bearer(game["US"]))
+    assert deliver(client, 61) == 1  # handled: skipped as read
+    assert len(inbox.messages) == 1
+    skipped = [m for m in outbox(client) if m["kind"] == "chat" and m["side"] == "US"]
+    assert [m["status"] for m in skipped] == ["skipped"]
