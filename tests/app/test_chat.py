@@ -81,3 +81,14 @@ def test_the_board_shows_the_chat_escaped_and_marks_it_read(client: TestClient, 
     assert r.status_code == 200 and "Banzai yourself" in r.text
     assert chat(client, game, "US")["unread"] == 0  # opening the panel read it
     assert chat(client, game, "IJ")["unread"] == 1
+
+
+def test_players_get_a_spectator_link_that_opens_a_spectators_board(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    client.post(f"/games/{gid}/seat", data={"token": game["US"]}, follow_redirects=False)
+    html = client.get(f"/games/{gid}").text
+    link = re.search(r'id="spectator-link"[^>]*value="([^"]+)"', html).group(1)
+    assert link == f"http://testserver/games/{gid}" and game["US"] not in link
+    client.cookies.clear()
+    seen = client.get(link.replace("http://testserver", "")).text
+    assert "spectator" in seen and 'id="spectator-link"' not in seen and "chat-form" not in seen
