@@ -636,3 +636,12 @@ def test_5_1_a1_against_a_landing_eliminates_it_without_asking():
     assert r["result"] == "A1"  # Table 10, 1:1, row 2
     assert not s.pending and s.combat is None
     assert sorted(eliminated(events)) == ["us-2-3", "us-7-1"]
+
+
+def test_7_9_a_refused_retreat_says_why():
+    """The reason comes from the check that lists the retreats (``retreat_refusal``)."""
+    s = _landing()
+    fight(s, ["0701"], ["us-2-3", "us-7-1"], 5)  # DR: IJ Kuma retreats from 0701
+    err = illegal(s, "retreat", unit="ij-kuma", to="0703")
+    assert (err.rule, err.message) == (
+        "§7.9", "0703 is not next to 0701 (a retreat goes one hex at a time, on the map)")

@@ -53,15 +53,33 @@ def defenders_alive(state: FBState) -> list[str]:
 
 
 def retreat_options(state: FBState, uid: str, at: str, visited: list[str]) -> list[str]:
-    """§7.9: one hex away; never into enemy units or enemy ZOC (even with friends in
-    it), never across a river except at the bridge, never off the map."""
+    """§7.9: where the unit may retreat to from ``at`` (``retreat_refusal`` decides)."""
+    owner = q.hex_owner(state)
+    enemy_zoc = q.zoc_of(state, q.other(q.spec(uid).side), owner)
+    return [n for n in q.board().neighbors(at)
+            if retreat_refusal(state, uid, at, n, visited, owner, enemy_zoc) is None]
+
+
+def retreat_refusal(state: FBState, uid: str, at: str, to: str, visited: list[str],
+                    owner: dict[str, str] | None = None, enemy_zoc: set[str] | None = None) -> str | None:
+    """§7.9: why the unit may not retreat from ``at`` to ``to``, or None: one hex away;
+    never into enemy units or enemy ZOC (even with friends in it), never across a river
+    except at the bridge, never into a hex of its own path, never off the map."""
     b = q.board()
     side = q.spec(uid).side
-    owner = q.hex_owner(state)
-    enemy_zoc = q.zoc_of(state, q.other(side))
-    return [n for n in b.neighbors(at)
-            if owner.get(n, side) == side and n not in enemy_zoc
-            and not b.is_river(at, n) and n not in visited]
+    owner = q.hex_owner(state) if owner is None else owner
+    enemy_zoc = q.zoc_of(state, q.other(side), owner) if enemy_zoc is None else enemy_zoc
+    if to not in b.neighbors(at):
+        return f"{to} is not next to {at} (a retreat goes one hex at a time, on the map)"
+    if owner.get(to, side) != side:
+        return f"{to} holds enemy units"
+    if to in enemy_zoc:
+        return f"{to} is in enemy ZOC"
+    if b.is_river(at, to):
+        return f"{at} to {to} crosses a river away from the bridge"
+    if to in visited:
+        return f"{to} is on the retreat's own path"
+    return None
 
 
 # --- the step machine -----------------------------------------------------------
@@ -176,11 +194,13 @@ def why_decision_illegal(state: FBState, side: str, cmd: Command) -> IllegalComm
     if d["kind"] == "retreat":
         if uid not in d["units"]:
             return IllegalCommandError("§7.9", f"{uid} is not retreating")
-        if cmd.data.get("to") is None:
+        to = cmd.data.get("to")
+        if to is None:
             return IllegalCommandError("§7.9", "a unit may only stop (and be eliminated) during an "
                                                "extended retreat")
-        return IllegalCommandError("§7.9", "a retreat may not enter enemy units or enemy ZOC, cross "
-                                           "a river except at the bridge, re-enter a hex or leave the map")
+        info = d["units"][uid]
+        why = retreat_refusal(state, uid, info["at"], to, info["visited"]) if isinstance(to, str) else None
+        return IllegalCommandError("§7.9", why or f"{q.label(uid)} cannot retreat to {to}")
     return IllegalCommandError("§7.8", "advance only attacking units, into the vacated hexes, "
                                        "at most 3 per hex")
 
