@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     mail_from: str = "Guadalcanal <noreply@localhost>"
     mail_grace_seconds: int = 60  # "your move" waits this long; a player watching the game gets none
     mail_interval_seconds: float = 5.0  # how often each worker looks for mail due
+    # Webhooks go only to https URLs on public addresses; true also allows http and private
+    # addresses (hooks on the server's own network; tests).  app/webhooks.py says why.
+    webhook_allow_private: bool = False
 
     # Live updates (README, "Live updates"): open boards hear of a move at once through
     # a Server-Sent Events stream, which holds no thread and no pooled connection.

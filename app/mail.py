@@ -23,6 +23,7 @@ from urllib.parse import unquote, urlsplit
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from app import webhooks
 from app.models import Game, Mail, Seat, utcnow
 
 log = logging.getLogger(__name__)
@@ -90,18 +91,25 @@ def message(mail: Mail, sender: str) -> EmailMessage:
 
 
 def stale(session: Session, mail: Mail) -> str | None:
-    """Why a "your move" or chat mail should not go out any more (None: it should)."""
-    if mail.kind not in ("your_move", "chat") or mail.game_id is None:
+    """Why a "your move" or chat notice (a mail or a webhook) should not go out any more
+    (None: it should)."""
+    hook = mail.kind.startswith("hook:")
+    kind = mail.kind.removeprefix("hook:")
+    if kind not in ("your_move", "chat", "game_over") or mail.game_id is None:
         return None
     seat = session.scalar(select(Seat).where(Seat.game_id == mail.game_id, Seat.side == mail.side))
     seq = session.scalar(select(Game.seq).where(Game.id == mail.game_id))
     if seat is None or seq is None:
         return "the game is gone"
-    if not seat.notify or not seat.email:
+    if hook and seat.webhook_url != mail.to_addr:
+        return "the player removed or changed the webhook"
+    if kind == "game_over":
+        return None
+    if not hook and (not seat.notify or not seat.email):
         return "the player turned these mails off"
     if seat.last_seen_at is not None and seat.last_seen_at >= mail.created_at:
         return "the player came back to the game before the mail was due"
-    if mail.kind == "chat":  # game_seq: the message's number
+    if kind == "chat":  # game_seq: the message's number
         return "the player has read it" if mail.game_seq is not None and seat.chat_read >= mail.game_seq else None
     if mail.game_seq is not None and seq != mail.game_seq:
         return "the game has moved on since"
@@ -109,9 +117,11 @@ def stale(session: Session, mail: Mail) -> str | None:
 
 
 def deliver_due(sessions: Callable[[], Session], smtp_url: str, sender: str,
-                now: datetime | None = None) -> int:
-    """Send (or, without SMTP, hold) every mail that is due; returns how many were handled.
-    ``sessions``: a session factory.  ``now``: for tests, which move the clock, not the wall."""
+                now: datetime | None = None, webhook_private: bool = False) -> int:
+    """Send (or, without SMTP, hold) every mail that is due, and POST every webhook notice
+    that is due; returns how many were handled.  ``sessions``: a session factory.
+    ``now``: for tests, which move the clock, not the wall.  ``webhook_private``: see
+    app/webhooks.py."""
     now = now or utcnow()
     smtp = Smtp.from_url(smtp_url) if smtp_url else None
     handled = 0
@@ -129,28 +139,35 @@ def deliver_due(sessions: Callable[[], Session], smtp_url: str, sender: str,
                 continue  # another worker has it
             mail = session.get(Mail, mail_id)
             assert mail is not None
-            _deliver(session, mail, smtp, sender, now)
+            _deliver(session, mail, smtp, sender, now, webhook_private)
             session.commit()
             handled += 1
     return handled
 
 
-def _deliver(session: Session, mail: Mail, smtp: Smtp | None, sender: str, now: datetime) -> None:
+def _deliver(session: Session, mail: Mail, smtp: Smtp | None, sender: str, now: datetime,
+             webhook_private: bool = False) -> None:
     reason = stale(session, mail)
     if reason is not None:
         mail.status, mail.last_error = "skipped", reason
         return
-    if smtp is None:
+    if mail.kind.startswith("hook:"):
+        def send() -> None:
+            webhooks.post(mail.to_addr, mail.body, webhook_private)
+    elif smtp is None:
         mail.status = "held"  # for the admins' outbox
         return
+    else:
+        def send() -> None:
+            smtp.send(message(mail, sender))
     try:
-        smtp.send(message(mail, sender))
+        send()
     except (OSError, smtplib.SMTPException) as exc:
         mail.attempts += 1
         mail.last_error = f"{type(exc).__name__}: {exc}"[:500]
         if mail.attempts >= MAX_ATTEMPTS:
             mail.status = "failed"
-            log.error("mail %s to the %s seat of %s failed for good: %s", mail.id, mail.side, mail.game_id,
+            log.error("%s %s to the %s seat of %s failed for good: %s", mail.kind, mail.id, mail.side, mail.game_id,
                       mail.last_error)
         else:
             mail.status, mail.not_before = "queued", now + timedelta(minutes=2 ** (mail.attempts - 1))

@@ -53,7 +53,8 @@ def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
         Smtp.from_url(settings.smtp_url)  # a malformed SMTP_URL stops the start, not the first mail
     scheduler = BackgroundScheduler(daemon=True)
     scheduler.add_job(deliver_due, "interval", seconds=settings.mail_interval_seconds, max_instances=1,
-                      coalesce=True, args=[app.state.db.sessions, settings.smtp_url, settings.mail_from])
+                      coalesce=True, args=[app.state.db.sessions, settings.smtp_url, settings.mail_from],
+                      kwargs={"webhook_private": settings.webhook_allow_private})
     scheduler.start()
     return scheduler
 

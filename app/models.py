@@ -54,6 +54,7 @@ class Seat(Base):
     last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     chat_read: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # newest chat id read
     chat_public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # spectators may read
+    webhook_url: Mapped[str | None] = mapped_column(String(254), nullable=True)  # notices POSTed as JSON
 
     game: Mapped[Game] = relationship(back_populates="seats")
 
@@ -119,12 +120,12 @@ class Mail(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     not_before: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    kind: Mapped[str] = mapped_column(String(24))  # your_move | game_over
+    kind: Mapped[str] = mapped_column(String(24))  # your_move | game_over | chat | signin; "hook:..." a webhook
     dedupe: Mapped[str] = mapped_column(String(120))  # one mail per handover, never one per event
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     side: Mapped[str | None] = mapped_column(String(16), nullable=True)
     game_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the log's length when it was written
-    to_addr: Mapped[str] = mapped_column(String(254))
+    to_addr: Mapped[str] = mapped_column(String(254))  # an e-mail address, or a webhook's URL
     subject: Mapped[str] = mapped_column(String(200))
     body: Mapped[str] = mapped_column(Text)
     status: Mapped[str] = mapped_column(String(16), default="queued")  # queued|sending|sent|held|skipped|failed

@@ -209,3 +209,11 @@ class ChatOut(BaseModel):
 
 class ChatSpectatorsIn(BaseModel):
     allow: bool = Field(..., description="let spectators read this game's chat (they may once both players do)")
+
+
+class WebhookIn(BaseModel):
+    url: str = Field(..., max_length=254, description='an https URL (a Discord or Slack incoming webhook); "" for none')
+
+
+class WebhookOut(BaseModel):
+    webhook_url: str | None

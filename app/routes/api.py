@@ -12,6 +12,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
+from app import webhooks
 from app.answers import Encoded, json_answer
 from app.config import Settings
 from app.deps import (
@@ -50,6 +51,8 @@ from app.schemas import (
     SeatLink,
     SeatMailIn,
     SeatMailOut,
+    WebhookIn,
+    WebhookOut,
 )
 from app.security import GAME_ID, cookie_name, sign
 from app.services.games import BadImport, GameService
@@ -215,6 +218,20 @@ def chat_spectators(request: Request, body: ChatSpectatorsIn, game: GameDep, sea
     """Whether you let spectators read the chat; they may once both players do."""
     request.app.state.chat.set_public(session, seat, body.allow)
     return chat_out(request, session, game, seat)
+
+
+@router.put("/games/{game_id}/seat/webhook", response_model=WebhookOut, responses=SEAT)
+def seat_webhook(request: Request, body: WebhookIn, seat: SeatDep, session: SessionDep) -> Any:
+    """Where your notices ("your move", "game over", your opponent's chat) are also POSTed
+    as JSON that Discord and Slack accept ("" for none).  https only, to a public address."""
+    try:
+        url = webhooks.check_url(body.url, request.app.state.settings.webhook_allow_private) if body.url.strip() \
+            else None
+    except BadText as exc:
+        raise HTTPException(422, f"url: {exc}") from None
+    seat.webhook_url = url
+    session.commit()
+    return WebhookOut(webhook_url=seat.webhook_url)
 
 
 @router.get("/games/{game_id}/units/{unit_id}/reachable", responses=SEAT)

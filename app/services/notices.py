@@ -35,6 +35,9 @@ class Notices:
         title = session.scalar(select(Game.title).where(Game.id == game_id)) or ""
         if ended:
             result = result or {}
+            over = f"The game is over: {result.get('winner')} wins. {result.get('reason', '')}".strip()
+            for seat in self._hooked(session, game_id):
+                self._hook(session, seat, "game_over", f"{game_id}:over:{seat.side}", over, seq)
             for seat in self._subscribed(session, game_id):
                 mail.enqueue(session, kind="game_over", dedupe=f"{game_id}:over:{seat.side}", to=seat.email or "",
                              subject=f"Game over: {self._name(title, game_id)}: {result.get('winner')} wins",
@@ -42,6 +45,9 @@ class Notices:
                                              f"{result.get('reason', '')}".strip()),
                              game_id=game_id, side=seat.side, game_seq=seq)
             return
+        for seat in self._hooked(session, game_id, after.side):
+            self._hook(session, seat, "your_move", f"{game_id}:{seq}:{seat.side}",
+                       f"Your move ({seat.side}) in {self._name(title, game_id)}: {after.text}", seq)
         for seat in self._subscribed(session, game_id, after.side):
             mail.enqueue(session, kind="your_move", dedupe=f"{game_id}:{seq}:{seat.side}", to=seat.email or "",
                          subject=f"Your move: {self._name(title, game_id)}"[:200],
@@ -54,6 +60,10 @@ class Notices:
         """A message for the opponent: mailed after the grace unless they read it first,
         one mail per batch of unread messages (the first one's words in it)."""
         title = session.scalar(select(Game.title).where(Game.id == game_id)) or ""
+        for seat in self._hooked(session, game_id):
+            if seat.side != writer:
+                self._hook(session, seat, "chat", f"{game_id}:chat:{seat.side}:{seat.chat_read}",
+                           f"{name} ({writer}) wrote in {self._name(title, game_id)}: {text}", message_id)
         for seat in self._subscribed(session, game_id):
             if seat.side == writer:
                 continue
@@ -76,6 +86,21 @@ class Notices:
         session.execute(update(Seat).where(Seat.game_id == game_id, Seat.side == side).values(notify=False))
         session.commit()
         return game_id, side
+
+    def _hook(self, session: Session, seat: Seat, kind: str, about: str, news: str, game_seq: int) -> None:
+        """A webhook notice, sent like a mail (after the grace, except "game over")."""
+        later = None if kind == "game_over" else utcnow() + timedelta(seconds=self.grace_seconds)
+        mail.enqueue(session, kind=f"hook:{kind}", dedupe=f"hook:{about}"[:120], to=seat.webhook_url or "",
+                     subject=news[:200], body=f"{news} {self.base_url}/games/{seat.game_id}",
+                     game_id=seat.game_id, side=seat.side, game_seq=game_seq, not_before=later)
+
+    @staticmethod
+    def _hooked(session: Session, game_id: str, side: str | None = None) -> list[Seat]:
+        query = select(Seat).where(Seat.game_id == game_id, Seat.webhook_url.is_not(None),
+                                   Seat.joined_at.is_not(None))
+        if side is not None:
+            query = query.where(Seat.side == side)
+        return list(session.scalars(query.order_by(Seat.side)))
 
     def _subscribed(self, session: Session, game_id: str, side: str | None = None) -> list[Seat]:
         query = select(Seat).where(Seat.game_id == game_id, Seat.email.is_not(None), Seat.notify.is_(True),
