@@ -12,7 +12,6 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
-from app import webhooks
 from app.answers import Encoded, json_answer
 from app.config import Settings
 from app.deps import (
@@ -221,16 +220,14 @@ def chat_spectators(request: Request, body: ChatSpectatorsIn, game: GameDep, sea
 
 
 @router.put("/games/{game_id}/seat/webhook", response_model=WebhookOut, responses=SEAT)
-def seat_webhook(request: Request, body: WebhookIn, seat: SeatDep, session: SessionDep) -> Any:
+def seat_webhook(request: Request, body: WebhookIn, seat: SeatDep, session: SessionDep,
+                 service: ServiceDep) -> Any:
     """Where your notices ("your move", "game over", your opponent's chat) are also POSTed
     as JSON that Discord and Slack accept ("" for none).  https only, to a public address."""
     try:
-        url = webhooks.check_url(body.url, request.app.state.settings.webhook_allow_private) if body.url.strip() \
-            else None
+        service.set_webhook(session, seat, body.url, request.app.state.settings.webhook_allow_private)
     except BadText as exc:
         raise HTTPException(422, f"url: {exc}") from None
-    seat.webhook_url = url
-    session.commit()
     return WebhookOut(webhook_url=seat.webhook_url)
 
 

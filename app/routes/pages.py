@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from app import store, webhooks
+from app import store
 from app.deps import (
     AccessDep,
     GameDep,
@@ -250,15 +250,13 @@ def seat_email(game: GameDep, seat: OptionalSeatDep, session: SessionDep, servic
 
 @posts.post("/games/{game_id}/seat/webhook")
 def seat_webhook(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep,
-                 url: str = Form("", max_length=254)) -> Response:
+                 service: ServiceDep, url: str = Form("", max_length=254)) -> Response:
     if seat is None:
         raise HTTPException(401, "only a player can set where their notices go: open your private link first")
     try:
-        seat.webhook_url = webhooks.check_url(url, request.app.state.settings.webhook_allow_private) \
-            if url.strip() else None
+        service.set_webhook(session, seat, url, request.app.state.settings.webhook_allow_private)
     except BadText as exc:
         raise HTTPException(422, str(exc)) from None
-    session.commit()
     return RedirectResponse(f"/games/{game.id}", status_code=303)
 
 

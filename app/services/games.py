@@ -14,7 +14,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from app import store
+from app import store, webhooks
 from app.answers import Encoded
 from app.models import Game, Seat
 from app.security import hash_token, new_dice_secret, new_game_id, new_token
@@ -243,6 +243,12 @@ class GameService:
             store.add_audit(session, admin, "new_seat_link", game.id, {"side": side})
         session.commit()
         return secret
+
+    def set_webhook(self, session: Session, seat: Seat, url: str, allow_private: bool) -> None:
+        """Where this seat's notices are also POSTed ("" for none); BadText if the URL may
+        not be used (app/webhooks.py)."""
+        seat.webhook_url = webhooks.check_url(url, allow_private) if url.strip() else None
+        session.commit()
 
     def set_email(self, session: Session, seat: Seat, email: str) -> None:
         """The address for this seat's mails ("" for none); setting one turns the mails on."""

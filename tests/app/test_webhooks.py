@@ -141,3 +141,21 @@ def test_redirects_are_not_followed(receiver: Receiver) -> None:
     receiver.status = 302  # a hook that answers with a redirect has failed; nothing is fetched elsewhere
     with pytest.raises(OSError):
         webhooks.post(receiver.url, "hello", allow_private=True)
+
+
+def test_the_board_sets_and_clears_the_hook(hooked: TestClient, receiver: Receiver) -> None:
+    client = hooked
+    game = new_game(client)
+    gid = game["id"]
+    client.post(f"/games/{gid}/seat", data={"token": game["US"]}, follow_redirects=False)
+    html = client.get(f"/games/{gid}").text
+    assert 'action="/games/' + gid + '/seat/webhook"' in html and "webhook (off)" in html
+    origin = {"Origin": "http://testserver"}
+    r = client.post(f"/games/{gid}/seat/webhook", data={"url": receiver.url}, headers=origin, follow_redirects=False)
+    assert r.status_code == 303
+    assert "webhook (on)" in client.get(f"/games/{gid}").text
+    bad = client.post(f"/games/{gid}/seat/webhook", data={"url": "ftp://x"}, headers=origin, follow_redirects=False)
+    assert bad.status_code == 422
+    assert "webhook (on)" in client.get(f"/games/{gid}").text  # the refused one changed nothing
+    client.post(f"/games/{gid}/seat/webhook", data={"url": ""}, headers=origin)
+    assert "webhook (off)" in client.get(f"/games/{gid}").text
