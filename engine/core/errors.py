@@ -25,3 +25,6 @@ class MalformedCommandError(RuleError):
 
 class NotYourTurnError(RuleError):
     """The side that sent it is not the side the game is waiting for."""
+
+
+Reason = tuple[str, str]  # (rule, why): a refusal, from the code that decides legality

@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from engine.core.errors import IllegalCommandError
+from engine.core.errors import IllegalCommandError, Reason
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.games.first_blood import queries as q
@@ -24,8 +24,6 @@ def _ijaaf(state: FBState, kind: str) -> list[str]:
     return sorted(uid for uid, u in state.units.items()
                   if u.loc in (IJAAF_RESERVE, IJAAF_ATTACK) and q.spec(uid).kind == kind and not u.used)
 
-
-Reason = tuple[str, str]
 
 
 def air_attack_refusal(state: FBState, units: list[str], target: str) -> Reason | None:
@@ -93,10 +91,10 @@ def why_air_illegal(state: FBState, side: str, cmd: Command) -> IllegalCommandEr
         if side != "IJ":
             return IllegalCommandError("§6.7", "only the IJ fights air-to-air, in its movement phase")
         why = air_attack_refusal(state, list(cmd.data.get("units") or []), cmd.data.get("target"))
-    elif (side == "IJ") != (cmd.type == "naval_support"):
-        rule = "§6.6" if cmd.type == "naval_support" else "§6.8"
-        return IllegalCommandError(rule, f"{'IJN shore bombardment' if rule == '§6.6' else 'USAF ground support'} "
-                                         f"is {'the IJ' if rule == '§6.6' else 'the US'}'s")
+    elif cmd.type == "naval_support" and side != "IJ":
+        return IllegalCommandError("§6.6", "shore bombardment is the IJN's")
+    elif cmd.type == "air_support" and side != "US":
+        return IllegalCommandError("§6.8", "ground support is the USAF's")
     else:
         why = support_refusal(state, cmd.type, cmd.data.get("unit"), cmd.data.get("hex"))
     return IllegalCommandError(*(why or ("§6.7", "that air mission is not possible now")))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.errors import IllegalCommandError
+from engine.core.errors import IllegalCommandError, Reason
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.games.first_blood import queries as q
@@ -19,8 +19,6 @@ from engine.games.first_blood.state import (
     is_map_hex,
     strip_loc,
 )
-
-Reason = tuple[str, str]
 
 
 def bombarder_refusal(state: FBState, uid: str, us_zoc: set[str] | None = None) -> Reason | None:

@@ -21,10 +21,6 @@ from engine.games.first_blood.state import Combat, FBState, is_map_hex
 
 # --- who may attack whom ------------------------------------------------------
 
-_undefended_enemy_hexes = mandatory.undefended_enemy_hexes
-free_attackers = mandatory.free_attackers
-
-
 def blocked_entries(state: FBState, side: str) -> list[str]:
     """§5.3, judged when the combat phase starts: the US coasts ("us:east", "us:west")
     whose every entry hex the IJ holds, and the boxes ("box:A") whose every entry hex
@@ -77,9 +73,9 @@ def obligations(state: FBState, side: str) -> list[tuple[str, str]]:
     owed once either has been through a combat, and ``plan`` keeps each attack within
     a plan that meets as many of them as any can (R-7a)."""
     b = q.board()
-    targets = _undefended_enemy_hexes(state, side)
+    targets = mandatory.undefended_enemy_hexes(state, side)
     out = []
-    for uid in free_attackers(state, side):
+    for uid in mandatory.free_attackers(state, side):
         for n in b.neighbors(state.units[uid].loc):
             if n in targets:
                 out.append((uid, n))
@@ -127,7 +123,7 @@ def _can_add_target(state: FBState, c: Combat, hex_id: str, undefended: dict[str
     b = q.board()
     if not c.targets:
         # a new combat needs someone able to attack the hex
-        if any(hex_id in b.neighbors(state.units[u].loc) for u in free_attackers(state, c.side)):
+        if any(hex_id in b.neighbors(state.units[u].loc) for u in mandatory.free_attackers(state, c.side)):
             return True
         return any(hex_id in entry_attack_targets(state, uid) for uid in _offmap_units(state, c.side))
     if c.origin is not None or len(c.targets) >= 3:
@@ -149,7 +145,7 @@ def _offmap_units(state: FBState, side: str) -> list[str]:
 
 def gen_combat(state: FBState, side: str) -> list[Command]:
     c = state.combat
-    undefended = _undefended_enemy_hexes(state, side)
+    undefended = mandatory.undefended_enemy_hexes(state, side)
     owed = plan(state, side)
     if c is None:
         probe = Combat(side)
@@ -206,7 +202,7 @@ def why_combat_illegal(state: FBState, side: str, cmd: Command) -> IllegalComman
             return IllegalCommandError("§7", f"{h} holds no enemy ground units")
         if all(state.units[u].defended for u in occ[h]):
             return IllegalCommandError("§7", f"the units in {h} have already been attacked this phase")
-        if _can_add_target(state, c or Combat(side), h, _undefended_enemy_hexes(state, side)):
+        if _can_add_target(state, c or Combat(side), h, mandatory.undefended_enemy_hexes(state, side)):
             return _plan_refusal(plan(state, side), (c.targets if c else []) + [h],
                                  c.attackers if c else [], exact=False)
         if c is not None and c.origin is not None:

@@ -71,13 +71,13 @@ class _Front:
         # only what touches the hexes left matters: a stack leads at most one attack
         # per hex it touches, and a settled stack's units are counted already
         touch = self.stack_touch
+        live = sum(1 << s for s, t in enumerate(touch) if t & rest)
         caps = tuple(min(c, (t & rest).bit_count()) for c, t in zip(caps, touch, strict=True))
-        joined &= sum(1 << s for s, t in enumerate(touch) if t & rest)
+        joined &= live
         entry_units = min(entry_units, (self.entry & rest).bit_count())
         key = (rest, caps, joined, entry_units)
         if key in self.memo:
             return self.memo[key]
-        live = sum(1 << s for s, t in enumerate(touch) if t & rest)
         bound = rest.bit_count() + sum(len(self.stack_units[s]) for s in _bits(live & ~joined))
         h = rest & -rest  # the lowest hex left: it is attacked in some group, or never
         i = h.bit_length() - 1

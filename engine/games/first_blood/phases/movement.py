@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.errors import IllegalCommandError
+from engine.core.errors import IllegalCommandError, Reason
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.games.first_blood import queries as q
@@ -34,9 +34,6 @@ def entry_cost(uid: str) -> int:
 def box_neighbours(box: str) -> list[str]:
     i = BOX_ORDER.index(box)
     return [BOX_ORDER[j] for j in (i - 1, i + 1) if 0 <= j < len(BOX_ORDER)]
-
-
-Reason = tuple[str, str]  # (rule, why): a refusal, from the code that decides
 
 
 def immobile(state: FBState, uid: str) -> Reason | None:
@@ -224,7 +221,8 @@ def _search(state: FBState, uid: str, where: Ground,
     return out
 
 
-def _refuse_off_map(uid: str, loc: str, visited: list[str], budget: int, refuse: Any) -> None:
+def _refuse_off_map(uid: str, loc: str, visited: list[str], budget: int,
+                    refuse: Callable[[str, int, str, str], None]) -> None:
     """§6.4/§6.5: why each box and entry point is refused as a destination (the search
     adds the boxes that are allowed)."""
     b = q.board()
@@ -232,7 +230,9 @@ def _refuse_off_map(uid: str, loc: str, visited: list[str], budget: int, refuse:
         refuse(f"entry:{e}", 0, "§6.4", "it is not possible to move into entry points")
     box = q.in_box(loc)
     for nb in BOX_ORDER:
-        if is_map_hex(loc) or q.in_entry(loc) is not None:
+        if q.spec(uid).side != "IJ":
+            refuse(box_loc(nb), 0, "§6.5", "only IJ units move through the off-map boxes")
+        elif is_map_hex(loc) or q.in_entry(loc) is not None:
             refuse(box_loc(nb), 0, "§6.5", "IJ units may never re-enter off-map boxes from the map")
         elif nb in visited:
             refuse(box_loc(nb), 0, "§6.5", "a unit can never re-enter an off-map box it has been in")
