@@ -23,6 +23,7 @@ from app.middleware import Admission, SecurityHeaders
 from app.ratelimit import RateLimits
 from app.render.svg import render_base
 from app.routes import admin, admin_pages, api, pages
+from app.services import clock
 from app.services.chat import Chat
 from app.services.games import GameService
 from app.services.notices import Notices
@@ -46,7 +47,8 @@ def settle_garbage_collector() -> None:
 
 def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
     """The periodic jobs of every worker: sending the mail that is due (each mail is
-    claimed by one worker).  ``MAIL_INTERVAL_SECONDS=0`` runs none (tests call them)."""
+    claimed by one worker) and the clocks' reminders and timeouts (one worker at a
+    time).  ``MAIL_INTERVAL_SECONDS=0`` runs none (tests call them)."""
     if settings.mail_interval_seconds <= 0:
         return None
     if settings.smtp_url:
@@ -55,6 +57,8 @@ def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
     scheduler.add_job(deliver_due, "interval", seconds=settings.mail_interval_seconds, max_instances=1,
                       coalesce=True, args=[app.state.db.sessions, settings.smtp_url, settings.mail_from],
                       kwargs={"webhook_private": settings.webhook_allow_private})
+    scheduler.add_job(lambda: clock.tick(app.state.db.sessions, app.state.notices, app.state.games.now()),
+                      "interval", seconds=settings.clock_interval_seconds, max_instances=1, coalesce=True)
     scheduler.start()
     return scheduler
 

@@ -35,6 +35,13 @@ class Game(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # time control (app/services/clock.py): none when move_days is null
+    move_days: Mapped[int | None] = mapped_column(Integer, nullable=True)  # days per decision
+    vacation_days: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # per player, per game
+    decision_side: Mapped[str | None] = mapped_column(String(16), nullable=True)  # whose decision it is
+    decision_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)  # handed over
+    decision_extra: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # seconds granted
+    clock_noted: Mapped[str] = mapped_column(String(16), default="", server_default="")  # "", reminded, overdue
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.side")
 
@@ -55,6 +62,8 @@ class Seat(Base):
     chat_read: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # newest chat id read
     chat_public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # spectators may read
     webhook_url: Mapped[str | None] = mapped_column(String(254), nullable=True)  # notices POSTed as JSON
+    vacation_left: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # seconds still to take
+    vacation_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     game: Mapped[Game] = relationship(back_populates="seats")
 

@@ -17,6 +17,8 @@ class NewGame(BaseModel):
     title: Line = Field("", max_length=120, description="a note for your opponent")
     options: dict[str, bool] = Field(default_factory=dict)
     email: Email = Field("", max_length=254, description="optional: told by e-mail when it is your move")
+    move_days: int | None = Field(None, description="time per decision in days: 1, 2, 3, 5, 7 or 14 (null: no clock)")
+    vacation_days: int = Field(0, ge=0, le=30, description="vacation days each player may take (needs move_days)")
 
 
 class GameCreated(BaseModel):
@@ -217,3 +219,7 @@ class WebhookIn(BaseModel):
 
 class WebhookOut(BaseModel):
     webhook_url: str | None
+
+
+class DaysIn(BaseModel):
+    days: int = Field(..., ge=1, le=30, description="whole days")

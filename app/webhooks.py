@@ -20,6 +20,7 @@ from app.text import BadText
 
 TIMEOUT = 10.0  # seconds for one POST
 MAX_URL = 254
+SPECIAL_USE = {"invalid", "test", "localhost", "local", "example", "internal", "lan", "home"}  # never public
 
 
 def check_url(url: str, allow_private: bool = False) -> str:
@@ -32,6 +33,9 @@ def check_url(url: str, allow_private: bool = False) -> str:
         raise BadText("a webhook URL must start with https://")
     if not parts.hostname or parts.username or parts.password:
         raise BadText("a webhook URL needs a host name and no user name or password")
+    top = parts.hostname.rstrip(".").rsplit(".", 1)[-1]
+    if not allow_private and (top in SPECIAL_USE or "." not in parts.hostname):  # no lookup needed
+        raise BadText(f"the webhook's host {parts.hostname} is not on the public internet")
     try:
         infos = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80),
                                    proto=socket.IPPROTO_TCP)

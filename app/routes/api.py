@@ -5,6 +5,7 @@ codes it can give: clients are generated from this schema."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
@@ -39,6 +40,8 @@ from app.schemas import (
     ChatSpectatorsIn,
     CommandIn,
     CommandResult,
+    DaysIn,
+    EventOut,
     GameCreated,
     ImportErrorOut,
     ImportResult,
@@ -54,6 +57,7 @@ from app.schemas import (
     WebhookOut,
 )
 from app.security import GAME_ID, cookie_name, sign
+from app.services import clock
 from app.services.games import BadImport, GameService
 from app.store import StaleSequence
 from app.text import BadText, dump_json
@@ -89,7 +93,7 @@ def create_game(body: NewGame, request: Request, response: Response, session: Se
     limits.hit("create", client_address(request))
     try:
         created = service.create(session, body.game, body.scenario, body.side, body.options, body.name,
-                                 body.title, body.email)
+                                 body.title, body.email, body.move_days, body.vacation_days)
     except RuleError as exc:
         return rule_error(exc)
     gid = created.game.id
@@ -229,6 +233,51 @@ def seat_webhook(request: Request, body: WebhookIn, seat: SeatDep, session: Sess
     except BadText as exc:
         raise HTTPException(422, f"url: {exc}") from None
     return WebhookOut(webhook_url=seat.webhook_url)
+
+
+def clock_answer(request: Request, session: Session, game: Game, act: Callable[[], Any] | None = None) -> Any:
+    """Run a clock action (a refusal is a 409 saying why), then the clock as it is now."""
+    if act is not None:
+        try:
+            act()
+        except clock.ClockError as exc:
+            session.rollback()
+            raise HTTPException(409, str(exc)) from None
+    return {"clock": clock.view(game, request.app.state.games.now())}
+
+
+@router.get("/games/{game_id}/clock", responses=READ)
+def clock_read(request: Request, game: GameDep, session: SessionDep) -> Any:
+    """The time control: days per decision, whose decision it is and its deadline, each
+    player's vacation days (``clock`` is null for a game without one)."""
+    return clock_answer(request, session, game)
+
+
+@router.post("/games/{game_id}/clock/vacation", responses={**SEAT, **responses(409)})
+def clock_vacation(request: Request, body: DaysIn, game: GameDep, seat: SeatDep, session: SessionDep) -> Any:
+    """Take vacation days from your allowance, starting now: your clock stands still."""
+    return clock_answer(request, session, game, lambda: clock.take_vacation(
+        session, game, seat, body.days, request.app.state.games.now()))
+
+
+@router.post("/games/{game_id}/clock/grant", responses={**SEAT, **responses(409)})
+def clock_grant(request: Request, body: DaysIn, game: GameDep, seat: SeatDep, session: SessionDep) -> Any:
+    """Give your opponent more time for the decision they owe (1 to 14 days)."""
+    return clock_answer(request, session, game, lambda: clock.grant(
+        session, game, seat, body.days, request.app.state.games.now()))
+
+
+@router.post("/games/{game_id}/clock/claim", response_model=CommandResult, responses={**SEAT, **responses(409)})
+def clock_claim(request: Request, game: GameDep, seat: SeatDep, session: SessionDep, service: ServiceDep) -> Any:
+    """Your opponent's time has run out: win the game on time (written to the log)."""
+    try:
+        written, seq = service.claim_on_time(session, game, seat)
+    except clock.ClockError as exc:
+        raise HTTPException(409, str(exc)) from None
+    except StaleSequence:
+        raise HTTPException(409, "the game has just moved on; look again") from None
+    return CommandResult(seq=seq, events=[EventOut(seq=n, type=e.type, side=e.side, text=t, data=e.data)
+                                          for n, e, t in written])
 
 
 @router.get("/games/{game_id}/units/{unit_id}/reachable", responses=SEAT)

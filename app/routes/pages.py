@@ -33,6 +33,7 @@ from app.models import Game, Seat
 from app.ratelimit import client_address
 from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
+from app.services import clock
 from app.services.board import BoardContext, BoardRequest, board_context
 from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
@@ -72,7 +73,8 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
     mine.sort(key=lambda m: m["game"].updated_at, reverse=True)  # newest first,
     mine.sort(key=lambda m: not m["your_move"])  # and the games waiting for you before the others
     rules = get_rules("first_blood")
-    return page(request, "index.html", games=mine, options=rules.options, sides=rules.sides, signed_in=signed_in)
+    return page(request, "index.html", games=mine, options=rules.options, sides=rules.sides, signed_in=signed_in,
+                days_per_move=clock.DAYS_PER_MOVE)
 
 
 def note_seen(request: Request, session: SessionDep, service: ServiceDep, game_id: str, token: str | None,
@@ -139,13 +141,15 @@ def sign_out(request: Request, session: SessionDep) -> Response:
 def new_game(request: Request, session: SessionDep, service: ServiceDep, settings: SettingsDep, limits: LimitsDep,
              side: str = Form(..., max_length=16), name: str = Form("", max_length=80),
              title: str = Form("", max_length=120), email: str = Form("", max_length=254),
-             two_units_as_engineer: bool = Form(False)) -> Response:
+             two_units_as_engineer: bool = Form(False), move_days: str = Form("", max_length=3),
+             vacation_days: int = Form(0, ge=0, le=30)) -> Response:
     limits.hit("create", client_address(request))
     options = {"two_units_as_engineer": True} if two_units_as_engineer else {}
+    days = int(move_days) if move_days.isdigit() else None
     try:
         email = check_email(email)
         created = service.create(session, "first_blood", "campaign", side, options, check_line(name),
-                                 check_line(title), email)
+                                 check_line(title), email, days, vacation_days if days else 0)
     except BadText as exc:
         raise HTTPException(422, f"your name, note and e-mail: {exc}") from None
     except RuleError as exc:
@@ -257,6 +261,28 @@ def seat_webhook(request: Request, game: GameDep, seat: OptionalSeatDep, session
         service.set_webhook(session, seat, url, request.app.state.settings.webhook_allow_private)
     except BadText as exc:
         raise HTTPException(422, str(exc)) from None
+    return RedirectResponse(f"/games/{game.id}", status_code=303)
+
+
+@posts.post("/games/{game_id}/clock/{action}")
+def clock_action(request: Request, action: str, game: GameDep, seat: OptionalSeatDep, session: SessionDep,
+                 service: ServiceDep, days: int = Form(1, ge=1, le=30)) -> Response:
+    """The board's clock buttons: take vacation, give the opponent more time, claim on time."""
+    if seat is None:
+        raise HTTPException(401, "only a player can do that: open your private link first")
+    now = service.now()
+    try:
+        if action == "vacation":
+            clock.take_vacation(session, game, seat, days, now)
+        elif action == "grant":
+            clock.grant(session, game, seat, days, now)
+        elif action == "claim":
+            service.claim_on_time(session, game, seat)
+        else:
+            raise HTTPException(404, f"no clock action {action!r}")
+    except clock.ClockError as exc:
+        session.rollback()
+        raise HTTPException(409, str(exc)) from None
     return RedirectResponse(f"/games/{game.id}", status_code=303)
 
 

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from app import store
 from app.models import Game, Seat
 from app.render.svg import render_base, render_layers
+from app.services import clock
 from app.services.games import GameService
 from engine.core.events import Command
 from engine.games import get_rules
@@ -65,6 +66,7 @@ class BoardContext:
     welcome: bool = False  # just seated (created, joined, a new link): the private link is shown open
     oob: bool = False  # only the changing parts, each swapped in by its id
     state: Any = None  # the engine state the page was drawn from
+    clock: dict[str, Any] | None = None  # the time control, if the game has one
 
     @property
     def base(self) -> str:
@@ -194,7 +196,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
                         log=lines, error=req.error, error_for=err_for, inspect=inspect or None, stack=stack,
                         invite_url=invite_url if game.status == "waiting" else None, oob=oob,
                         private_url=private_url if seat is not None and not oob else None, welcome=req.welcome,
-                        state=state)
+                        state=state, clock=clock.view(game, service.now()))
 
 
 def _button(rules: Any, state: Any, c: Command) -> Button:

@@ -8,6 +8,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import update
@@ -16,8 +17,9 @@ from sqlalchemy.orm import Session
 
 from app import store, webhooks
 from app.answers import Encoded
-from app.models import Game, Seat
+from app.models import Game, Seat, utcnow
 from app.security import hash_token, new_dice_secret, new_game_id, new_token
+from app.services import clock
 from app.services.notices import Notices
 from app.text import check_line, dump_json
 from engine.core.errors import MalformedCommandError, RuleError
@@ -121,6 +123,7 @@ class GameService:
         self.seats = SeatMemory()
         self.notices = notices
         self.on_moved: Callable[[str, int], None] | None = None  # told after each command lands
+        self.now: Callable[[], datetime] = utcnow  # the clock (tests move it)
         self._seen: dict[tuple[str, str], float] = {}
         self._seen_lock = threading.Lock()
         self.snapshot_every = snapshot_every
@@ -128,20 +131,27 @@ class GameService:
 
     # --- creating and joining ---------------------------------------------------
     def create(self, session: Session, game: str, scenario: str, side: str, options: dict[str, Any],
-               name: str, title: str = "", email: str = "") -> Created:
+               name: str, title: str = "", email: str = "", move_days: int | None = None,
+               vacation_days: int = 0) -> Created:
         if game not in game_ids():
             raise MalformedCommandError("", f"unknown game {game!r}; known: {game_ids()}")
         rules = get_rules(game)
         if side not in rules.sides:
             raise MalformedCommandError("", f"side must be one of {list(rules.sides)}")
+        try:
+            clock.check_settings(move_days, vacation_days)
+        except ValueError as exc:
+            raise MalformedCommandError("", str(exc)) from None
         secret = self.fixed_dice_secret or new_dice_secret()
         events = rules.create(scenario, options, secret)
         row = Game(id=new_game_id(), game=game, scenario=scenario, options=options, status="waiting",
-                   seq=0, dice_secret=secret, title=title.strip()[:120])
+                   seq=0, dice_secret=secret, title=title.strip()[:120], move_days=move_days,
+                   vacation_days=vacation_days)
         session.add(row)
         tokens = {s: new_token() for s in rules.sides}
         for s in rules.sides:
-            seat = Seat(game_id=row.id, side=s, token_hash=hash_token(tokens[s]), display_name="")
+            seat = Seat(game_id=row.id, side=s, token_hash=hash_token(tokens[s]), display_name="",
+                        vacation_left=vacation_days * clock.DAY)
             if s == side:
                 store.mark_joined(seat, name)
                 seat.email = email or None
@@ -179,8 +189,11 @@ class GameService:
             seat.display_name = name
         session.flush()
         if all(s.joined_at is not None for s in game.seats):
-            session.execute(update(Game).where(Game.id == game.id, Game.status == "waiting")
-                            .values(status="active").execution_options(synchronize_session=False))
+            started = session.execute(update(Game).where(Game.id == game.id, Game.status == "waiting")
+                                      .values(status="active").execution_options(synchronize_session=False))
+            if started.rowcount == 1:  # the first decision's clock starts when both have sat down
+                prompt = get_rules(game.game).prompt(self.state(session, game))
+                clock.handed_over(session, game.id, prompt.side, self.now())
         session.commit()
         session.refresh(game)
         return seat, token
@@ -304,12 +317,13 @@ class GameService:
                                lambda: get_rules(game.game).view(state, side, self.legal(game, state, side)))
         return {**view, "game_id": game.id, "status": game.status, "game_title": game.title,
                 "seats": [{"side": s.side, "name": s.display_name, "joined": s.joined_at is not None}
-                          for s in game.seats]}
+                          for s in game.seats],
+                "clock": clock.view(game, self.now())}
 
     def view_json(self, session: Session, game: Game, side: str | None) -> Encoded:
-        """``view`` as JSON, encoded once per state, side, status and seats."""
+        """``view`` as JSON, encoded once per state, side, status, seats and clock."""
         view = self.view(session, game, side)
-        key = ("view.json", side, game.status, game.title, repr(view["seats"]))
+        key = ("view.json", side, game.status, game.title, repr(view["seats"]), repr(view["clock"]))
         return self.cache.memo(game.id, game.seq, key, lambda: Encoded(dump_json(view)))
 
     def legal(self, game: GameLike, state: Any, side: str | None) -> list[Command]:
@@ -343,19 +357,32 @@ class GameService:
                expected_seq: int, token_hash: str | None = None) -> Submitted:
         """Decide a command for ``side`` and append its events, all or nothing (with
         ``token_hash``: only if ``side``'s seat still holds that secret)."""
+        cmd = Command(str(command.get("type", "")), command.get("data") or {}, side)
+        return self._decide_and_append(session, game, cmd, side, expected_seq, token_hash)
+
+    def claim_on_time(self, session: Session, game: Game, seat: Seat) -> Submitted:
+        """The opponent of a player whose time ran out ends the game: the engine's
+        ``time_forfeit``, the server's own command (no side), written like any other."""
+        clock.may_claim(game, seat, self.now())
+        cmd = Command("time_forfeit", {"loser": game.decision_side}, None)
+        return self._decide_and_append(session, game, cmd, seat.side, game.seq)
+
+    def _decide_and_append(self, session: Session, game: GameLike, cmd: Command, actor: str,
+                           expected_seq: int, token_hash: str | None = None) -> Submitted:
         if game.seq != expected_seq:
             raise store.StaleSequence(game.seq)
         rules = get_rules(game.game)
         state = self.state(session, game)
-        cmd = Command(str(command.get("type", "")), command.get("data") or {}, side)
         outcome = rules.outcome(state, cmd)  # RuleError -> the caller answers 4xx, nothing written
         events = outcome.events
         try:
-            new_state, texts = self._append(session, game, expected_seq, events, side, cmd, state, token_hash,
+            new_state, texts = self._append(session, game, expected_seq, events, actor, cmd, state, token_hash,
                                             outcome)
+            before, after = rules.prompt(state), rules.prompt(new_state)
+            if after.side != before.side:  # a handover: the next decision's clock starts (clock.py)
+                clock.handed_over(session, game.id, after.side, self.now())
             if self.notices is not None:  # the mails it causes, in the same transaction
-                self.notices.after_command(session, game.id, new_state.seq, rules.prompt(state),
-                                           rules.prompt(new_state), new_state.result)
+                self.notices.after_command(session, game.id, new_state.seq, before, after, new_state.result)
             session.commit()
         except (IntegrityError, OperationalError) as exc:
             session.rollback()

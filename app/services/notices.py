@@ -87,6 +87,16 @@ class Notices:
         session.commit()
         return game_id, side
 
+    def tell(self, session: Session, seat: Seat, kind: str, about: str, news: str) -> None:
+        """A notice for one seat now, by mail (if it has one) and webhook (if it has one)."""
+        if seat.email and seat.notify:
+            mail.enqueue(session, kind=kind, dedupe=about, to=seat.email, subject=news[:200],
+                         body=self._body(seat.game_id, seat.side, news), game_id=seat.game_id, side=seat.side)
+        if seat.webhook_url:
+            mail.enqueue(session, kind=f"hook:{kind}", dedupe=f"hook:{about}"[:120], to=seat.webhook_url,
+                         subject=news[:200], body=f"{news} {self.base_url}/games/{seat.game_id}",
+                         game_id=seat.game_id, side=seat.side)
+
     def _hook(self, session: Session, seat: Seat, kind: str, about: str, news: str, game_seq: int) -> None:
         """A webhook notice, sent like a mail (after the grace, except "game over")."""
         later = None if kind == "game_over" else utcnow() + timedelta(seconds=self.grace_seconds)

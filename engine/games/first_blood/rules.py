@@ -32,6 +32,7 @@ from engine.games.first_blood.phases import (
 )
 from engine.games.first_blood.state import FBState
 
+TIME_FORFEIT = "time_forfeit"  # the server's clock ends the game (app/services/clock.py)
 SCENARIOS = {"campaign": "The campaign: US set-up, then Sep I to Jan III (15 turns)"}
 OPTIONS = {
     engineering.OPTION_TWO_UNITS: "Optional §10: any two US ground units may work as one engineer",
@@ -194,6 +195,8 @@ class FirstBlood:
         return self._decide(state, command, describe=True).outcome()
 
     def _decide(self, state: FBState, command: Command, describe: bool) -> Emitter:
+        if command.type == TIME_FORFEIT:
+            return self._time_forfeit(state, command, describe)
         if command.type not in HANDLERS:
             raise MalformedCommandError("", f"unknown command {command.type!r}; known: {sorted(HANDLERS)}")
         _check_fields(command)
@@ -214,6 +217,23 @@ class FirstBlood:
         em = Emitter(self, state, describe)
         HANDLERS[cmd.type](em, cmd.data, side)
         sequence.settle(em, self._needs_input)
+        return em
+
+    def _time_forfeit(self, state: FBState, command: Command, describe: bool) -> Emitter:
+        """The server's clock, not a player, ends the game on time (a command with no side:
+        players' commands always carry theirs).  The rulebook has no clocks; the win goes
+        to the side that claimed it."""
+        if command.side is not None:
+            raise IllegalCommandError("", "only the server's clock can end a game on time")
+        if state.result is not None:
+            raise IllegalCommandError("", "the game is over")
+        loser = command.data.get("loser") if isinstance(command.data, dict) else None
+        if loser not in self.sides or set(command.data) != {"loser"}:
+            raise MalformedCommandError("", f"{TIME_FORFEIT} takes {{'loser': one of {list(self.sides)}}}")
+        winner = q.other(loser)
+        em = Emitter(self, state, describe)
+        em.emit("game_ended", None, winner=winner, turn=state.turn,
+                reason=f"{loser} did not decide within the time allowed; {winner} claimed the game on time")
         return em
 
     def _why(self, state: FBState, side: str, cmd: Command) -> RuleError:

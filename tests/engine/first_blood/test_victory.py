@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.errors import IllegalCommandError
+from engine.core.errors import IllegalCommandError, MalformedCommandError
+from engine.core.events import Command
+from engine.core.game import replay
+from engine.core.verify import LogEntry, verify_log
 from engine.games.first_blood.oob import LAST_TURN, load_oob, turn_number
 from engine.games.first_blood.rules import RULES
 from engine.games.first_blood.state import ELIMINATED
@@ -147,3 +150,25 @@ def test_no_early_end_while_an_ij_ground_unit_is_left_on_or_off_the_map(where):
     assert ended(events) == [] and state.result is None
     assert state.turn == 11
     assert state.units[IJ_INF].loc == where
+
+
+def test_time_forfeit_is_the_servers_command_and_ends_the_game_for_the_claimant():
+    """Time control lives on the server (app/services/clock.py); the log records its
+    ruling as an engine command with no side, so verification decides it again."""
+    events = RULES.create("campaign", {}, "clock")
+    state = replay(RULES, events)
+    with pytest.raises(IllegalCommandError):  # never a player's command
+        RULES.decide(state, Command("time_forfeit", {"loser": "US"}, "IJ"))
+    with pytest.raises(MalformedCommandError):
+        RULES.decide(state, Command("time_forfeit", {"loser": "Allies"}))
+    forfeit = Command("time_forfeit", {"loser": "US"})
+    ended = RULES.decide(state, forfeit)
+    assert [e.type for e in ended] == ["game_ended"] and ended[0].data["winner"] == "IJ"
+    for e in ended:
+        RULES.apply(state, e)
+    assert state.result["winner"] == "IJ" and RULES.prompt(state).side is None
+    assert "claimed the game on time" in RULES.describe(replay(RULES, events), ended[0])
+    with pytest.raises(IllegalCommandError):
+        RULES.decide(state, forfeit)  # once over, over
+    entries = [LogEntry(e) for e in events] + [LogEntry(ended[0], forfeit)]
+    assert verify_log(RULES, entries).ok

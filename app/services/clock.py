@@ -1,0 +1,185 @@
+"""Time control: a number of days per decision, chosen when the game is created, and a
+vacation allowance each player may spend at any time.
+
+The clock of a decision starts when the log hands the decision to a side (the game row
+keeps who and since when, written with the command that handed it over) and runs out
+``move_days`` later, plus what the opponent granted and the vacation the deciding
+player takes.  A periodic job (``tick``) reminds the deciding player at 80% of the time
+and tells the opponent when it has run out; the opponent may then claim the game (the
+engine's ``time_forfeit``, written to the log like any command) or grant more time.
+Every function takes ``now``: the tests move the clock, not the wall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select, text, update
+from sqlalchemy.orm import Session
+
+from app.models import Game, Seat
+from app.services.notices import Notices
+from engine.games import get_rules
+
+DAY = 86_400
+DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)  # the choices at creation (none: no clock)
+MAX_VACATION_DAYS = 30
+REMIND_AT = 0.8  # of the time allowed
+LOCK_KEY = 780_824_001  # PostgreSQL advisory lock: one worker ticks at a time
+
+
+class ClockError(ValueError):
+    """A clock action that is not possible now (answered 409 with this text)."""
+
+
+def check_settings(move_days: int | None, vacation_days: int) -> None:
+    if move_days is not None and move_days not in DAYS_PER_MOVE:
+        raise ValueError(f"days per decision must be one of {list(DAYS_PER_MOVE)} (or none)")
+    if not 0 <= vacation_days <= MAX_VACATION_DAYS:
+        raise ValueError(f"vacation days must be 0 to {MAX_VACATION_DAYS}")
+    if vacation_days and move_days is None:
+        raise ValueError("vacation days need a time per decision")
+
+
+def deadline(game: Game) -> datetime | None:
+    """When the current decision's time runs out (None: no clock, or nobody to decide)."""
+    if game.move_days is None or game.status != "active" or game.decision_side is None \
+            or game.decision_since is None:
+        return None
+    return _aware(game.decision_since) + timedelta(seconds=game.move_days * DAY + game.decision_extra)
+
+
+def reminder_due(game: Game) -> datetime | None:
+    end = deadline(game)
+    if end is None:
+        return None
+    since = _aware(game.decision_since)  # type: ignore[arg-type]
+    return since + (end - since) * REMIND_AT
+
+
+def view(game: Game, now: datetime) -> dict[str, Any] | None:
+    """What the board and the API show of the clock (None for a game without one)."""
+    if game.move_days is None:
+        return None
+    end = deadline(game)
+    seats = {s.side: s for s in game.seats}
+    return {
+        "days_per_decision": game.move_days, "vacation_days": game.vacation_days,
+        "deciding": game.decision_side if end is not None else None,
+        "since": game.decision_since.isoformat() if end is not None and game.decision_since else None,
+        "deadline": end.isoformat() if end is not None else None,
+        "overdue": end is not None and now >= end,
+        "vacation": {side: {"days_left": round(s.vacation_left / DAY, 2),
+                            "until": _aware(s.vacation_until).isoformat()
+                            if s.vacation_until and _aware(s.vacation_until) > now else None}
+                     for side, s in sorted(seats.items())},
+    }
+
+
+def words(left: int) -> str:
+    """``2 d 3 h`` for a number of seconds."""
+    d, rest = divmod(max(0, left), DAY)
+    h, rest = divmod(rest, 3600)
+    return f"{d} d {h} h" if d else f"{h} h {rest // 60} min"
+
+
+def handed_over(session: Session, game_id: str, side: str | None, now: datetime) -> None:
+    """The log just handed the decision to ``side`` (None: the game is over): its clock
+    starts now, extended by what is left of that player's vacation."""
+    extra = 0
+    if side is not None:
+        until = session.scalar(select(Seat.vacation_until).where(Seat.game_id == game_id, Seat.side == side))
+        if until is not None and _aware(until) > now:
+            extra = int((_aware(until) - now).total_seconds())
+    session.execute(update(Game).where(Game.id == game_id).values(
+        decision_side=side, decision_since=now if side else None, decision_extra=extra, clock_noted="")
+        .execution_options(synchronize_session=False))
+
+
+def take_vacation(session: Session, game: Game, seat: Seat, days: int, now: datetime) -> None:
+    if game.move_days is None:
+        raise ClockError("this game has no time control")
+    if seat.vacation_until is not None and _aware(seat.vacation_until) > now:
+        raise ClockError(f"you are on vacation until {_aware(seat.vacation_until):%d %b %H:%M} UTC")
+    if days < 1 or days * DAY > seat.vacation_left:
+        raise ClockError(f"you have {seat.vacation_left / DAY:g} vacation day(s) left")
+    seat.vacation_left -= days * DAY
+    seat.vacation_until = now + timedelta(days=days)
+    if game.decision_side == seat.side and deadline(game) is not None:
+        game.decision_extra += days * DAY  # the running clock stops for the vacation
+        game.clock_noted = ""
+    session.commit()
+
+
+def grant(session: Session, game: Game, seat: Seat, days: int, now: datetime) -> None:
+    """The opponent of the deciding player gives them more time."""
+    end = deadline(game)
+    if end is None:
+        raise ClockError("no clock is running")
+    if seat.side == game.decision_side:
+        raise ClockError("only your opponent can give you more time")
+    if not 1 <= days <= 14:
+        raise ClockError("grant 1 to 14 days")
+    game.decision_extra += days * DAY
+    if now < deadline(game):  # type: ignore[operator]
+        game.clock_noted = ""  # a new reminder and a new notice when this time runs out
+    session.commit()
+
+
+def may_claim(game: Game, seat: Seat, now: datetime) -> None:
+    end = deadline(game)
+    if end is None:
+        raise ClockError("no clock is running")
+    if seat.side == game.decision_side:
+        raise ClockError("it is your own decision that is waiting")
+    if now < end:
+        raise ClockError(f"{game.decision_side} still has {words(int((end - now).total_seconds()))}")
+
+
+def tick(sessions: Callable[[], Session], notices: Notices, now: datetime) -> int:
+    """Reminders at 80% of the time and notices when it has run out; returns how many
+    games it noted.  On PostgreSQL one worker at a time (an advisory lock); every note
+    is also claimed by a conditional UPDATE, so none is sent twice."""
+    noted = 0
+    with sessions() as session:
+        if session.get_bind().dialect.name == "postgresql" and not session.scalar(
+                text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": LOCK_KEY}):
+            return 0
+        games = session.scalars(select(Game).where(Game.status == "active", Game.move_days.is_not(None),
+                                                   Game.decision_side.is_not(None))).all()
+        for game in games:
+            end, remind = deadline(game), reminder_due(game)
+            if end is None or remind is None:
+                continue
+            if now >= end and game.clock_noted != "overdue":
+                noted += _note(session, notices, game, "overdue", end)
+            elif remind <= now < end and game.clock_noted == "":
+                noted += _note(session, notices, game, "reminded", end)
+        session.commit()
+    return noted
+
+
+def _note(session: Session, notices: Notices, game: Game, what: str, end: datetime) -> int:
+    claimed = session.execute(update(Game).where(Game.id == game.id, Game.clock_noted == game.clock_noted,
+                                                 Game.decision_since == game.decision_since)
+                              .values(clock_noted=what).execution_options(synchronize_session=False))
+    if claimed.rowcount != 1:
+        return 0
+    late = game.decision_side
+    name = f"{game.title} ({game.id})" if game.title else f"{get_rules(game.game).title} game {game.id}"
+    about = f"{game.id}:clock:{int(end.timestamp())}"  # one of each per deadline
+    for seat in game.seats:
+        if what == "reminded" and seat.side == late:
+            notices.tell(session, seat, "reminder", f"{about}:remind",
+                         f"Reminder: your decision in {name} is due by {end:%d %b %H:%M} UTC")
+        elif what == "overdue" and seat.side != late:
+            notices.tell(session, seat, "overdue", f"{about}:overdue",
+                         f"{late} has run out of time in {name}: claim the game or give them more time")
+    return 1
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives times back without their zone; they are all UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
