@@ -23,13 +23,13 @@ def test_an_open_board_shows_the_opponents_move_at_once(browser: Browser, server
             page.wait_for_timeout(500)  # the stream is open
             legal = http.get(f"/api/games/{gid}/legal", headers={"Authorization": f"Bearer {token}"}).json()
             cmd = legal["commands"][0]
-            t0 = time.monotonic()
             r = http.post(f"/api/games/{gid}/commands", headers={"Authorization": f"Bearer {token}"},
                           json={**cmd, "expected_seq": seq})
+            t0 = time.monotonic()  # the command has landed
             assert r.status_code == 200, r.text
-            new = http.get(f"/api/games/{gid}").json()["seq"]
+            new = r.json()["seq"]
             expect(page.locator("#board-state")).to_have_attribute("data-seq", str(new), timeout=5_000)
-            assert time.monotonic() - t0 < 5  # pushed, not the 30 s poll
+            assert time.monotonic() - t0 < 1.5  # pushed (issue 8: within a second or so), not the 30 s poll
             expect(page.locator(f'[data-unit="{cmd["data"]["unit"]}"]')).to_have_attribute(
                 "data-hex", cmd["data"]["to"])
         finally:
