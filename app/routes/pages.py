@@ -31,6 +31,7 @@ from app.deps import (
 )
 from app.models import Game, Seat
 from app.ratelimit import client_address
+from app.render.svg import render_base, render_layers
 from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock
@@ -474,6 +475,46 @@ def join_link(link: str = Form(..., max_length=500)) -> Response:
     if not GAME_ID.fullmatch(game_id):
         raise HTTPException(422, "that invitation link names no game of this server")
     return RedirectResponse(f"/join/{game_id}#token={quote(token[0], safe='')}", status_code=303)
+
+
+@router.get("/games/{game_id}/at/{seq}", response_class=HTMLResponse)
+def moment_page(request: Request, seq: int, access: AccessDep, session: SessionDep,
+                service: ServiceDep) -> HTMLResponse:
+    """The game as it stood after its first ``seq`` events, read-only, with steps back and
+    forward (arrow keys too) and bookmarks at each turn and phase.  A running game's
+    moments are for its players (each sees their own side's view); anyone may replay a
+    finished one."""
+    game = access.game
+    seat = seat_of(request, access, request.app.state.limits)
+    if game.status != "finished" and seat is None:
+        raise HTTPException(403, "the moments of a running game are for its players; anyone may replay it "
+                                 "once it is over")
+    if not 0 <= seq <= game.seq:
+        raise HTTPException(404, f"this game has {game.seq} events: moments 0 to {game.seq}")
+    rows = store.page_events(session, game.id, 0, game.seq)[1]
+    rules = get_rules(game.game)
+    state = service.state_at(session, game, seq)
+    side = seat.side if seat else None
+    view = rules.view(state, side, [])  # a moment is looked at, never played
+    told = [r.seq + 1 for r in rows if r.text]  # the moments with something to read
+    turns = [(r.seq + 1, r.text or "") for r in rows if r.type == "turn_started"]
+    turn_start = max((n for n, _ in turns if n <= seq), default=0)
+    turn_end = min((n for n, _ in turns if n > seq), default=game.seq + 1)
+    phases = [(r.seq + 1, _phase_words(r.payload.get("phase", ""))) for r in rows
+              if r.type == "phase_started" and turn_start <= r.seq + 1 < turn_end]
+    steps = {"first": told[0] if told else 0, "back": max((n for n in told if n < seq), default=None),
+             "forward": min((n for n in told if n > seq), default=None), "last": game.seq}
+    log = [{"seq": r.seq + 1, "text": r.text, "turn": r.type == "turn_started"}
+           for r in reversed(rows[:seq]) if r.text][:80]
+    return page(request, "moment.html", game=game, seq=seq, view=view, side=side,
+                layers=render_layers(view), base=render_base(), steps=steps, turns=turns, phases=phases, log=log,
+                at=rows[seq - 1].created_at if seq > 0 else game.created_at)
+
+
+def _phase_words(phase: str) -> str:
+    """"us_movement" -> "US movement"."""
+    side, _, rest = phase.partition("_")
+    return f"{side.upper()} {rest.replace('_', ' ')}".strip()
 
 
 @router.get("/games/{game_id}/log", response_class=HTMLResponse)

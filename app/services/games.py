@@ -298,16 +298,21 @@ class GameService:
         cached = self.cache.get(game.id, game.seq)
         if cached is not None:
             return cached
+        state = self.state_at(session, game, game.seq)
+        self.cache.put(game.id, state.seq, state)
+        return state
+
+    def state_at(self, session: Session, game: GameLike, seq: int) -> Any:
+        """The state after the first ``seq`` events (a moment of the game's history), from
+        the snapshot if it is old enough; the cache of current states is left alone."""
         rules = get_rules(game.game)
         snap = store.load_snapshot(session, game.id)
-        if snap is not None and snap.seq <= game.seq:
-            state = rules.state_from_json(snap.state)
-            events = store.load_events(session, game.id, after=snap.seq - 1)
+        if snap is not None and snap.seq <= seq:
+            state, events = rules.state_from_json(snap.state), store.load_events(session, game.id, after=snap.seq - 1)
         else:
             state, events = rules.blank(), store.load_events(session, game.id)
-        for e in events[: game.seq - state.seq]:
+        for e in events[: seq - state.seq]:
             rules.apply(state, e)
-        self.cache.put(game.id, state.seq, state)
         return state
 
     def view(self, session: Session, game: Game, side: str | None) -> dict[str, Any]:

@@ -1,0 +1,77 @@
+"""Every moment of a game has its own page (issue 9, item 4): the board as it stood after
+the first N events, steps back and forward, bookmarks at each turn and phase; a running
+game's moments for its players only, a finished game's for anyone."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from app_support import bearer, drive
+from fastapi.testclient import TestClient
+
+from app.models import utcnow
+from engine.core.events import Event
+from engine.core.game import replay
+from engine.games import get_rules
+
+
+def seat_cookie(client: TestClient, game: dict[str, str], side: str) -> None:
+    client.post(f"/games/{game['id']}/seat", data={"token": game[side]}, follow_redirects=False)
+
+
+def test_a_moment_shows_the_board_as_it_stood_then(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    drive(client, game, lambda legal: legal["prompt"]["side"] == "IJ")  # the US set-up, then the IJ's
+    log = client.get(f"/api/games/{gid}/log", params={"limit": 1000}, headers=bearer(game["US"])).json()["items"]
+    placed = next(e for e in log if e["type"] == "unit_placed" and e["data"]["to"][:1].isdigit())
+    n = placed["seq"] + 1  # just after the first US unit was set up
+    seat_cookie(client, game, "US")
+    html = client.get(f"/games/{gid}/at/{n}").text
+    unit, where = placed["data"]["unit"], placed["data"]["to"]
+    assert re.search(rf'data-unit="{unit}"[^>]*data-hex="{where}"|data-hex="{where}"[^>]*data-unit="{unit}"', html)
+    # the engine, replaying the same events, agrees on every unit's place
+    rules = get_rules("first_blood")
+    state = replay(rules, [Event(e["type"], e["data"], e["side"]) for e in log[:n]])
+    on_map = {u for u, x in state.units.items() if x.loc[:1].isdigit()}
+    assert on_map == {unit}
+    assert f"Moment {n} of" in html and 'rel="prev"' in html and 'rel="next"' in html
+    assert "cmd-" not in html and "chat-form" not in html  # looked at, never played
+    forward = int(re.search(rf'href="/games/{gid}/at/(\d+)" rel="next"', html).group(1))
+    back = int(re.search(rf'href="/games/{gid}/at/(\d+)" rel="prev"', html).group(1))
+    assert back < n < forward  # steps go to the neighbouring moments with a log line
+    assert client.get(f"/games/{gid}/at/{10**6}").status_code == 404
+
+
+def test_bookmarks_at_each_turn_and_phase(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    drive(client, game, lambda legal: legal["prompt"]["kind"] == "us_movement")
+    seat_cookie(client, game, "IJ")
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    html = client.get(f"/games/{gid}/at/{seq}").text
+    assert "Turn 1: Sep I" in html
+    phases = html.split("Phases of this turn", 1)[1].split("</ol>", 1)[0]
+    assert "IJ reinforcements" in phases and "US movement" in phases
+
+
+def test_a_running_games_moments_are_for_its_players(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    assert client.get(f"/games/{gid}/at/1").status_code == 403
+    assert client.get(f"/games/{gid}/at/1", headers=bearer(game["IJ"])).status_code == 200
+    html = client.get(f"/games/{gid}", headers=bearer(game["US"])).text
+    assert f'href="/games/{gid}/at/' in html  # the board links to its replay
+
+
+def test_anyone_may_replay_a_finished_game(client: TestClient) -> None:
+    """A game won on time (the quickest way to finish one) is open to every visitor."""
+    created = client.post("/api/games", json={"side": "US", "move_days": 1}).json()
+    gid = created["game_id"]
+    joined = client.post(f"/api/games/{gid}/join", json={"token": created["invite_url"].split("token=")[1]}).json()
+    later = utcnow() + timedelta(days=2)
+    client.app.state.games.now = lambda: later
+    assert client.post(f"/api/games/{gid}/clock/claim", headers=bearer(joined["token"])).status_code == 200
+    client.cookies.clear()
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    html = client.get(f"/games/{gid}/at/{seq}").text
+    assert "IJ wins." in html and "spectator" in html
+    assert client.get(f"/games/{gid}/at/1").status_code == 200

@@ -1,0 +1,47 @@
+"""Stepping through a game's moments in real Chromium (issue 9, item 4): the arrow keys
+and the Play button move through the history; each moment is its own page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, expect
+
+
+def test_the_arrow_keys_and_play_step_through_the_moments(browser: Browser, server: str, artifacts: Path) -> None:
+    with httpx.Client(base_url=server, timeout=30) as http:
+        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+        gid, token = created["game_id"], created["token"]
+        invite = created["invite_url"].split("token=")[1]
+        assert http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).status_code == 200
+        auth = {"Authorization": f"Bearer {token}"}
+        for _ in range(4):  # four US set-up placements
+            legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
+            place = next(c for c in legal["commands"] if c["type"] == "place")
+            assert http.post(f"/api/games/{gid}/commands", headers=auth,
+                             json={**place, "expected_seq": legal["seq"]}).status_code == 200
+        last = http.get(f"/api/games/{gid}").json()["seq"]
+    context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{gid}#token={token}")
+        expect(page.locator("#replay-link")).to_be_visible()
+        page.locator("#replay-link").click()
+        expect(page).to_have_url(re.compile(rf"/games/{gid}/at/{last}$"))
+        expect(page.locator(".prompt")).to_contain_text(f"Moment {last} of {last}")
+        page.keyboard.press("ArrowLeft")
+        expect(page).to_have_url(re.compile(rf"/at/{last - 1}$"))
+        page.keyboard.press("ArrowLeft")
+        expect(page).to_have_url(re.compile(rf"/at/{last - 2}$"))
+        page.screenshot(path=str(artifacts / "replay-moment.png"))
+        page.keyboard.press("ArrowRight")
+        expect(page).to_have_url(re.compile(rf"/at/{last - 1}$"))
+        page.locator("#step-play").click()  # plays on by itself to the last moment
+        expect(page).to_have_url(re.compile(rf"/at/{last}(#play)?$"), timeout=10_000)
+        page.keyboard.press("Home")
+        expect(page.locator(".prompt")).to_contain_text("Moment ")
+        assert int(re.search(r"/at/(\d+)", page.url).group(1)) < last - 3
+    finally:
+        context.close()
