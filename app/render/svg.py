@@ -240,7 +240,7 @@ def _unit_title(ctx: _Ctx, u: Mapping[str, Any]) -> str:
     bits = [_unit_label(u)]
     if u.get("kind", "ground") == "ground":
         bits.append(f"CF {u.get('cf')} MF {u.get('mf')}" + (f" range {u['range']}" if u.get("range") else ""))
-        if u.get("moved") or u.get("stopped"):
+        if (u.get("moved") or u.get("stopped")) and u.get("mf_left") is not None:
             bits.append(f"MF left {u.get('mf_left')}")
     for flag, word in (("moved", "moved"), ("fought", "fought"), ("stopped", "stopped (enemy ZOC)")):
         if u.get(flag):

@@ -24,12 +24,19 @@ RECONSTRUCTION_NOTE = (
 
 
 def unit_view(state: FBState, uid: str) -> dict[str, Any]:
+    """A unit as the board shows it.  Every mark belongs to the current turn (issue 9:
+    "moved" from last turn is not shown in this one), and MF left only in its own side's
+    movement phase, where it means something."""
     s, u = q.spec(uid), state.units[uid]
+    moved = u.moved and u.moved_turn == state.turn
+    own_movement = state.phase == f"{s.side.lower()}_movement"
     return {
         "id": uid, "side": s.side, "name": s.name, "kind": s.kind, "type": s.type,
         "cf": s.cf, "mf": s.mf, "range": s.range, "arrives": turn_name(s.arrives) if s.arrives else "start",
-        "loc": u.loc, "face_down": u.face_down, "mf_left": u.mf_left, "stopped": u.stopped,
-        "moved": u.moved, "fought": u.fought, "defended": u.defended, "support": u.support,
+        "loc": u.loc, "face_down": u.face_down, "mf_left": u.mf_left if own_movement else None,
+        "stopped": u.stopped and moved, "moved": moved,
+        "fought": u.fought and u.fought_turn == state.turn, "defended": u.defended and u.fought_turn == state.turn,
+        "support": u.support,
     }
 
 

@@ -750,3 +750,17 @@ def test_every_refused_destination_has_a_reason_from_the_search(units, uid, boar
         err = illegal(state, unit=uid, to=place)
         assert err.rule.startswith(("§5", "§6")), (place, err)
         assert "the move is legal" not in err.message
+
+
+def test_the_board_shows_only_this_turns_marks():
+    """Issue 9: "moved; stopped; MF left 5" from one turn must not be drawn in the next.
+    A unit that moved in turn 5 shows nothing of it in turn 6; MF left only in its own
+    side's movement phase."""
+    state = us_move({US_INF: "0707"})
+    play(state, "move", unit=US_INF, to="0708")
+    seen = next(u for u in RULES.view(state, "US")["units"] if u["id"] == US_INF)
+    assert seen["moved"] and seen["mf_left"] == state.units[US_INF].mf_left
+    state.turn += 1  # the same flags, a turn later (the US has not moved again yet)
+    state.phase = "ij_movement"
+    seen = next(u for u in RULES.view(state, "US")["units"] if u["id"] == US_INF)
+    assert (seen["moved"], seen["stopped"], seen["fought"], seen["mf_left"]) == (False, False, False, None)
