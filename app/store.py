@@ -108,6 +108,16 @@ def load_entries(session: Session, game_id: str) -> list[LogEntry]:
             for r in rows]
 
 
+def since_last_command(session: Session, game_id: str, side: str, limit: int = 300) -> list[EventRow]:
+    """The events after ``side``'s last command (all of them if it has given none), at
+    most the newest ``limit``."""
+    last = session.scalar(select(func.max(EventRow.seq)).where(EventRow.game_id == game_id,
+                                                                EventRow.actor == side))
+    rows = session.scalars(select(EventRow).where(EventRow.game_id == game_id, EventRow.seq > (last or -1))
+                           .order_by(EventRow.seq.desc()).limit(limit)).all()
+    return list(reversed(rows))
+
+
 def page_events(session: Session, game_id: str, offset: int, limit: int) -> tuple[int, list[EventRow]]:
     total = session.scalar(select(func.count()).select_from(EventRow).where(EventRow.game_id == game_id)) or 0
     rows = session.scalars(select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq)

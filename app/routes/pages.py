@@ -35,7 +35,7 @@ from app.render.svg import render_base, render_layers
 from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock
-from app.services.board import BoardContext, BoardRequest, board_context
+from app.services.board import BoardContext, BoardRequest, board_context, phase_words
 from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
 from app.templating import page
@@ -500,7 +500,7 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
     turns = [(r.seq + 1, r.text or "") for r in rows if r.type == "turn_started"]
     turn_start = max((n for n, _ in turns if n <= seq), default=0)
     turn_end = min((n for n, _ in turns if n > seq), default=game.seq + 1)
-    phases = [(r.seq + 1, _phase_words(r.payload.get("phase", ""))) for r in rows
+    phases = [(r.seq + 1, phase_words(r.payload.get("phase", ""))) for r in rows
               if r.type == "phase_started" and turn_start <= r.seq + 1 < turn_end]
     steps = {"first": told[0] if told else 0, "back": max((n for n in told if n < seq), default=None),
              "forward": min((n for n in told if n > seq), default=None), "last": game.seq}
@@ -509,12 +509,6 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
     return page(request, "moment.html", game=game, seq=seq, view=view, side=side,
                 layers=render_layers(view), base=render_base(), steps=steps, turns=turns, phases=phases, log=log,
                 at=rows[seq - 1].created_at if seq > 0 else game.created_at)
-
-
-def _phase_words(phase: str) -> str:
-    """"us_movement" -> "US movement"."""
-    side, _, rest = phase.partition("_")
-    return f"{side.upper()} {rest.replace('_', ' ')}".strip()
 
 
 @router.get("/games/{game_id}/log", response_class=HTMLResponse)

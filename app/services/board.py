@@ -67,6 +67,7 @@ class BoardContext:
     oob: bool = False  # only the changing parts, each swapped in by its id
     state: Any = None  # the engine state the page was drawn from
     clock: dict[str, Any] | None = None  # the time control, if the game has one
+    briefing: list[dict[str, Any]] = field(default_factory=list)  # "since your last move", by phase
 
     @property
     def base(self) -> str:
@@ -196,7 +197,36 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
                         log=lines, error=req.error, error_for=err_for, inspect=inspect or None, stack=stack,
                         invite_url=invite_url if game.status == "waiting" else None, oob=oob,
                         private_url=private_url if seat is not None and not oob else None, welcome=req.welcome,
-                        state=state, clock=clock.view(game, service.now()))
+                        state=state, clock=clock.view(game, service.now()),
+                        briefing=briefing(session, game, side) if side and not oob else [])
+
+
+def briefing(session: Session, game: Game, side: str) -> list[dict[str, Any]]:
+    """What happened since the player's last command, grouped by turn and phase, when
+    the opponent (or the game itself) did something since: each line links to its
+    moment on the map (``/games/{id}/at/{n}``)."""
+    rows = store.since_last_command(session, game.id, side)
+    if not any(r.text and r.actor not in (None, side) for r in rows):
+        return []
+    groups: list[dict[str, Any]] = []
+    turn = phase = ""
+    for r in rows:
+        if r.type == "turn_started":
+            turn = r.text or ""
+        elif r.type == "phase_started":
+            phase = phase_words(r.payload.get("phase", ""))
+        elif r.text:
+            title = " · ".join(t for t in (turn, phase) if t)
+            if not groups or groups[-1]["title"] != title:
+                groups.append({"title": title, "lines": []})
+            groups[-1]["lines"].append({"seq": r.seq + 1, "text": r.text, "at": r.created_at})
+    return groups
+
+
+def phase_words(phase: str) -> str:
+    """"us_movement" -> "US movement"."""
+    first, _, rest = phase.partition("_")
+    return f"{first.upper()} {rest.replace('_', ' ')}".strip()
 
 
 def _button(rules: Any, state: Any, c: Command) -> Button:

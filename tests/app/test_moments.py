@@ -75,3 +75,19 @@ def test_anyone_may_replay_a_finished_game(client: TestClient) -> None:
     html = client.get(f"/games/{gid}/at/{seq}").text
     assert "IJ wins." in html and "spectator" in html
     assert client.get(f"/games/{gid}/at/1").status_code == 200
+
+
+def test_since_your_last_move_briefs_the_player_by_phase(client: TestClient, game: dict[str, str]) -> None:
+    """Issue 9, item 3: after the opponent acted, the board lists what they did since the
+    player's own last command, by turn and phase, each line a link to its moment."""
+    gid = game["id"]
+    drive(client, game, lambda legal: legal["prompt"]["side"] == "IJ")  # the US sets up
+    seat_cookie(client, game, "IJ")
+    html = client.get(f"/games/{gid}").text
+    card = html.split('id="briefing"', 1)[1].split("</details>", 1)[0]
+    assert "Since your last move" in card and "<h4>US setup</h4>" in card
+    links = re.findall(rf'href="/games/{gid}/at/(\d+)"', card)
+    assert len(links) > 20 and "Step through it on the map" in card
+    client.cookies.clear()
+    seat_cookie(client, game, "US")  # the US acted last: nothing to brief
+    assert 'id="briefing"' not in client.get(f"/games/{gid}").text

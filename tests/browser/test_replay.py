@@ -45,3 +45,33 @@ def test_the_arrow_keys_and_play_step_through_the_moments(browser: Browser, serv
         assert int(re.search(r"/at/(\d+)", page.url).group(1)) < last - 3
     finally:
         context.close()
+
+
+def test_since_your_last_move_steps_through_on_the_map(browser: Browser, server: str, artifacts: Path) -> None:
+    with httpx.Client(base_url=server, timeout=30) as http:
+        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+        gid, token = created["game_id"], created["token"]
+        invite = created["invite_url"].split("token=")[1]
+        joined = http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).json()
+        auth = {"Authorization": f"Bearer {token}"}
+        for _ in range(3):
+            legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
+            place = next(c for c in legal["commands"] if c["type"] == "place")
+            http.post(f"/api/games/{gid}/commands", headers=auth, json={**place, "expected_seq": legal["seq"]})
+    context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{gid}#token={joined['token']}")
+        card = page.locator("#briefing")
+        expect(card).to_have_attribute("open", "")
+        expect(card).to_contain_text("Since your last move")
+        expect(card.locator("ol li", has_text="placed in")).to_have_count(3)  # the three US placements
+        page.screenshot(path=str(artifacts / "since-your-last-move.png"))
+        card.locator("#briefing-replay").click()
+        expect(page).to_have_url(re.compile(rf"/games/{gid}/at/\d+$"))
+        page.keyboard.press("ArrowRight")
+        expect(page.locator(".prompt")).to_contain_text("Moment ")
+        page.get_by_role("link", name="Back to the game").click()
+        expect(page).to_have_url(re.compile(rf"/games/{gid}$"))
+    finally:
+        context.close()
