@@ -178,7 +178,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
             other.append(_button(rules, state, c))
     units_with_actions = sorted({c.data["unit"] for c in legal if isinstance(c.data.get("unit"), str)})
     names = {u["id"]: u for u in view["units"]}
-    choosers = [{"id": u, "label": _unit_label(names.get(u)), "where": names.get(u, {}).get("loc", "")}
+    choosers = [{"id": u, "label": _unit_label(names.get(u)), "where": names.get(u, {}).get("where", "")}
                 for u in units_with_actions]
 
     layers = render_layers(view, selected=selected, highlights=highlights, targets=sorted(targets))

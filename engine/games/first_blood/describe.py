@@ -16,6 +16,7 @@ PLACES = {
     "cap": "the USAF CAP box", "ga": "the USAF Ground Attack box", "usaf_reserve": "the USAF Reserve",
     "ijaaf_reserve": "the IJAAF Reserve", "ijaaf_attack": "the IJAAF Attack box",
     "ijn_reserve": "the IJN Reserve", "ijn_attack": "the IJN Attack box",
+    "arriving": "waiting to be placed", "pool": "still to come", "eliminated": "eliminated",
 }
 
 

@@ -12,6 +12,7 @@ from engine.core import dice
 from engine.core.events import Command
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.board import load_board
+from engine.games.first_blood.describe import place
 from engine.games.first_blood.oob import TURNS, turn_name
 from engine.games.first_blood.phases import combat
 from engine.games.first_blood.sequence import PHASE_TITLES
@@ -33,7 +34,7 @@ def unit_view(state: FBState, uid: str) -> dict[str, Any]:
     return {
         "id": uid, "side": s.side, "name": s.name, "kind": s.kind, "type": s.type,
         "cf": s.cf, "mf": s.mf, "range": s.range, "arrives": turn_name(s.arrives) if s.arrives else "start",
-        "loc": u.loc, "face_down": u.face_down, "mf_left": u.mf_left if own_movement else None,
+        "loc": u.loc, "where": place(u.loc), "face_down": u.face_down, "mf_left": u.mf_left if own_movement else None,
         "stopped": u.stopped and moved, "moved": moved,
         "fought": u.fought and u.fought_turn == state.turn, "defended": u.defended and u.fought_turn == state.turn,
         "support": u.support,

@@ -764,3 +764,13 @@ def test_the_board_shows_only_this_turns_marks():
     state.phase = "ij_movement"
     seen = next(u for u in RULES.view(state, "US")["units"] if u["id"] == US_INF)
     assert (seen["moved"], seen["stopped"], seen["fought"], seen["mf_left"]) == (False, False, False, None)
+
+
+def test_the_view_says_where_a_unit_is_in_plain_words():
+    """Issue 9: no raw ids ("box:D", "entry:ij-east-koli", "ijn_attack", "arriving")."""
+    state = ij_move({KUMA: "box:D", IJ_B: "entry:ij-east-koli", "ij-dd-yudachi": "ijn_attack",
+                     "us-vmf-223a": "cap", IJ_C: "0711"})
+    where = {u["id"]: u["where"] for u in RULES.view(state, "IJ")["units"]}
+    assert where[KUMA] == "off-map box D" and where["ij-dd-yudachi"] == "the IJN Attack box"
+    assert where[IJ_B].startswith("entry point ") and "ij-east-koli" not in where[IJ_B]
+    assert where["us-vmf-223a"] == "the USAF CAP box" and where[IJ_C] == "0711"
