@@ -190,6 +190,7 @@ class _Ctx:
     must_attack: frozenset[str] = frozenset()
     must_be_attacked: frozenset[str] = frozenset()
     overstacked: frozenset[str] = frozenset()
+    refused: Mapping[str, str] = field(default_factory=dict)  # hex -> why the selected unit may not go there
     attacking: frozenset[str] = frozenset()
     combat_targets: frozenset[str] = frozenset()
     by_loc: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)
@@ -379,6 +380,8 @@ def _hex_state(ctx: _Ctx, h: str) -> str:
         classes.append("combat-target")
     if h in ctx.highlights:
         aria.append(_reach_words(ctx, h))
+    elif h in ctx.refused:
+        aria.append(f"not reachable ({ctx.refused[h]})")
     if h in ctx.targets:
         aria.append("attack target")
     if units:
@@ -593,10 +596,13 @@ def render_layers(
     highlights: Mapping[str, str] | None = None,
     targets: Iterable[str] = (),
     title: str | None = None,
+    refused: Mapping[str, str] | None = None,
 ) -> str:
     """The map's changing layers as an SVG element (``id="map-layers"``) drawn over
-    :func:`render_base` on the game page.  Parameters as for :func:`render_map`."""
+    :func:`render_base` on the game page.  Parameters as for :func:`render_map`;
+    ``refused``: hexes the selected unit may not move to, with why (a hover says it)."""
     ctx = _make_ctx(view, selected, highlights, targets)
+    ctx.refused = dict(refused or {})
     heading = title if title is not None else str(view.get("title") or "First Blood")
     return (_svg_open(ctx.st.page, heading, ' class="fb-map map-layers" id="map-layers"')
             + _layers_inner(ctx, heading) + "</svg>")

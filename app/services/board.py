@@ -181,7 +181,8 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     choosers = [{"id": u, "label": _unit_label(names.get(u)), "where": names.get(u, {}).get("where", "")}
                 for u in units_with_actions]
 
-    layers = render_layers(view, selected=selected, highlights=highlights, targets=sorted(targets))
+    refused = service.why_unreachable(game, state, side, selected) if selected and highlights and side else {}
+    layers = render_layers(view, selected=selected, highlights=highlights, targets=sorted(targets), refused=refused)
     oob = req.since is not None
     if oob:  # swapped in out of band, by its id
         layers = layers.replace("<svg ", '<svg hx-swap-oob="true" ', 1)

@@ -347,6 +347,15 @@ class GameService:
             return {h: r for h, r in get_rules(game.game).reachable(state, unit).items() if h in moves}
         return self.cache.memo(game.id, game.seq, ("reach", side, unit), compute)
 
+    def why_unreachable(self, game: Game, state: Any, side: str, unit: str) -> dict[str, str]:
+        """Hexes near ``unit`` it may not move to now, with the engine's reason for each
+        (empty for a game that does not say, or a unit that is not ``side``'s)."""
+        rules = get_rules(game.game)
+        if not hasattr(rules, "why_unreachable") or unit not in state.units:
+            return {}
+        return self.cache.memo(game.id, game.seq, ("unreachable", side, unit),
+                               lambda: rules.why_unreachable(state, unit))
+
     def why_not(self, game: GameLike, state: Any, side: str, command: Command) -> str | None:
         """The engine's reason for refusing ``command`` from ``side`` now (the rule and
         the words the engine would answer a real attempt with), or None if it is legal.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from app_support import ADMIN, bearer
+from app_support import ADMIN, bearer, drive
 from fastapi.testclient import TestClient
 
 EVIL = '<script>alert("x")</script> & <b>bold</b>'
@@ -183,8 +183,6 @@ def test_a_command_is_answered_with_only_what_changed(client: TestClient) -> Non
 def test_a_refused_click_gives_the_engines_reason(client: TestClient, game: dict[str, str]) -> None:
     """Issue 10: a click on a hex the selected unit cannot reach says why, in the engine's
     words (the same refusal a real move would get), and keeps the selection."""
-    from app_support import drive
-
     gid = game["id"]
     _, legal = drive(client, game, lambda legal: legal["prompt"]["kind"] == "ij_movement")
     unit = next(c["data"]["unit"] for c in legal["commands"] if c["type"] == "move")
@@ -195,3 +193,21 @@ def test_a_refused_click_gives_the_engines_reason(client: TestClient, game: dict
     assert "§6.1: IJ " in html and "cannot reach 1110 with" in html
     assert f'data-selected="{unit}"' in html or f'name="select" value="{unit}"' in html
     assert client.get(f"/api/games/{gid}").json()["seq"] == seq  # nothing was written
+
+
+def test_with_a_unit_selected_the_map_says_why_a_hex_is_out_of_reach(client: TestClient,
+                                                                      game: dict[str, str]) -> None:
+    """Issue 9, item 5: hovering a hex the selected unit cannot reach says why, in the
+    engine's words (the SVG title and the spoken label of the hex)."""
+    gid = game["id"]
+    _, legal = drive(client, game, lambda legal: legal["prompt"]["kind"] == "ij_movement")
+    unit = next(c["data"]["unit"] for c in legal["commands"] if c["type"] == "move")
+    client.post(f"/games/{gid}/seat", data={"token": game["IJ"]}, follow_redirects=False)
+    board = client.get(f"/games/{gid}/board", params={"select": unit}).text
+    reasons = re.findall(r'aria-label="Hex (\d{4}), not reachable \((§[\d.]+): ([^)"]+)', board)
+    assert reasons, "no hex says why it is out of reach"
+    for h, rule, why in reasons[:5]:  # each the same refusal a real move there gets
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["IJ"]),
+                        json={"type": "move", "data": {"unit": unit, "to": h},
+                              "expected_seq": client.get(f"/api/games/{gid}").json()["seq"]})
+        assert r.status_code == 422 and r.json()["rule"] == rule and why.split(" (")[0] in r.json()["detail"]

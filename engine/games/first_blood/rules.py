@@ -273,6 +273,10 @@ class FirstBlood:
         return {dest: {"cost": r.cost, "path": list(r.path), "stops": r.stops}
                 for dest, r in movement.reachable(state, unit).items()}
 
+    def why_unreachable(self, state: FBState, unit: str) -> dict[str, str]:
+        """Places near the unit it may not move to now, each with the rule and the reason."""
+        return {place: f"{rule}: {text}" for place, (rule, text) in movement.refusals(state, unit).items()}
+
     def preview_attack(self, state: FBState, side: str, targets: list[str], units: list[str]) -> dict[str, Any]:
         """Odds and modifiers of a proposed attack, declared on a scratch copy with the
         same legal commands a real declaration uses (so an illegal one raises)."""

@@ -119,6 +119,23 @@ def refusal(state: FBState, uid: str, dest: str) -> Reason:
     return "§6.1", f"{q.label(uid)} cannot reach {dest} with {state.units[uid].mf_left} MF"
 
 
+def refusals(state: FBState, uid: str) -> dict[str, Reason]:
+    """Why each place the unit's search considered, but may not end a move in, is
+    refused (for "why not" on the map: the same search that lists its moves)."""
+    where = ground(state)
+    origin = state.units[uid].loc
+    if immobile(state, uid) or _held_back(where, origin):
+        return {}
+    why: dict[str, tuple[int, Reason]] = {}
+    found = _search(state, uid, where, why)
+    out = {place: reason for place, (_rank, reason) in why.items() if place not in found}
+    for place in found:
+        end = _end_refusal(state, where, place, origin)
+        if end is not None:
+            out[place] = end
+    return out
+
+
 def _relieved(state: FBState, where: Ground, full: str, origin: str) -> bool:
     """Could a unit already in the full hex still leave it for a hex with room, once
     the mover has left ``origin``?"""
