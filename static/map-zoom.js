@@ -1,0 +1,100 @@
+// Zoom and pan for the map: the + and - buttons, Ctrl+wheel, a two-finger pinch, and a
+// drag with the mouse (a finger scrolls natively).  Zooming widens the map inside its
+// scrolling frame and keeps the point under the pointer (or the frame's centre) still;
+// a drag that moved the map is not also a click.  The zoom is kept for this tab.
+(function () {
+  "use strict";
+  var MIN = 0.6, MAX = 4, STEP = 1.25, BASE_WIDTH = 900;
+  var zoom = 1;
+
+  function frame() { return document.querySelector(".map-wrap"); }
+  function stack() { return document.querySelector(".map-wrap .map-stack"); }
+
+  function apply(next, clientX, clientY) {
+    var w = frame(), s = stack();
+    if (!w || !s) { return; }
+    next = Math.max(MIN, Math.min(MAX, next));
+    var box = w.getBoundingClientRect();
+    var px = clientX === undefined ? box.width / 2 : clientX - box.left;
+    var py = clientY === undefined ? box.height / 2 : clientY - box.top;
+    var fx = (w.scrollLeft + px) / s.offsetWidth, fy = (w.scrollTop + py) / s.offsetHeight;
+    zoom = next;
+    s.style.width = (zoom * 100) + "%";
+    s.style.minWidth = (BASE_WIDTH * zoom) + "px";
+    w.scrollLeft = fx * s.offsetWidth - px;
+    w.scrollTop = fy * s.offsetHeight - py;
+    var label = document.getElementById("zoom-level");
+    if (label) { label.textContent = Math.round(zoom * 100) + "%"; }
+    try { window.sessionStorage.setItem("map-zoom", String(zoom)); } catch (e) { /* private mode */ }
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button[data-zoom]") : null;
+    if (!button) { return; }
+    var how = button.dataset.zoom;
+    apply(how === "in" ? zoom * STEP : how === "out" ? zoom / STEP : 1);
+  });
+
+  document.addEventListener("wheel", function (event) {
+    if (!event.ctrlKey || !event.target.closest || !event.target.closest(".map-wrap")) { return; }
+    event.preventDefault();
+    apply(event.deltaY < 0 ? zoom * 1.15 : zoom / 1.15, event.clientX, event.clientY);
+  }, { passive: false });
+
+  // dragging with the mouse pans; two touching fingers pinch
+  var drag = null, moved = false, touches = {}, pinch = null;
+  document.addEventListener("pointerdown", function (event) {
+    var w = event.target.closest ? event.target.closest(".map-wrap") : null;
+    if (!w) { return; }
+    if (event.pointerType === "touch") {
+      touches[event.pointerId] = { x: event.clientX, y: event.clientY };
+      var ids = Object.keys(touches);
+      if (ids.length === 2) {
+        var a = touches[ids[0]], b = touches[ids[1]];
+        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), zoom: zoom };
+      }
+      return;
+    }
+    if (event.button === 0) {
+      drag = { x: event.clientX, y: event.clientY, left: w.scrollLeft, top: w.scrollTop, frame: w };
+      moved = false;
+    }
+  });
+  document.addEventListener("pointermove", function (event) {
+    if (touches[event.pointerId]) {
+      touches[event.pointerId] = { x: event.clientX, y: event.clientY };
+      var ids = Object.keys(touches);
+      if (pinch && ids.length === 2) {
+        var a = touches[ids[0]], b = touches[ids[1]];
+        apply(pinch.zoom * Math.hypot(a.x - b.x, a.y - b.y) / pinch.d, (a.x + b.x) / 2, (a.y + b.y) / 2);
+      }
+      return;
+    }
+    if (!drag) { return; }
+    var dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+    if (!moved && Math.abs(dx) + Math.abs(dy) < 6) { return; }
+    moved = true;
+    drag.frame.scrollLeft = drag.left - dx;
+    drag.frame.scrollTop = drag.top - dy;
+  });
+  function release(event) {
+    delete touches[event.pointerId];
+    if (Object.keys(touches).length < 2) { pinch = null; }
+    drag = null;
+  }
+  document.addEventListener("pointerup", release);
+  document.addEventListener("pointercancel", release);
+  document.addEventListener("click", function (event) {  // capture: before the board's handler
+    if (moved) {
+      moved = false;
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var kept = 1;
+    try { kept = parseFloat(window.sessionStorage.getItem("map-zoom") || "1") || 1; } catch (e) { kept = 1; }
+    if (kept !== 1) { apply(kept); }
+  });
+})();
