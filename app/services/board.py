@@ -249,7 +249,15 @@ def _unit_label(u: dict[str, Any] | None) -> str:
 
 
 def _end_confirmation(rules: Any, state: Any, legal: list[Command]) -> str | None:
-    """Ask before ending a phase in which units could still act."""
+    """Ask before ending a phase in which units could still act, saying what it costs."""
+    notes = rules.end_phase_notes(state) if hasattr(rules, "end_phase_notes") else []
+    question = _end_question(legal)
+    if notes:
+        return " ".join(f"{n}." for n in notes) + " " + (question or "End the phase?")
+    return question
+
+
+def _end_question(legal: list[Command]) -> str | None:
     movers = {c.data["unit"] for c in legal if c.type == "move"}
     if movers:
         return f"{len(movers)} unit(s) could still move. End the movement phase?"

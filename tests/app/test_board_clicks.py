@@ -3,8 +3,10 @@ engine's legal commands, or nothing."""
 
 from __future__ import annotations
 
-from app.services.board import BoardContext
+from app.services.board import BoardContext, _end_confirmation
 from engine.core.events import Command
+from engine.games.first_blood.rules import RULES
+from engine.games.first_blood.testing import position
 
 
 class FakeSeat:
@@ -40,3 +42,12 @@ def test_boxes_and_entry_points_are_places_too() -> None:
     assert c.command_for_click("cap", None) == cap
     assert c.command_for_click("entry:ij-east", None) == place
     assert c.command_for_click("0101", None) is None
+
+
+def test_ending_the_phase_asks_with_what_it_costs() -> None:
+    """The "End phase" button's confirmation names units left on entry points (§5)."""
+    state = position({"us-1-1": "entry:us-east-1", "us-1-2": "0707"}, phase="us_movement", turn=5)
+    legal = RULES.legal_commands(state)
+    question = _end_confirmation(RULES, state, legal)
+    assert question.startswith("US 1/1 is still on an entry point and will be eliminated")
+    assert question.endswith("could still move. End the movement phase?")

@@ -273,6 +273,20 @@ class FirstBlood:
         return {dest: {"cost": r.cost, "path": list(r.path), "stops": r.stops}
                 for dest, r in movement.reachable(state, unit).items()}
 
+    def end_phase_notes(self, state: FBState) -> list[str]:
+        """What ending the current phase now will cost, for the player to confirm: units
+        left on entry points are eliminated at the end of their combat phase (§5)."""
+        side = sequence.phase_side(state.phase)
+        if side is None or not (state.phase.endswith("_movement") or state.phase.endswith("_combat")):
+            return []
+        stranded = sorted(uid for uid, u in state.units.items()
+                          if q.spec(uid).side == side and q.in_entry(u.loc) is not None)
+        if not stranded:
+            return []
+        when = "at the end of this phase" if state.phase.endswith("_combat") else "at the end of your combat phase"
+        return [f"{', '.join(q.label(u) for u in stranded)} {'is' if len(stranded) == 1 else 'are'} still on an "
+                f"entry point and will be eliminated {when} (§5)"]
+
     def why_unreachable(self, state: FBState, unit: str) -> dict[str, str]:
         """Places near the unit it may not move to now, each with the rule and the reason."""
         return {place: f"{rule}: {text}" for place, (rule, text) in movement.refusals(state, unit).items()}

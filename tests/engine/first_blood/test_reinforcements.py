@@ -337,3 +337,13 @@ def test_unit_that_entered_the_map_is_not_eliminated():
     gone = [e.data["unit"] for e in events if e.type == "unit_eliminated" and "§5" in e.data["reason"]]
     assert gone == [I228_3]
     assert state.units[I228_1].loc == "0220"
+
+
+def test_5_ending_movement_warns_of_units_left_on_entry_points():
+    """Issue 9: "a reinforcement left on its entry point is eliminated at the end of the
+    combat phase; the only warning ... was '17 unit(s) could still move'"."""
+    state = position({US_INF: "entry:us-east-1", "us-1-2": "0707"}, phase="us_movement", turn=OCT_III)
+    (note,) = RULES.end_phase_notes(state)
+    assert note == "US 1/1 is still on an entry point and will be eliminated at the end of your combat phase (§5)"
+    state.units[US_INF].loc = "0701"
+    assert RULES.end_phase_notes(state) == []
