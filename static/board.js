@@ -79,4 +79,20 @@
       show("");
     }
   });
+
+  // A poll (asked when the stream says the game moved, or now and then) that comes back
+  // after the page already shows that moment or a later one, for instance after the
+  // player's own command, is dropped: swapping it in would undo what the player did since
+  // (a unit just selected).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var s = state();
+    if (!elt || elt.id !== "board-state" || !s) {
+      return;
+    }
+    var found = /id="board-state"[^>]*data-seq="(\d+)"/.exec(event.detail.serverResponse || "");
+    if (found && parseInt(found[1], 10) <= parseInt(s.dataset.seq, 10)) {
+      event.detail.shouldSwap = false;
+    }
+  });
 })();
