@@ -211,3 +211,19 @@ def test_with_a_unit_selected_the_map_says_why_a_hex_is_out_of_reach(client: Tes
                         json={"type": "move", "data": {"unit": unit, "to": h},
                               "expected_seq": client.get(f"/api/games/{gid}").json()["seq"]})
         assert r.status_code == 422 and r.json()["rule"] == rule and why.split(" (")[0] in r.json()["detail"]
+
+
+def test_every_counter_of_a_stack_is_selectable_from_the_panel(client: TestClient) -> None:
+    """Issue 9, item 6: a stack's list names every counter, and the player's own are
+    buttons that select them (the top counter alone is not the only way in)."""
+    gid = new_game(client)
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    for unit in ("us-1-1", "us-1-2"):
+        client.post(f"/games/{gid}/click", data={"hex": "0709", "select": unit, "seq": seq})
+        seq = client.get(f"/api/games/{gid}").json()["seq"]
+    html = client.post(f"/games/{gid}/click", data={"hex": "0709", "seq": seq}).text
+    stack = html.split('id="stack"', 1)[1].split("</section>", 1)[0]
+    for unit in ("us-1-1", "us-1-2"):
+        assert f'data-unit="{unit}" hx-get="/games/{gid}/board?select={unit}' in stack
+    picked = client.get(f"/games/{gid}/board", params={"select": "us-1-2", "seq": seq}).text
+    assert 'data-select="us-1-2"' in picked
