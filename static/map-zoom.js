@@ -4,10 +4,12 @@
 // a drag that moved the map is not also a click.  The zoom is kept for this tab.
 (function () {
   "use strict";
-  var MIN = 0.6, MAX = 4, STEP = 1.25, BASE_WIDTH = 900;
+  var MIN = 0.6, MAX = 4, STEP = 1.25;
   var zoom = 1;
 
   function frame() { return document.querySelector(".map-wrap"); }
+  // the map's unzoomed width: 900 px on a wide screen, the frame's width on a phone
+  function baseWidth() { return window.matchMedia("(max-width: 600px)").matches ? frame().clientWidth : 900; }
   function stack() { return document.querySelector(".map-wrap .map-stack"); }
 
   function apply(next, clientX, clientY) {
@@ -20,7 +22,7 @@
     var fx = (w.scrollLeft + px) / s.offsetWidth, fy = (w.scrollTop + py) / s.offsetHeight;
     zoom = next;
     s.style.width = (zoom * 100) + "%";
-    s.style.minWidth = (BASE_WIDTH * zoom) + "px";
+    s.style.minWidth = zoom === 1 ? "" : (baseWidth() * zoom) + "px";
     w.scrollLeft = fx * s.offsetWidth - px;
     w.scrollTop = fy * s.offsetHeight - py;
     var label = document.getElementById("zoom-level");

@@ -44,3 +44,23 @@ def test_zoom_pan_and_click_after_zooming(browser: Browser, server: str, artifac
         expect(page.locator("#zoom-level")).to_have_text("100%")
     finally:
         context.close()
+
+
+def test_on_a_phone_the_map_fits_and_the_actions_are_in_reach(browser: Browser, server: str,
+                                                                artifacts: Path) -> None:
+    """Issue 9, item 6: no 900 px sideways box with the actions far below it."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+    context = browser.new_context(base_url=server, viewport={"width": 400, "height": 800}, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{created['game_id']}#token={created['token']}")
+        expect(page.locator("button.chooser").first).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 401  # nothing wider than the phone
+        map_box = page.locator(".map-wrap").bounding_box()
+        assert map_box["width"] <= 400 and map_box["height"] <= 0.5 * 800
+        first_action = page.locator("button.chooser").first.bounding_box()
+        assert first_action["y"] < 800 * 1.25  # within about a screen: not behind a long map
+        page.screenshot(path=str(artifacts / "phone-board.png"))
+    finally:
+        context.close()
