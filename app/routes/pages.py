@@ -35,7 +35,7 @@ from app.render.svg import render_base, render_layers
 from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock
-from app.services.board import BoardContext, BoardRequest, board_context, phase_words
+from app.services.board import BoardContext, BoardRequest, board_context, narrative, phase_words
 from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
 from app.templating import page
@@ -513,8 +513,13 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
 
 
 @router.get("/games/{game_id}/log", response_class=HTMLResponse)
-def log_page(request: Request, game: GameDep, session: SessionDep, service: ServiceDep,
+def log_page(request: Request, access: AccessDep, session: SessionDep,
              offset: int = 0, limit: int = 200) -> HTMLResponse:
+    """The game's log as a story: turn and phase headings, times, each line a link to its
+    moment for those who may replay it."""
+    game = access.game
     offset, limit = min(max(0, offset), 2**31 - 1), min(max(1, limit), 1000)
-    return page(request, "log.html", game=game, page=service.log(session, game, offset, limit, reveal=False),
-                extra="")
+    total, rows = store.page_events(session, game.id, offset, limit)
+    seat = seat_of(request, access, request.app.state.limits)
+    return page(request, "log.html", game=game, story=narrative(rows), total=total, offset=offset, limit=limit,
+                shown=len(rows), replay=seat is not None or game.status == "finished")

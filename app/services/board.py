@@ -209,6 +209,13 @@ def briefing(session: Session, game: Game, side: str) -> list[dict[str, Any]]:
     rows = store.since_last_command(session, game.id, side)
     if not any(r.text and r.actor not in (None, side) for r in rows):
         return []
+    return narrative(rows)
+
+
+def narrative(rows: list[Any]) -> list[dict[str, Any]]:
+    """Log rows as a story: the lines that say something, grouped under their turn and
+    phase (a group's title is empty before the first turn or phase of ``rows``), each
+    with the moment after it (``/games/{id}/at/{n}``) and its time."""
     groups: list[dict[str, Any]] = []
     turn = phase = ""
     for r in rows:

@@ -91,3 +91,19 @@ def test_since_your_last_move_briefs_the_player_by_phase(client: TestClient, gam
     client.cookies.clear()
     seat_cookie(client, game, "US")  # the US acted last: nothing to brief
     assert 'id="briefing"' not in client.get(f"/games/{gid}").text
+
+
+def test_the_log_reads_as_a_story_with_headings_times_and_moments(client: TestClient,
+                                                                    game: dict[str, str]) -> None:
+    """Issue 9, item 4: not a raw event table with blank rows."""
+    gid = game["id"]
+    drive(client, game, lambda legal: legal["prompt"]["kind"] == "us_movement")
+    seat_cookie(client, game, "US")
+    html = client.get(f"/games/{gid}/log").text
+    story = html.split('class="card log-story"', 1)[1]
+    assert re.search(r"<h3>Turn 1: Sep I · (IJ|US) [a-z ]+</h3>", story)
+    assert "<code>" not in story and "phase_started" not in story  # no bookkeeping rows
+    assert re.search(r'<span class="muted small">\d\d \w{3} \d\d:\d\d</span>', story)
+    assert re.search(rf'href="/games/{gid}/at/\d+">US 1/1 placed in', story)
+    client.cookies.clear()  # a spectator of a running game reads it, without moments to open
+    assert f'href="/games/{gid}/at/' not in client.get(f"/games/{gid}/log").text
