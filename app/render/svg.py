@@ -191,6 +191,7 @@ class _Ctx:
     must_be_attacked: frozenset[str] = frozenset()
     overstacked: frozenset[str] = frozenset()
     refused: Mapping[str, str] = field(default_factory=dict)  # hex -> why the selected unit may not go there
+    trail: tuple[str, ...] = ()  # the hexes of a move just made, in order (a replay's moment)
     attacking: frozenset[str] = frozenset()
     combat_targets: frozenset[str] = frozenset()
     by_loc: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)
@@ -423,6 +424,16 @@ def _marks(ctx: _Ctx) -> str:
     return "".join(out)
 
 
+def _trail(ctx: _Ctx) -> str:
+    """The way a unit just went, from hex centre to hex centre, ending in an arrow head."""
+    if len(ctx.trail) < 2:
+        return ""
+    lay = ctx.st.page.layout
+    points = " ".join(f"{n(p.x)},{n(p.y)}" for p in (lay.centre(h) for h in ctx.trail))
+    return (f'<g class="trail" aria-label="moved {" to ".join(ctx.trail)}">'
+            f'<polyline points="{points}" marker-end="url(#arrow)"/></g>')
+
+
 def _entry(ctx: _Ctx, e: EntryPoint) -> str:
     lay = ctx.st.page.layout
     c = lay.centre(e.at)
@@ -597,12 +608,15 @@ def render_layers(
     targets: Iterable[str] = (),
     title: str | None = None,
     refused: Mapping[str, str] | None = None,
+    trail: Iterable[str] = (),
 ) -> str:
     """The map's changing layers as an SVG element (``id="map-layers"``) drawn over
     :func:`render_base` on the game page.  Parameters as for :func:`render_map`;
-    ``refused``: hexes the selected unit may not move to, with why (a hover says it)."""
+    ``refused``: hexes the selected unit may not move to, with why (a hover says it);
+    ``trail``: the hexes a unit just went through, drawn as a line with an arrow."""
     ctx = _make_ctx(view, selected, highlights, targets)
     ctx.refused = dict(refused or {})
+    ctx.trail = tuple(h for h in trail if h in ctx.st.board.hexes)
     heading = title if title is not None else str(view.get("title") or "First Blood")
     return (_svg_open(ctx.st.page, heading, ' class="fb-map map-layers" id="map-layers"')
             + _layers_inner(ctx, heading) + "</svg>")
@@ -614,6 +628,7 @@ def _layers_inner(ctx: _Ctx, heading: str) -> str:
     out += [_hex_state(ctx, h) for h in st.order]
     out.append("</g>")
     out.append(_marks(ctx))
+    out.append(_trail(ctx))
     out += [_entry(ctx, e) for e in st.board.entries.values()]
     out.append('<g class="units">')
     for h in st.order:

@@ -507,9 +507,20 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
              "forward": min((n for n in told if n > seq), default=None), "last": game.seq}
     log = [{"seq": r.seq + 1, "text": r.text, "turn": r.type == "turn_started"}
            for r in reversed(rows[:seq]) if r.text][:80]
+    last = rows[seq - 1] if seq > 0 else None
+    trail = _trail(last.type, last.payload) if last is not None else []
     return page(request, "moment.html", game=game, seq=seq, view=view, side=side,
-                layers=render_layers(view), base=render_base(), steps=steps, turns=turns, phases=phases, log=log,
+                layers=render_layers(view, trail=trail), base=render_base(), steps=steps, turns=turns, phases=phases,
+                log=log,
                 at=rows[seq - 1].created_at if seq > 0 else game.created_at)
+
+
+def _trail(kind: str, data: dict[str, Any]) -> list[str]:
+    """The hexes a unit went through in a move, retreat or advance (for the map)."""
+    if kind not in ("unit_moved", "unit_retreated", "unit_advanced"):
+        return []
+    start = [data["frm"]] if isinstance(data.get("frm"), str) else []
+    return start + [h for h in data.get("path") or [data.get("to")] if isinstance(h, str)]
 
 
 @router.get("/games/{game_id}/log", response_class=HTMLResponse)

@@ -107,3 +107,19 @@ def test_the_log_reads_as_a_story_with_headings_times_and_moments(client: TestCl
     assert re.search(rf'href="/games/{gid}/at/\d+">US 1/1 placed in', story)
     client.cookies.clear()  # a spectator of a running game reads it, without moments to open
     assert f'href="/games/{gid}/at/' not in client.get(f"/games/{gid}/log").text
+
+
+def test_the_moment_after_a_move_draws_its_trail(client: TestClient, game: dict[str, str]) -> None:
+    """Issue 9, item 3: "movement trails from-to" when stepping through what happened."""
+    gid = game["id"]
+    _, legal = drive(client, game, lambda legal: legal["prompt"]["kind"] == "ij_movement")
+    move = next(c for c in legal["commands"] if c["type"] == "move")
+    r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["IJ"]), json={**move, "expected_seq": legal["seq"]})
+    moved = next(e for e in r.json()["events"] if e["type"] == "unit_moved")
+    html = client.get(f"/games/{gid}/at/{moved['seq'] + 1}", headers=bearer(game["IJ"])).text
+    trail = re.search(r'<g class="trail" aria-label="moved ([^"]+)"><polyline points="([^"]+)"', html)
+    assert trail is not None
+    assert trail.group(1).split(" to ")[-1] == moved["data"]["to"]
+    assert len(trail.group(2).split()) == len(trail.group(1).split(" to "))
+    before = client.get(f"/games/{gid}/at/{moved['seq']}", headers=bearer(game["IJ"])).text
+    assert '<g class="trail"' not in before or 'aria-label="moved ' + trail.group(1) not in before
