@@ -114,7 +114,8 @@ def test_the_moment_after_a_move_draws_its_trail(client: TestClient, game: dict[
     gid = game["id"]
     _, legal = drive(client, game, lambda legal: legal["prompt"]["kind"] == "ij_movement")
     move = next(c for c in legal["commands"] if c["type"] == "move")
-    r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["IJ"]), json={**move, "expected_seq": legal["seq"]})
+    r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["IJ"]),
+                    json={**move, "expected_seq": legal["seq"]})
     moved = next(e for e in r.json()["events"] if e["type"] == "unit_moved")
     html = client.get(f"/games/{gid}/at/{moved['seq'] + 1}", headers=bearer(game["IJ"])).text
     trail = re.search(r'<g class="trail" aria-label="moved ([^"]+)"><polyline points="([^"]+)"', html)
