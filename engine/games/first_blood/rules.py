@@ -267,7 +267,25 @@ class FirstBlood:
         return describe(state, event)
 
     def label(self, state: FBState, command: Command) -> str:
+        if command.type == "end_phase":
+            return self._end_label(state)
         return command_label(state, command)
+
+    def _end_label(self, state: FBState) -> str:
+        """"End IJ combat", and what follows until the other side acts, from the turn
+        track alone (never by trying it: the dice of the phases ahead stay unknown)."""
+        side = sequence.phase_side(state.phase)
+        title = _short(state.phase)
+        then: list[str] = []
+        phase, turn = state.phase, state.turn
+        for _ in range(len(sequence.TURN) + 2):
+            nxt, turn = sequence.TRACK.next(phase, turn)
+            phase = nxt.name
+            if sequence.phase_side(phase) != side:
+                break
+            then.append(_short(phase))
+        follow = f"; then {', '.join(then)}" if then else ""
+        return f"End {title}{follow}; then {sequence.phase_side(phase)} acts"
 
     def reachable(self, state: FBState, unit: str) -> dict[str, dict[str, Any]]:
         return {dest: {"cost": r.cost, "path": list(r.path), "stops": r.stops}
@@ -313,6 +331,11 @@ class FirstBlood:
         from engine.games.first_blood.view import build_view
 
         return build_view(self, state, side, legal)
+
+
+def _short(phase: str) -> str:
+    """"IJ combat (§7)" -> "IJ combat"."""
+    return sequence.PHASE_TITLES.get(phase, phase).split(" (")[0]
 
 
 def _check_fields(command: Command) -> None:

@@ -13,6 +13,7 @@ import heapq
 import pytest
 
 from engine.core.errors import IllegalCommandError
+from engine.core.events import Command
 from engine.games.first_blood.board import Board, load_board
 from engine.games.first_blood.oob import load_oob
 from engine.games.first_blood.rules import RULES
@@ -774,3 +775,15 @@ def test_the_view_says_where_a_unit_is_in_plain_words():
     assert where[KUMA] == "off-map box D" and where["ij-dd-yudachi"] == "the IJN Attack box"
     assert where[IJ_B].startswith("entry point ") and "ij-east-koli" not in where[IJ_B]
     assert where["us-vmf-223a"] == "the USAF CAP box" and where[IJ_C] == "0711"
+
+
+def test_the_end_phase_button_says_when_it_hands_the_game_over():
+    """Issue 9, item 2 (in part): the player sees that ending this phase passes the game
+    to the opponent, from the turn track (trying it would tell the dice ahead)."""
+    state = ij_move({KUMA: "0710"})
+    assert RULES.label(state, Command("end_phase")) == \
+        "End IJ movement; then IJ combat, IJ supply, IJ strategic; then US acts"
+    state = position({KUMA: "0710", IJ_SPARE: FAR_IJ_HEX}, phase="ij_strategic", turn=6)
+    assert RULES.label(state, Command("end_phase")) == "End IJ strategic; then US acts"
+    state.phase = "us_air"  # the end of the turn: the IJ opens the next one
+    assert RULES.label(state, Command("end_phase")) == "End US air; then IJ acts"
