@@ -126,3 +126,21 @@ def test_asking_for_links_is_limited(site: Any) -> None:
     alices_game(client)
     codes = [client.post("/signin", data={"email": ALICE}).status_code for _ in range(7)]
     assert codes[:5] == [200] * 5 and codes[-1] == 429
+
+
+def test_a_signed_in_browser_sets_its_notices_without_the_private_link(site: Any) -> None:
+    """Signed in by e-mail, the board has no private link to show, but the same settings:
+    the e-mail address and the webhook."""
+    client, inbox = site
+    gid = alices_game(client)
+    token = mailed_link(client, inbox)
+    phone = TestClient(client.app)
+    phone.post("/signin/complete", data={"token": token}, follow_redirects=False)
+    board = phone.get(f"/games/{gid}").text
+    assert 'id="private-link"' not in board and 'id="notices"' in board
+    notices = board.split('id="notices"', 1)[1].split("</details>", 1)[0]
+    assert 'action="/games/' + gid + '/seat/email"' in notices and "seat/webhook" in notices
+    r = phone.post(f"/games/{gid}/seat/webhook", data={"url": "https://93.184.216.34/api/webhooks/1/abc"},
+                   headers={"Origin": "http://testserver"}, follow_redirects=False)
+    assert r.status_code == 303
+    assert 'value="https://93.184.216.34/api/webhooks/1/abc"' in phone.get(f"/games/{gid}").text
