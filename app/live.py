@@ -26,9 +26,9 @@ from sqlalchemy.pool import NullPool
 from sse_starlette.sse import EventSourceResponse
 
 from app.models import ChatMessage, Game
+from app.store import LIVE_CHANNEL
 
 T = TypeVar("T")
-CHANNEL = "game_moved"  # the PostgreSQL NOTIFY channel; payload "game_id:seq" or "game_id:chat:id"
 log = logging.getLogger(__name__)
 
 
@@ -173,7 +173,7 @@ class Hub:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f"LISTEN {LIVE_CHANNEL}")
                     delay = 0.5
                     async for note in conn.notifies():
                         game_id, *kind, value = note.payload.split(":")

@@ -52,6 +52,9 @@ def _advance(with_status: bool, guarded: bool) -> Update:
     return update(_games).where(*where, *([_SEAT_HOLDS_SECRET] if guarded else [])).values(**values)
 
 
+# the PostgreSQL NOTIFY channel of live updates (app/live.py): "game_id:seq" or "game_id:chat:id"
+LIVE_CHANNEL = "game_moved"
+
 # PostgreSQL: the lock, the seat check and the events in one statement, one round trip
 # (the batch travels as one JSON array, so the text is the same for any batch size).
 _APPEND_PG = text("""
@@ -63,7 +66,7 @@ WITH advanced AS (
           SELECT 1 FROM seats WHERE seats.game_id = :game_id AND seats.side = CAST(:side AS varchar)
                                 AND seats.token_hash = CAST(:token_hash AS varchar) AND seats.joined_at IS NOT NULL))
     -- live updates (app/live.py): every worker's LISTEN hears of it once this commits
-    RETURNING id, pg_notify('game_moved', id || ':' || CAST(:new_seq AS text)))
+    RETURNING id, pg_notify(:channel, id || ':' || CAST(:new_seq AS text)))
 INSERT INTO events (game_id, seq, type, payload, side, actor, text, created_at, command)
 SELECT advanced.id, r.seq, r.type, r.payload, r.side, CAST(:actor AS varchar), r.text, :now, r.command
 FROM advanced, jsonb_to_recordset(CAST(:rows AS jsonb))
@@ -145,6 +148,7 @@ def append(session: Session, game: Game | GameHead, expected_seq: int, events: l
     conn = session.connection()
     if conn.dialect.name == "postgresql":
         done = conn.execute(_APPEND_PG, {**params, "actor": actor, "rows": dump_json(rows).decode(),
+                                         "channel": LIVE_CHANNEL,
                                          "new_result": None if result is None else dump_json(result).decode()})
         written = done.rowcount == len(rows)
     else:

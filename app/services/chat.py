@@ -14,11 +14,12 @@ from sqlalchemy.orm import Session
 
 from app.models import ChatMessage, Game, Seat, utcnow
 from app.services.notices import Notices
+from app.store import LIVE_CHANNEL
 from app.text import BadText, check_string
 
 MAX_CHARS = 1000  # one message
 PAGE = 200  # the newest messages shown
-NOTIFY = text("SELECT pg_notify('game_moved', :payload)")  # app/live.py: "game_id:chat:id"
+NOTIFY = text("SELECT pg_notify(:channel, :payload)")  # app/live.py hears "game_id:chat:id"
 
 
 @dataclass
@@ -59,7 +60,7 @@ class Chat:
         if self.notices is not None:  # in the same transaction
             self.notices.after_chat(session, game.id, seat.side, name, row.id, message)
         if session.get_bind().dialect.name == "postgresql":  # every worker's streams hear of it on commit
-            session.execute(NOTIFY, {"payload": f"{game.id}:chat:{row.id}"})
+            session.execute(NOTIFY, {"channel": LIVE_CHANNEL, "payload": f"{game.id}:chat:{row.id}"})
         session.commit()
         if self.on_chat is not None:
             self.on_chat(game.id, row.id)

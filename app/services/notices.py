@@ -37,7 +37,7 @@ class Notices:
             result = result or {}
             over = f"The game is over: {result.get('winner')} wins. {result.get('reason', '')}".strip()
             for seat in self._hooked(session, game_id):
-                self._hook(session, seat, "game_over", f"{game_id}:over:{seat.side}", over, seq)
+                self._hook(session, seat, "game_over", f"{game_id}:over:{seat.side}", over, seq, wait=False)
             for seat in self._subscribed(session, game_id):
                 mail.enqueue(session, kind="game_over", dedupe=f"{game_id}:over:{seat.side}", to=seat.email or "",
                              subject=f"Game over: {self._name(title, game_id)}: {result.get('winner')} wins",
@@ -93,16 +93,15 @@ class Notices:
             mail.enqueue(session, kind=kind, dedupe=about, to=seat.email, subject=news[:200],
                          body=self._body(seat.game_id, seat.side, news), game_id=seat.game_id, side=seat.side)
         if seat.webhook_url:
-            mail.enqueue(session, kind=f"hook:{kind}", dedupe=f"hook:{about}"[:120], to=seat.webhook_url,
-                         subject=news[:200], body=f"{news} {self.base_url}/games/{seat.game_id}",
-                         game_id=seat.game_id, side=seat.side)
+            self._hook(session, seat, kind, about, news, None, wait=False)
 
-    def _hook(self, session: Session, seat: Seat, kind: str, about: str, news: str, game_seq: int) -> None:
-        """A webhook notice, sent like a mail (after the grace, except "game over")."""
-        later = None if kind == "game_over" else utcnow() + timedelta(seconds=self.grace_seconds)
+    def _hook(self, session: Session, seat: Seat, kind: str, about: str, news: str, game_seq: int | None,
+              wait: bool = True) -> None:
+        """A webhook notice, sent like a mail (after the grace, if ``wait``)."""
+        when = utcnow() + timedelta(seconds=self.grace_seconds) if wait else None
         mail.enqueue(session, kind=f"hook:{kind}", dedupe=f"hook:{about}"[:120], to=seat.webhook_url or "",
                      subject=news[:200], body=f"{news} {self.base_url}/games/{seat.game_id}",
-                     game_id=seat.game_id, side=seat.side, game_seq=game_seq, not_before=later)
+                     game_id=seat.game_id, side=seat.side, game_seq=game_seq, not_before=when)
 
     @staticmethod
     def _hooked(session: Session, game_id: str, side: str | None = None) -> list[Seat]:

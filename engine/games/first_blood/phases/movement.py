@@ -108,12 +108,9 @@ def refusal(state: FBState, uid: str, dest: str) -> Reason:
     held = immobile(state, uid) or _held_back(where, origin)
     if held:
         return held
-    why: dict[str, tuple[int, Reason]] = {}
-    found = _search(state, uid, where, why)
-    if dest in found:
-        return _end_refusal(state, where, dest, origin) or ("§6", "the move is legal")
-    if dest in why:
-        return why[dest][1]
+    refused = _refused(state, uid, where, origin)
+    if dest in refused:
+        return refused[dest]
     if not q.board().on_map(dest):
         return "§6", f"{dest} is not a land hex of the map"
     return "§6.1", f"{q.label(uid)} cannot reach {dest} with {state.units[uid].mf_left} MF"
@@ -126,6 +123,10 @@ def refusals(state: FBState, uid: str) -> dict[str, Reason]:
     origin = state.units[uid].loc
     if immobile(state, uid) or _held_back(where, origin):
         return {}
+    return _refused(state, uid, where, origin)
+
+
+def _refused(state: FBState, uid: str, where: Ground, origin: str) -> dict[str, Reason]:
     why: dict[str, tuple[int, Reason]] = {}
     found = _search(state, uid, where, why)
     out = {place: reason for place, (_rank, reason) in why.items() if place not in found}
