@@ -12,6 +12,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from app.models import AdminAudit, EventRow, Game, Mail, Seat, Snapshot, utcnow
 from app.text import dump_json
+from engine.core import undo
 from engine.core.events import Command, Event
 from engine.core.verify import LogEntry
 
@@ -119,6 +120,13 @@ def since_last_command(session: Session, game_id: str, side: str, limit: int = 3
     rows = session.scalars(select(EventRow).where(EventRow.game_id == game_id, EventRow.seq > (last or -1))
                            .order_by(EventRow.seq.desc()).limit(limit)).all()
     return list(reversed(rows))
+
+
+def retractions(session: Session, game_id: str) -> dict[int, int]:
+    """Event number -> the ``undone`` event that took it back (engine/core/undo.py)."""
+    rows = session.execute(select(EventRow.seq, EventRow.payload).where(
+        EventRow.game_id == game_id, EventRow.type == undo.UNDONE).order_by(EventRow.seq)).all()
+    return undo.retracted((seq, Event(undo.UNDONE, payload)) for seq, payload in rows)
 
 
 def page_events(session: Session, game_id: str, offset: int, limit: int) -> tuple[int, list[EventRow]]:

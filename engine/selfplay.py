@@ -29,6 +29,7 @@ MAX_DECISIONS = 20_000
 # How eagerly the random players end a phase when they may (the rest of the
 # time they pick a random kind of command, then a random command of that kind).
 END_BIAS = {"movement": 0.12, "combat": 0.05, "engineering": 0.3, "air": 0.3}
+UNDO_RATE = 0.03  # how often a random player takes back a step when it may
 
 
 class Chooser:
@@ -48,6 +49,10 @@ class Chooser:
 
 
 def choose(rng: Chooser, phase: str, legal: list[Command]) -> Command:
+    undos = [c for c in legal if c.type == "undo"]
+    if undos and rng.unit() < UNDO_RATE:
+        return undos[0]
+    legal = [c for c in legal if c.type != "undo"]
     ends = [c for c in legal if c.type in ("end_phase", "end_advance")]
     rest = [c for c in legal if c.type not in ("end_phase", "end_advance", "cancel_attack")]
     bias = next((v for k, v in END_BIAS.items() if k in phase), 0.1)

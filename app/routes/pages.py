@@ -532,5 +532,6 @@ def log_page(request: Request, access: AccessDep, session: SessionDep,
     offset, limit = min(max(0, offset), 2**31 - 1), min(max(1, limit), 1000)
     total, rows = store.page_events(session, game.id, offset, limit)
     seat = seat_of(request, access, request.app.state.limits)
-    return page(request, "log.html", game=game, story=narrative(rows), total=total, offset=offset, limit=limit,
+    story = narrative(rows, store.retractions(session, game.id))
+    return page(request, "log.html", game=game, story=story, total=total, offset=offset, limit=limit,
                 shown=len(rows), replay=seat is not None or game.status == "finished")

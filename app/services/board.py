@@ -18,11 +18,12 @@ from app.models import Game, Seat
 from app.render.svg import render_base, render_layers
 from app.services import clock
 from app.services.games import GameService
+from engine.core import undo
 from engine.core.events import Command
 from engine.games import get_rules
 
 HEX_FIELDS = ("to", "hex", "box")  # command fields that name a place (a hex, a box, an entry point)
-GENERAL = ("end_phase", "resolve", "cancel_attack", "end_advance")
+GENERAL = ("undo", "end_phase", "resolve", "cancel_attack", "end_advance")
 
 
 @dataclass
@@ -65,6 +66,7 @@ class BoardContext:
     private_url: str | None = None  # the player's own private link (full pages only)
     welcome: bool = False  # just seated (created, joined, a new link): the private link is shown open
     oob: bool = False  # only the changing parts, each swapped in by its id
+    relog: bool = False  # with oob: the whole log again (an undo struck lines already shown)
     state: Any = None  # the engine state the page was drawn from
     clock: dict[str, Any] | None = None  # the time control, if the game has one
     briefing: list[dict[str, Any]] = field(default_factory=list)  # "since your last move", by phase
@@ -188,14 +190,20 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
         layers = layers.replace("<svg ", '<svg hx-swap-oob="true" ', 1)
     first = max(0, game.seq - 60) if req.since is None else max(0, min(req.since, game.seq), game.seq - 60)
     log = store.page_events(session, game.id, first, game.seq - first)[1] if game.seq > first else []
+    relog = oob and any(r.type == undo.UNDONE for r in log)  # lines already shown were taken back
+    if relog:
+        first = max(0, game.seq - 60)
+        log = store.page_events(session, game.id, first, game.seq - first)[1]
+    gone = store.retractions(session, game.id) if any(r.type == undo.UNDONE for r in log) else {}
     lines = [{"seq": r.seq, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),
-              "turn": r.type == "turn_started"} for r in reversed(log) if r.text]
+              "turn": r.type == "turn_started", "retracted": r.seq in gone} for r in reversed(log) if r.text]
     err_for = _safe_label(rules, state, req.error_for) if req.error and req.error_for is not None else None
     inspect = req.inspect or (names[selected]["loc"] if selected in names else "")
     stack = [u for u in view["units"] if inspect and u["loc"] == inspect]
     return BoardContext(game=game, seat=seat, view=view, legal=legal, selected=selected, layers=layers,
                         general=general, unit_buttons=unit_buttons, choosers=choosers, other=other,
-                        log=lines, error=req.error, error_for=err_for, inspect=inspect or None, stack=stack,
+                        log=lines, relog=relog, error=req.error, error_for=err_for, inspect=inspect or None,
+                        stack=stack,
                         invite_url=invite_url if game.status == "waiting" else None, oob=oob,
                         private_url=private_url if seat is not None and not oob else None, welcome=req.welcome,
                         state=state, clock=clock.view(game, service.now()),
@@ -206,19 +214,25 @@ def briefing(session: Session, game: Game, side: str) -> list[dict[str, Any]]:
     """What happened since the player's last command, grouped by turn and phase, when
     the opponent (or the game itself) did something since: each line links to its
     moment on the map (``/games/{id}/at/{n}``)."""
-    rows = store.since_last_command(session, game.id, side)
+    gone = store.retractions(session, game.id)  # what was taken back never happened
+    rows = [r for r in store.since_last_command(session, game.id, side)
+            if r.seq not in gone and r.type != undo.UNDONE]
     if not any(r.text and r.actor not in (None, side) for r in rows):
         return []
     return narrative(rows)
 
 
-def narrative(rows: list[Any]) -> list[dict[str, Any]]:
+def narrative(rows: list[Any], gone: dict[int, int] | None = None) -> list[dict[str, Any]]:
     """Log rows as a story: the lines that say something, grouped under their turn and
     phase (a group's title is empty before the first turn or phase of ``rows``), each
-    with the moment after it (``/games/{id}/at/{n}``) and its time."""
+    with the moment after it (``/games/{id}/at/{n}``), its time, and the event that took
+    it back if one did (``gone``)."""
+    gone = gone or {}
     groups: list[dict[str, Any]] = []
     turn = phase = ""
     for r in rows:
+        if r.type in ("turn_started", "phase_started") and r.seq in gone:
+            continue  # taken back: the headings follow what still stands
         if r.type == "turn_started":
             turn = r.text or ""
         elif r.type == "phase_started":
@@ -227,7 +241,8 @@ def narrative(rows: list[Any]) -> list[dict[str, Any]]:
             title = " · ".join(t for t in (turn, phase) if t)
             if not groups or groups[-1]["title"] != title:
                 groups.append({"title": title, "lines": []})
-            groups[-1]["lines"].append({"seq": r.seq + 1, "text": r.text, "at": r.created_at})
+            groups[-1]["lines"].append({"seq": r.seq + 1, "text": r.text, "at": r.created_at,
+                                        "retracted_by": gone.get(r.seq)})
     return groups
 
 

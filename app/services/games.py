@@ -433,7 +433,9 @@ class GameService:
     def log(self, session: Session, game: Game, offset: int, limit: int, reveal: bool) -> dict[str, Any]:
         total, rows = store.page_events(session, game.id, offset, limit)
         reveal = reveal or game.status == "finished"
+        gone = store.retractions(session, game.id)
         items = [{"seq": r.seq, "type": r.type, "side": r.side, "actor": r.actor, "text": r.text,
+                  "retracted_by": gone.get(r.seq),
                   "data": r.payload if reveal or r.type != "game_created" else _redact(r.payload),
                   "created_at": r.created_at.isoformat()} for r in rows]
         return {"total": total, "offset": offset, "limit": limit, "items": items}

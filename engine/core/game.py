@@ -84,6 +84,7 @@ class Emitter:
         self.state = rules.clone(state)
         self.events: list[Event] = []
         self.texts: list[str | None] | None = [] if describe else None
+        self.rolled = False  # a die decided something: the decision cannot be taken back
 
     def emit(self, type_: str, side: str | None = None, **data: Any) -> Event:
         event = Event(type_, data, side)
@@ -99,6 +100,7 @@ class Emitter:
 
     def roll(self, index: int = 0) -> int:
         """A die for the next event to be emitted (keyed by its number)."""
+        self.rolled = True
         return dice.roll(self.state.secret, self.state.seq, index)
 
 

@@ -222,7 +222,9 @@ def test_legal_gives_the_prompt_and_commands_to_the_acting_side_only(client: Tes
     after = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
     assert after["seq"] == result["seq"]
     assert after["commands"] != us["commands"]
-    assert not [c for c in after["commands"] if c["data"]["unit"] == cmd["data"]["unit"]]  # placed already
+    assert not [c for c in after["commands"] if c["data"].get("unit") == cmd["data"]["unit"]]  # placed already
+    last = after["commands"][-1]
+    assert (last["type"], last["data"]) == ("undo", {"step": us["seq"]})  # the placement may be taken back
     left = int(re.search(r"\d+", us["prompt"]["text"]).group())
     assert after["prompt"]["text"] == f"Set up your units ({left - 1} left to place)"
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.core import undo
 from engine.core.events import Event
+from engine.games.first_blood import evolve
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.oob import turn_name
 from engine.games.first_blood.phases.results import describe_decision
@@ -41,6 +43,9 @@ def _names(units: list[str]) -> str:
 
 Describer = Callable[[FBState, dict[str, Any], str | None], str | None]
 LINES: dict[str, Describer] = {
+    undo.UNDONE: lambda s, d, side: (
+        f"{side} takes back: {step_text(s, d['step']) or 'the last step'}"
+        + (f" ({d['events']} events retracted)" if d["events"] > 1 else "")),
     "game_created": lambda s, d, side: f"Game created ({d['scenario']}); dice commitment {d['commitment'][:16]}...",
     "turn_started": lambda s, d, side: f"Turn {d['turn']}: {d['name']}",
     "phase_started": lambda s, d, side: None,
@@ -124,6 +129,17 @@ def _bombarded(d: dict[str, Any]) -> str:
 def describe(state: FBState, event: Event) -> str | None:
     fn = LINES.get(event.type)
     return None if fn is None else fn(state, event.data, event.side)
+
+
+def step_text(state: FBState, step: int) -> str | None:
+    """The first log line of the step that began at event ``step`` (what an undo
+    takes back), described in the state just before it."""
+    events = [e for n, e in state.undo.events if n >= step]
+    if not events:
+        return None
+    before = undo.rebuild(state, step, evolve.apply, FBState.clone)
+    before.seq = step
+    return describe(before, events[0])
 
 
 def command_label(state: FBState, command: Any) -> str:

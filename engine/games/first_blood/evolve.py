@@ -6,8 +6,10 @@ Replaying a log runs only these handlers; all judgement happened in ``decide``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
+from engine.core import undo
 from engine.core.events import Event
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.oob import load_oob
@@ -37,8 +39,16 @@ def on(name: str) -> Callable[[Handler], Handler]:
 
 
 def apply(state: FBState, event: Event) -> None:
+    undo.track(state, event, FBState.clone)
     HANDLERS[event.type](state, event.data, event.side)
     state.seq += 1
+
+
+@on(undo.UNDONE)
+def _undone(s: FBState, d: dict[str, Any], side: str | None) -> None:
+    restored = undo.rebuild(s, d["step"], apply, FBState.clone)
+    for f in fields(FBState):
+        setattr(s, f.name, getattr(restored, f.name))
 
 
 # --- game and turn ------------------------------------------------------------

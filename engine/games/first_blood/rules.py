@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.core import dice
+from engine.core import dice, undo
 from engine.core.errors import IllegalCommandError, MalformedCommandError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Emitter, Outcome, Prompt, check_turn
 from engine.games.first_blood import evolve, sequence
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.board import load_board
-from engine.games.first_blood.describe import command_label, describe
+from engine.games.first_blood.describe import command_label, describe, step_text
 from engine.games.first_blood.oob import load_oob, turn_name
 from engine.games.first_blood.phases import (
     air,
@@ -140,7 +140,9 @@ class FirstBlood:
         p = self.prompt(state)
         if p.side is None or (side is not None and side != p.side):
             return []
-        return self._legal(state, p.side)
+        legal = self._legal(state, p.side)
+        take_back = undo.command(state, p.side)
+        return legal + [take_back] if take_back is not None else legal
 
     def _legal(self, state: FBState, side: str, only: Command | None = None) -> list[Command]:
         return list(self._iter_legal(state, side, only))
@@ -197,6 +199,8 @@ class FirstBlood:
     def _decide(self, state: FBState, command: Command, describe: bool) -> Emitter:
         if command.type == TIME_FORFEIT:
             return self._time_forfeit(state, command, describe)
+        if command.type == undo.UNDO:
+            return self._undo(state, command, describe)
         if command.type not in HANDLERS:
             raise MalformedCommandError("", f"unknown command {command.type!r}; known: {sorted(HANDLERS)}")
         _check_fields(command)
@@ -217,6 +221,19 @@ class FirstBlood:
         em = Emitter(self, state, describe)
         HANDLERS[cmd.type](em, cmd.data, side)
         sequence.settle(em, self._needs_input)
+        if undo.undoable(side, cmd, em.rolled, False, self.prompt(em.state).side):  # nothing is hidden in FB
+            em.events = undo.seal(state, em.events, em.state, side, FBState.clone)
+        return em
+
+    def _undo(self, state: FBState, command: Command, describe: bool) -> Emitter:
+        """Take back the last step (engine/core/undo.py holds the rule)."""
+        prompt = self.prompt(state)
+        check_turn(prompt, command)
+        if not isinstance(command.data, dict) or set(command.data) - {"step"}:
+            raise MalformedCommandError("", "undo takes {'step': the number of the step's first event}")
+        em = Emitter(self, state, describe)
+        for event in undo.decide(state, command, prompt.side):
+            em.emit(event.type, event.side, **event.data)
         return em
 
     def _time_forfeit(self, state: FBState, command: Command, describe: bool) -> Emitter:
@@ -269,7 +286,14 @@ class FirstBlood:
     def label(self, state: FBState, command: Command) -> str:
         if command.type == "end_phase":
             return self._end_label(state)
+        if command.type == undo.UNDO:
+            return self._undo_label(state)
         return command_label(state, command)
+
+    def _undo_label(self, state: FBState) -> str:
+        """"Take back: 124/1 moves 0909 -> 0910" (the step's first log line)."""
+        text = step_text(state, state.undo.steps[-1]) if state.undo.steps else None
+        return f"Take back: {text}" if text else "Take back the last step"
 
     def _end_label(self, state: FBState) -> str:
         """"End IJ combat", and what follows until the other side acts, from the turn

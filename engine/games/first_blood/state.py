@@ -6,8 +6,10 @@ keeps what changes: where each unit is and what it has done this turn.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
+
+from engine.core.undo import Trail
 
 # Where a unit can be.  Map hexes are plain RRCC ids; everything else is a word.
 POOL = "pool"  # not yet arrived
@@ -96,6 +98,7 @@ class FBState:
     blocked: list[str] = field(default_factory=list)  # entries held by the enemy (§5.3), per combat phase
     landing: list[str] = field(default_factory=list)  # USAF units that flew this turn and must land (§11)
     result: dict[str, Any] | None = None
+    undo: Trail = field(default_factory=Trail)  # what its side may still take back
 
     # --- copies and JSON -------------------------------------------------
     def clone(self) -> FBState:
@@ -114,11 +117,14 @@ class FBState:
             blocked=list(self.blocked),
             landing=list(self.landing),
             result=None if self.result is None else dict(self.result),
+            undo=self.undo.copy(),
         )
         return new
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(replace(self, undo=Trail()))
+        data["undo"] = self.undo.to_json(FBState.to_json)
+        return data
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> FBState:
@@ -127,6 +133,7 @@ class FBState:
         data["units"] = {k: Unit(**obj["units"][k]) for k in sorted(obj["units"])}
         data["strips"] = {k: Strip(**obj["strips"][k]) for k in sorted(obj["strips"])}
         data["combat"] = None if obj.get("combat") is None else Combat(**obj["combat"])
+        data["undo"] = Trail.from_json(obj.get("undo"), FBState.from_json)
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import IllegalCommandError
+from engine.core.undo import unmarked
 from engine.games.first_blood.rules import RULES
 from engine.games.first_blood.state import ELIMINATED
 from engine.games.first_blood.testing import force_die, play, position
@@ -26,7 +27,7 @@ def legal(state) -> list[tuple[str, dict]]:
 
 
 def of_type(events, kind: str) -> list[dict]:
-    return [e.data for e in events if e.type == kind]
+    return [unmarked(e.data) for e in events if e.type == kind]
 
 
 def loc(state, uid: str) -> str:

@@ -300,7 +300,7 @@ def test_de_then_advance_into_the_vacated_hex_ignoring_zoc_at_most_three():
     for u in ["us-1-1", "us-1-2", "us-5-1"]:
         ev = play(s, "advance", unit=u, to="0706")
         assert [e.type for e in ev][0] == "unit_advanced"
-    assert legal(s) == [Command("end_advance")]
+    assert legal(s) == [Command("end_advance"), Command("undo", {"step": s.undo.steps[-1]})]
     err = illegal(s, "advance", unit="us-5-2", to="0706")
     assert err.rule == "§7.8"
     play(s, "end_advance")

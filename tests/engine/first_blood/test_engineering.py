@@ -7,6 +7,7 @@ import pytest
 from fb_support import advance
 
 from engine.core.errors import IllegalCommandError
+from engine.core.undo import unmarked
 from engine.games.first_blood.phases.engineering import OPTION_TWO_UNITS
 from engine.games.first_blood.rules import RULES
 from engine.games.first_blood.state import ELIMINATED
@@ -42,7 +43,7 @@ def strip(state, hex_id: str) -> tuple[str, int]:
 def test_a_damaged_strip_is_repaired_at_the_next_engineering_phase():
     state = engineering({ENGINEER: "0708"}, strips={"0708": {"status": "dam"}})
     events = play(state, "work", hex="0708", units=[ENGINEER])
-    assert [e.data for e in events if e.type == "work_done"] == [
+    assert [unmarked(e.data) for e in events if e.type == "work_done"] == [
         {"hex": "0708", "units": [ENGINEER], "marker": 1}]
     assert strip(state, "0708") == ("dam", 1)
     play(state, "end_phase")

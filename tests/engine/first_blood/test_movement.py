@@ -14,6 +14,7 @@ import pytest
 
 from engine.core.errors import IllegalCommandError
 from engine.core.events import Command
+from engine.core.undo import unmarked
 from engine.games.first_blood.board import Board, load_board
 from engine.games.first_blood.oob import load_oob
 from engine.games.first_blood.rules import RULES
@@ -317,8 +318,8 @@ def test_ij_unit_moving_through_and_into_henderson_destroys_both_strips():
     assert RULES.reachable(state, KUMA)["0709"]["path"][-2:] == ["0708", "0709"]
     events = play(state, "move", unit=KUMA, to="0709")
     assert [e.type for e in events] == ["unit_moved", "strip_overrun", "strip_overrun"]
-    assert events[1].data == {"hex": "0708", "usaf": ["us-vmsb-232"], "work_lost": 0}
-    assert events[2].data == {"hex": "0709", "usaf": ["us-vmf-223a"], "work_lost": 0}
+    assert unmarked(events[1].data) == {"hex": "0708", "usaf": ["us-vmsb-232"], "work_lost": 0}
+    assert unmarked(events[2].data) == {"hex": "0709", "usaf": ["us-vmf-223a"], "work_lost": 0}
     assert all(e.side == "IJ" for e in events)
     assert state.strips["0708"].status == "dest"
     assert state.strips["0709"].status == "dest"
@@ -332,7 +333,7 @@ def test_ij_unit_entering_a_strip_under_construction_disrupts_the_work():
     state = ij_move({KUMA: "0704"}, strips={"0705": {"work": 1}})
     events = play(state, "move", unit=KUMA, to="0705")
     overruns = [e for e in events if e.type == "strip_overrun"]
-    assert [e.data for e in overruns] == [{"hex": "0705", "usaf": [], "work_lost": 1}]
+    assert [unmarked(e.data) for e in overruns] == [{"hex": "0705", "usaf": [], "work_lost": 1}]
     assert state.strips["0705"].work == 0
     assert state.strips["0705"].status == "dest"
 
@@ -364,7 +365,7 @@ def test_ij_unit_retreating_onto_a_strip_overruns_it():
     prompt = RULES.prompt(state)
     assert (prompt.side, prompt.kind) == ("IJ", "retreat")
     events = play(state, "retreat", unit=KUMA, to="0705")
-    overruns = [e.data for e in events if e.type == "strip_overrun"]
+    overruns = [unmarked(e.data) for e in events if e.type == "strip_overrun"]
     assert overruns == [{"hex": "0705", "usaf": [], "work_lost": 1}]
     assert state.strips["0705"].work == 0
     assert state.strips["0705"].status == "dest"
