@@ -265,7 +265,7 @@ def test_during_set_up_nothing_ends_moves_or_attacks(client: TestClient, game: d
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
                     json={"type": "end_phase", "data": {}, "expected_seq": seq})
     assert r.status_code == 422
-    assert r.json() == {"detail": "§4: this phase ends by itself once everything is placed", "rule": "§4",
+    assert r.json() == {"detail": "§3: place every unit first (25 left)", "rule": "§3",
                         "kind": "illegal", "errors": None}
     uid = next(u["id"] for u in view["units"] if u["side"] == "US")
     r = client.get(f"/api/games/{gid}/units/{uid}/reachable", headers=bearer(game["US"]))

@@ -3,13 +3,22 @@ seats, then verified, exported and replayed from the export."""
 
 from __future__ import annotations
 
+import pytest
 from app_support import ADMIN, bearer
 from fastapi.testclient import TestClient
 
+from app.config import Settings
 from engine.core.events import Command, Event
 from engine.core.game import replay
 from engine.games import get_rules
 from engine.selfplay import Chooser, choose
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """A whole game is thousands of commands in a minute or two: beyond the per-seat
+    limit a person needs (its own tests are in test_limits.py)."""
+    return settings.model_copy(update={"rate_limit_commands": "100000/minute"})
 
 
 def play_to_the_end(client: TestClient, game: dict[str, str], seed: str) -> int:

@@ -78,6 +78,7 @@ def script() -> list[Step]:
     """Every command of the set-up and of Sep I, in order, with the side giving it."""
     steps = [Step("US", "place", {"unit": u, "to": h}) for u, h in US_GROUND.items()]
     steps += [Step("US", "place", {"unit": u, "to": h}) for u, h in US_AIR.items()]
+    steps.append(Step("US", "end_phase", {}, "end-us-setup"))  # the US hands over by its word
     steps += [Step("IJ", "place", {"unit": u, "to": "box:D"}) for u in IJ_SETUP]
     # Sep I, IJ reinforcements
     steps += [Step("IJ", "place", {"unit": u, "to": h}, "ij-place-124" if u == ATTACKER else "")
@@ -95,6 +96,7 @@ def script() -> list[Step]:
     steps.append(Step("US", "eliminate", {"unit": STACK[0]}, "loss"))
     steps.append(Step("US", "retreat", {"unit": STACK[1], "to": ZOC_HEX}, "retreat"))
     steps.append(Step("IJ", "end_phase", {}, "end-ij-combat"))
+    steps.append(Step("IJ", "end_phase", {}, "ij-hand-over"))  # after supply and strategic ran
     # US reinforcements and movement
     steps.append(Step("US", "place", {"unit": "us-seabee-6", "to": NCB_ENTRY}, "us-place"))
     steps.append(Step("US", "move", {"unit": "us-seabee-6", "to": NCB_HEX}, "us-move"))

@@ -113,6 +113,14 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     expect(us.page.locator(f'g.hex-state[data-hex="{plan.STACK_HEX}"]')).to_have_attribute(
         "aria-label", re.compile(r"units 1 Amtrac, 1 Eng"))
 
+    # all placed: the US may still reconsider, and hands over when it says so
+    us.expect_my_move("US set-up (§3)", "All your units are set up: hand over to IJ when you are ready")
+    p = script.next("US", "end_phase", "end-us-setup")
+    expect(us.page.locator(".actions.general button.cmd-end_phase")).to_have_text("End US set-up and hand over to IJ")
+    us.general("end_phase")
+    us.done(p)
+    assert any("the game passes to IJ" in m for m in us.dialogs), us.dialogs
+
     # the set-up hands over to the IJ: its page updates by itself
     ij.expect_my_move("IJ set-up (§3)", "Set up your units (5 left to place)")
     expect(ij.page).to_have_title(re.compile(r"^\(Your move\) "))  # changed by the poll, without a reload
@@ -275,6 +283,13 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     ij.done(p)
     assert any(line.startswith("IJ supply roll: ") and line.endswith("no loss") for line in p.lines), p.lines
     expect(ij.page.locator("#log")).to_contain_text("IJ supply roll: ")
+    ij.expect_my_move("IJ strategic (§9)")  # the IJ's last phase: the turn passes by its word
+    p = script.next("IJ", "end_phase", "ij-hand-over")
+    hand_over = ij.page.locator(".actions.general button.cmd-end_phase")
+    expect(hand_over).to_have_text("End IJ strategic and hand over to US")
+    ij.general("end_phase")
+    ij.done(p)
+    assert any("the game passes to US" in m for m in ij.dialogs), ij.dialogs
     ij.expect_waiting("US reinforcements (§5.3)", "US")
 
     # --- US reinforcements and movement ------------------------------------------------

@@ -157,6 +157,8 @@ class FirstBlood:
         unit = only.data.get("unit") if only is not None else None
         if phase.endswith("_setup") or phase.endswith("_reinforcements"):
             yield from reinforcements.iter_place(state, side, unit if isinstance(unit, str) else None)
+            if phase.endswith("_setup") and not setup.unplaced(state, side):
+                yield Command("end_phase")  # the set-up is done when its player says so
         elif phase.endswith("_movement"):
             if only is not None and only.type == "move" and isinstance(unit, str):
                 yield from movement.iter_moves(state, side, unit)
@@ -183,11 +185,28 @@ class FirstBlood:
             yield from usaf.gen_air_phase(state)
             if usaf.step(state) == "allocate":
                 yield Command("end_phase")
+        elif phase in ("ij_supply", "ij_strategic"):
+            yield Command("end_phase")  # nothing to choose: they run by themselves, but hand over by word
 
     def _needs_input(self, state: FBState) -> bool:
-        """Has the acting side a choice other than ending the phase?  (Stops at the first.)"""
+        """Has the acting side a choice other than ending the phase (stops at the first),
+        or would ending it hand the game over?  The turn passes only by the player's word."""
         side = self.prompt(state).side
-        return side is not None and any(c.type != "end_phase" for c in self._iter_legal(state, side))
+        if side is None:
+            return False
+        can_end = False
+        for c in self._iter_legal(state, side):
+            if c.type != "end_phase":
+                return True
+            can_end = True
+        return can_end and self.hands_over(state)  # with nothing to choose at all, the phase just ends
+
+    def hands_over(self, state: FBState) -> bool:
+        """Would ending the current phase give the decision to the other side (R-HANDOVER)?"""
+        side = sequence.phase_side(state.phase)
+        if side is None or state.pending or state.result is not None:
+            return False
+        return sequence.TRACK.next(state.phase, state.turn)[0].side != side
 
     # --- decide ------------------------------------------------------------------------
     def decide(self, state: FBState, command: Command) -> list[Event]:
@@ -309,7 +328,9 @@ class FirstBlood:
                 break
             then.append(_short(phase))
         follow = f"; then {', '.join(then)}" if then else ""
-        return f"End {title}{follow}; then {sequence.phase_side(phase)} acts"
+        if self.hands_over(state):
+            return f"End {title} and hand over to {sequence.phase_side(phase)}"
+        return f"End {title}{follow}; then you hand over to {sequence.phase_side(phase)}"
 
     def reachable(self, state: FBState, unit: str) -> dict[str, dict[str, Any]]:
         return {dest: {"cost": r.cost, "path": list(r.path), "stops": r.stops}
@@ -319,6 +340,11 @@ class FirstBlood:
         """What ending the current phase now will cost, for the player to confirm: units
         left on entry points are eliminated at the end of their combat phase (§5)."""
         side = sequence.phase_side(state.phase)
+        notes = [f"This ends your part of the turn: the game passes to {q.other(side)}, and nothing before "
+                 f"it can be taken back"] if self.hands_over(state) else []
+        return self._stranded_notes(state, side) + notes
+
+    def _stranded_notes(self, state: FBState, side: str | None) -> list[str]:
         if side is None or not (state.phase.endswith("_movement") or state.phase.endswith("_combat")):
             return []
         stranded = sorted(uid for uid, u in state.units.items()
@@ -381,7 +407,10 @@ def _check_fields(command: Command) -> None:
 def _phase_text(rules: FirstBlood, state: FBState, side: str | None) -> str:
     phase = state.phase
     if phase.endswith("_setup"):
-        return f"Set up your units ({len(setup.unplaced(state, side))} left to place)"
+        left = len(setup.unplaced(state, side))
+        if not left and side is not None:
+            return f"All your units are set up: hand over to {q.other(side)} when you are ready"
+        return f"Set up your units ({left} left to place)"
     if phase.endswith("_reinforcements"):
         return f"Place your reinforcements ({len(setup.unplaced(state, side))} left)"
     if phase.endswith("_movement"):
@@ -427,6 +456,8 @@ def _why_not_end(state: FBState, side: str) -> IllegalCommandError:
     if phase == "us_air":
         return IllegalCommandError("§11", "send excess units to the Reserve and land every unit "
                                           "that flew before ending the phase")
+    if phase.endswith("_setup"):
+        return IllegalCommandError("§3", f"place every unit first ({len(setup.unplaced(state, side))} left)")
     return IllegalCommandError("§4", "this phase ends by itself once everything is placed")
 
 

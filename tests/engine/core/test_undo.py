@@ -120,8 +120,11 @@ def test_no_undo_after_a_die_roll():
 
 def test_no_undo_after_the_handover_for_either_side():
     g = Game()
-    while RULES.prompt(g.state).side == "US":  # the US set-up; its last placement hands over
-        assert g.places(1)
+    while any(c.type == "place" for c in RULES.legal_commands(g.state)):  # the US set-up
+        g.places(1)
+    assert RULES.prompt(g.state).side == "US" and g.undo_command() is not None  # all placed: may reconsider
+    assert RULES.label(g.state, Command("end_phase")) == "End US set-up and hand over to IJ"
+    g.send("end_phase")  # the handover, by the player's word
     assert RULES.prompt(g.state).side == "IJ"
     assert g.undo_command() is None and g.state.undo.steps == []
     with pytest.raises(NotYourTurnError) as err:

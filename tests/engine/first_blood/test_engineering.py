@@ -47,6 +47,8 @@ def test_a_damaged_strip_is_repaired_at_the_next_engineering_phase():
         {"hex": "0708", "units": [ENGINEER], "marker": 1}]
     assert strip(state, "0708") == ("dam", 1)
     play(state, "end_phase")
+    assert state.phase == "us_air"  # nothing to fly, but the US hands the turn over itself
+    play(state, "end_phase")
     assert (state.phase, state.turn) == ("ij_movement", TURN + 1)
     assert strip(state, "0708") == ("dam", 1)  # still Damaged until the next engineering phase
     advance(state, "us_movement", TURN + 1)

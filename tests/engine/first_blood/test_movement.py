@@ -783,8 +783,8 @@ def test_the_end_phase_button_says_when_it_hands_the_game_over():
     to the opponent, from the turn track (trying it would tell the dice ahead)."""
     state = ij_move({KUMA: "0710"})
     assert RULES.label(state, Command("end_phase")) == \
-        "End IJ movement; then IJ combat, IJ supply, IJ strategic; then US acts"
+        "End IJ movement; then IJ combat, IJ supply, IJ strategic; then you hand over to US"
     state = position({KUMA: "0710", IJ_SPARE: FAR_IJ_HEX}, phase="ij_strategic", turn=6)
-    assert RULES.label(state, Command("end_phase")) == "End IJ strategic; then US acts"
+    assert RULES.label(state, Command("end_phase")) == "End IJ strategic and hand over to US"
     state.phase = "us_air"  # the end of the turn: the IJ opens the next one
-    assert RULES.label(state, Command("end_phase")) == "End US air; then IJ acts"
+    assert RULES.label(state, Command("end_phase")) == "End US air and hand over to IJ"

@@ -197,6 +197,8 @@ def test_us_air_reinforcements_go_straight_to_the_usaf_reserve():
     assert air == ["us-vf-5", "us-vt-8"]
     # from the end of the IJ combat phase of Sep II on, to the US reinforcement phase
     state = position({u: "pool" for u in arriving}, phase="ij_combat", turn=sep_ii)
+    play(state, "end_phase")
+    assert state.phase == "ij_strategic"  # the IJ's last phase: the IJ hands over
     events = play(state, "end_phase")
     assert state.phase == "us_reinforcements"
     placed = [e.data for e in events if e.type == "unit_placed"]

@@ -16,6 +16,7 @@ from engine.core.game import replay
 from engine.core.hexes import parse_hex_id
 from engine.games.first_blood.board import load_board
 from engine.games.first_blood.oob import load_oob
+from engine.games.first_blood.phases import setup
 from engine.games.first_blood.rules import RULES
 from engine.games.first_blood.sequence import TURN
 from engine.games.first_blood.state import FBState, is_map_hex
@@ -39,13 +40,18 @@ def step(state: FBState, command: Command) -> list:
 
 
 def drive(state: FBState, phases: tuple[str, ...]) -> list[Command]:
-    """Play the first legal command while the game is in one of ``phases``."""
+    """Place with the first legal command while the game is in one of ``phases``, and end
+    each set-up once all is placed (the player's word hands the game over)."""
     played = []
     for _ in range(500):
         if state.phase not in phases:
             return played
         commands = [c for c in RULES.legal_commands(state) if c.type != "undo"]
         assert commands, f"nothing to do in {state.phase}"
+        if commands == [Command("end_phase")]:
+            assert state.phase == "us_setup" and not setup.unplaced(state, "US")
+            step(state, commands[0])
+            continue
         assert all(c.type == "place" for c in commands)
         step(state, commands[0])
         played.append(commands[0])

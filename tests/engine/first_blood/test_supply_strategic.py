@@ -52,7 +52,7 @@ def test_a_supply_roll_of_1_to_3_costs_nothing(die):
     assert roll == {"die": die, "loss": False}
     assert eliminated(events) == []
     assert not state.pending
-    assert state.phase == "us_movement"  # the turn went on by itself
+    assert state.phase == "ij_strategic"  # the turn went on by itself, up to the IJ's handover
     for uid in (MAP_UNIT, MAP_UNIT_2, BOX_UNIT):
         assert state.units[uid].loc == FULL[uid]
 
@@ -81,7 +81,7 @@ def test_the_ij_gives_up_the_unit_it_chooses(choice):
     assert not state.pending
     for uid in {MAP_UNIT, MAP_UNIT_2, BOX_UNIT} - {choice}:
         assert state.units[uid].loc == FULL[uid]
-    assert state.phase == "us_movement"
+    assert state.phase == "ij_strategic"
 
 
 @pytest.mark.parametrize("not_allowed", [ATTACK_DD, IJ_FIGHTER, IJ_BOMBER, "us-1-1"])
@@ -124,7 +124,7 @@ def test_strategic_phase_removes_the_attack_boxes_and_advances_the_reserves():
     # ground units are not concerned
     for uid in (MAP_UNIT, MAP_UNIT_2, BOX_UNIT):
         assert state.units[uid].loc == FULL[uid]
-    assert state.phase == "us_movement"
+    assert state.phase == "ij_strategic"
 
 
 def test_an_ij_air_or_naval_unit_is_on_the_board_for_at_most_two_turns():

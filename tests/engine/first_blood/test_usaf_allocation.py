@@ -134,7 +134,9 @@ def test_a_unit_that_flew_sits_out_one_turn_then_is_ready_again():
     state = air_phase({F1: "cap", B1: "ga"})
     play(state, "land", unit=F1, hex="0708")
     play(state, "land", unit=B1, hex="0709")
-    # refuelling, nothing left to allocate: the air phase (and the turn) ends by itself
+    # refuelling, nothing left to allocate: the US hands the turn over by its word
+    assert state.phase == "us_air" and [c.type for c in RULES.legal_commands(state)] == ["end_phase", "undo"]
+    play(state, "end_phase")
     assert (state.phase, state.turn) == ("ij_movement", TURN + 1)
     assert where(state, F1) == ("strip:0708", True)  # face-down units stay on the strip
     assert where(state, B1) == ("strip:0709", True)

@@ -1,0 +1,74 @@
+"""Taking back and handing over in real Chromium (issue 9, items 1 and 2): the board's
+"Take back" button undoes a placement, and the set-up passes to the IJ only when the
+US says so, after a confirmation that says what it means."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, expect
+
+
+def test_take_back_a_placement_then_hand_over_the_set_up(browser: Browser, server: str, artifacts: Path) -> None:
+    with httpx.Client(base_url=server, timeout=30) as http:
+        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+        gid, token = created["game_id"], created["token"]
+        invite = created["invite_url"].split("token=")[1]
+        assert http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).status_code == 200
+    context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
+    dialogs: list[str] = []
+
+    def accept(dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.accept()
+
+    try:
+        page = context.new_page()
+        page.on("dialog", accept)
+        page.goto(f"/games/{gid}#token={token}")
+        counter = page.locator('g.counter[data-unit="us-1-1"]')
+        expect(counter).to_have_attribute("data-loc", "arriving")
+        expect(page.locator(".actions.general button.cmd-undo")).to_have_count(0)  # nothing to take back
+
+        # place 1/1 by clicking the map, then take it back
+        page.locator('button.chooser[data-unit="us-1-1"]').click()
+        hex_ = page.locator('g.hex[data-hex="0709"]')
+        box = hex_.bounding_box()
+        hex_.click(position={"x": box["width"] / 2, "y": box["height"] * 0.86})
+        expect(counter).to_have_attribute("data-hex", "0709")
+        take_back = page.locator(".actions.general button.cmd-undo")
+        expect(take_back).to_have_text("Take back: US 1/1 placed in 0709")
+        page.screenshot(path=str(artifacts / "undo-offered.png"))
+        take_back.click()
+        expect(counter).to_have_attribute("data-loc", "arriving")
+        expect(page.locator("#log li.retracted").first).to_contain_text("US 1/1 placed in 0709")
+        expect(page.locator("#log li").first).to_contain_text("US takes back: US 1/1 placed in 0709")
+        expect(take_back).to_have_count(0)
+        page.screenshot(path=str(artifacts / "undo-done.png"))
+
+        # the rest of the set-up through the API; the last placement does not hand over
+        with httpx.Client(base_url=server, timeout=30) as http:
+            auth = {"Authorization": f"Bearer {token}"}
+            while True:
+                legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
+                place = next((c for c in legal["commands"] if c["type"] == "place"), None)
+                if place is None:
+                    break
+                assert http.post(f"/api/games/{gid}/commands", headers=auth,
+                                 json={**place, "expected_seq": legal["seq"]}).status_code == 200
+        page.reload()
+        expect(page.locator("#prompt")).to_contain_text("All your units are set up: hand over to IJ")
+        end = page.locator(".actions.general button.cmd-end_phase")
+        expect(end).to_have_text("End US set-up and hand over to IJ")
+        expect(page.locator(".actions.general button.cmd-undo")).to_be_visible()  # may still reconsider
+        page.screenshot(path=str(artifacts / "handover-offered.png"))
+        end.click()
+        expect(page.locator("#prompt")).to_contain_text("Waiting for IJ", timeout=10_000)
+        assert any("the game passes to IJ" in m for m in dialogs), dialogs
+        expect(page.locator(".actions.general button.cmd-undo")).to_have_count(0)  # after the handover
+        page.screenshot(path=str(artifacts / "handover-done.png"))
+        expect(page).not_to_have_title(re.compile(r"Your move"))
+    finally:
+        context.close()
