@@ -192,6 +192,7 @@ class _Ctx:
     overstacked: frozenset[str] = frozenset()
     refused: Mapping[str, str] = field(default_factory=dict)  # hex -> why the selected unit may not go there
     trail: tuple[str, ...] = ()  # the hexes of a move just made, in order (a replay's moment)
+    fan: str | None = None  # a hex whose stack is spread out, every counter in reach of a click
     attacking: frozenset[str] = frozenset()
     combat_targets: frozenset[str] = frozenset()
     by_loc: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)
@@ -291,6 +292,25 @@ def _stack(ctx: _Ctx, units: list[Mapping[str, Any]], c: Point, step: float = 4.
     for i, u in enumerate(units):
         off = (i - (k - 1) / 2) * step
         out.append(_counter(ctx, u, Point(c.x + off, c.y - off), map_hex))
+    return "".join(out)
+
+
+def _fanned(ctx: _Ctx, h: str) -> str:
+    """The stack in ``h`` spread out in a row centred on its hex, over its neighbours, on
+    a backdrop that points at the hex: every counter can be read and clicked."""
+    p = ctx.st.page
+    units = ctx.by_loc[h]
+    size, gap = p.counter, 3.0
+    width = len(units) * size + (len(units) - 1) * gap + 2 * gap
+    c = p.layout.centre(h)
+    left = min(max(c.x - width / 2, 2.0), p.width - width - 2.0)
+    top = c.y - size / 2 - gap
+    out = [f'<g class="fan" data-hex="{h}" aria-label="{text(f"Stack in {h}")}">',
+           f'<rect class="fan-bg" x="{n(left)}" y="{n(top)}" width="{n(width)}" height="{n(size + 2 * gap)}" rx="4"/>']
+    for i, u in enumerate(units):
+        x = left + gap + size / 2 + i * (size + gap)
+        out.append(_counter(ctx, u, Point(x, c.y), h))
+    out.append("</g>")
     return "".join(out)
 
 
@@ -609,14 +629,17 @@ def render_layers(
     title: str | None = None,
     refused: Mapping[str, str] | None = None,
     trail: Iterable[str] = (),
+    fan: str | None = None,
 ) -> str:
     """The map's changing layers as an SVG element (``id="map-layers"``) drawn over
     :func:`render_base` on the game page.  Parameters as for :func:`render_map`;
     ``refused``: hexes the selected unit may not move to, with why (a hover says it);
-    ``trail``: the hexes a unit just went through, drawn as a line with an arrow."""
+    ``trail``: the hexes a unit just went through, drawn as a line with an arrow;
+    ``fan``: a map hex whose stack is drawn spread out in a row over the map."""
     ctx = _make_ctx(view, selected, highlights, targets)
     ctx.refused = dict(refused or {})
     ctx.trail = tuple(h for h in trail if h in ctx.st.board.hexes)
+    ctx.fan = fan if fan in ctx.st.board.hexes and len(ctx.by_loc.get(fan, [])) > 1 else None
     heading = title if title is not None else str(view.get("title") or "First Blood")
     return (_svg_open(ctx.st.page, heading, ' class="fb-map map-layers" id="map-layers"')
             + _layers_inner(ctx, heading) + "</svg>")
@@ -632,7 +655,7 @@ def _layers_inner(ctx: _Ctx, heading: str) -> str:
     out += [_entry(ctx, e) for e in st.board.entries.values()]
     out.append('<g class="units">')
     for h in st.order:
-        if ctx.by_loc.get(h):
+        if ctx.by_loc.get(h) and h != ctx.fan:
             c = p.layout.centre(h)
             out.append(_stack(ctx, ctx.by_loc[h], Point(c.x, c.y - 1), 4.0, h))
     for e in st.board.entries.values():
@@ -640,6 +663,8 @@ def _layers_inner(ctx: _Ctx, heading: str) -> str:
         if units:
             c = p.layout.centre(e.at)
             out.append(_stack(ctx, units, Point(c.x, c.y + 2), 5.0))
+    if ctx.fan:
+        out.append(_fanned(ctx, ctx.fan))
     out.append("</g>")
     out.append(_bottom(ctx))
     return "".join(out)

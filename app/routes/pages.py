@@ -509,9 +509,10 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
            for r in reversed(rows[:seq]) if r.text][:80]
     last = rows[seq - 1] if seq > 0 else None
     trail = _trail(last.type, last.payload) if last is not None else []
+    fought = list(last.payload["targets"]) if last is not None and last.type == "combat_resolved" else []
     return page(request, "moment.html", game=game, seq=seq, view=view, side=side,
-                layers=render_layers(view, trail=trail), base=render_base(), steps=steps, turns=turns, phases=phases,
-                log=log,
+                layers=render_layers(view, trail=trail, targets=fought), base=render_base(), steps=steps, turns=turns,
+                phases=phases, log=log,
                 at=rows[seq - 1].created_at if seq > 0 else game.created_at)
 
 

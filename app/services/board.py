@@ -184,7 +184,9 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
                 for u in units_with_actions]
 
     refused = service.why_unreachable(game, state, side, selected) if selected and highlights and side else {}
-    layers = render_layers(view, selected=selected, highlights=highlights, targets=sorted(targets), refused=refused)
+    fan = req.inspect if req.inspect and sum(u["loc"] == req.inspect for u in view["units"]) > 1 else None
+    layers = render_layers(view, selected=selected, highlights=highlights, targets=sorted(targets), refused=refused,
+                           fan=fan)
     oob = req.since is not None
     if oob:  # swapped in out of band, by its id
         layers = layers.replace("<svg ", '<svg hx-swap-oob="true" ', 1)

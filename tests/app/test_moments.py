@@ -124,3 +124,27 @@ def test_the_moment_after_a_move_draws_its_trail(client: TestClient, game: dict[
     assert len(trail.group(2).split()) == len(trail.group(1).split(" to "))
     before = client.get(f"/games/{gid}/at/{moved['seq']}", headers=bearer(game["IJ"])).text
     assert '<g class="trail"' not in before or 'aria-label="moved ' + trail.group(1) not in before
+
+
+def test_a_combat_moment_shows_the_attack_in_full(client: TestClient, game: dict[str, str]) -> None:
+    """Issue 9, item 3: stepping to a combat shows its odds, every modifier with its rule,
+    the die and the result in words, and marks the attacked hexes on the map."""
+    gid = game["id"]
+
+    def resolved() -> list[dict]:
+        items = client.get(f"/api/games/{gid}/log", params={"limit": 1000}, headers=bearer(game["US"])).json()["items"]
+        return [e for e in items if e["type"] == "combat_resolved" and e["data"]["die"] is not None]
+
+    drive(client, game, lambda legal: bool(resolved()), limit=600)
+    fight = resolved()[0]
+    seat_cookie(client, game, "US")
+    html = client.get(f"/games/{gid}/at/{fight['seq'] + 1}").text
+    report = html.split('id="combat-report"', 1)[1].split("</section>", 1)[0]
+    d = fight["data"]
+    assert f"{fight['side']} attack on {', '.join(d['targets'])}" in report
+    assert f"Odds <strong>{d['odds']}</strong> ({d['attack']} against {d['defence']})" in report
+    for m in d["modifiers"]:
+        assert f"({m['rule']})" in report
+    assert f'<strong class="die">{d["die"]}</strong>' in report
+    assert f'<strong id="combat-result">{d["result"]}</strong>' in report and "(§7.7)" in report
+    assert re.search(rf'class="hex-state[^"]*\btarget\b[^"]*" id="hex-state-{d["targets"][0]}"', html)

@@ -227,3 +227,27 @@ def test_every_counter_of_a_stack_is_selectable_from_the_panel(client: TestClien
         assert f'data-unit="{unit}" hx-get="/games/{gid}/board?select={unit}' in stack
     picked = client.get(f"/games/{gid}/board", params={"select": "us-1-2", "seq": seq}).text
     assert 'data-select="us-1-2"' in picked
+
+
+def test_a_click_on_a_stack_fans_it_out_with_every_counter_clickable(client: TestClient,
+                                                                     game: dict[str, str]) -> None:
+    """Issue 9, item 6: a stack is more than its top counter."""
+    gid = game["id"]
+    for unit in ("us-1-1", "us-1-2", "us-1-3"):
+        seq = client.get(f"/api/games/{gid}").json()["seq"]
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
+                        json={"type": "place", "data": {"unit": unit, "to": "0910"}, "expected_seq": seq})
+        assert r.status_code == 200, r.text
+    client.post(f"/games/{gid}/seat", data={"token": game["US"]}, follow_redirects=False)
+    page = client.get(f"/games/{gid}").text
+    assert 'class="fan"' not in page  # stacks are stacks until clicked
+    seq = int(re.search(r'data-seq="(\d+)"', page).group(1))
+    r = client.post(f"/games/{gid}/click", data={"hex": "0910", "select": "", "seq": seq})
+    fan = r.text.split('<g class="fan" data-hex="0910"', 1)[1].split("</g></g>", 1)[0]
+    assert [u for u in ("us-1-1", "us-1-2", "us-1-3") if f'data-unit="{u}"' in fan] == ["us-1-1", "us-1-2", "us-1-3"]
+    for unit in ("us-1-1", "us-1-2", "us-1-3"):  # each counter once on the map: the fan replaces the stack
+        assert r.text.count(f'data-unit="{unit}" data-loc="0910"') == 1
+    # a click on a fanned counter selects that unit, and the fan closes
+    r = client.post(f"/games/{gid}/click", data={"unit": "us-1-3", "select": "us-1-1", "seq": seq})
+    assert 'class="fan"' not in r.text
+    assert re.search(r'class="counter [^"]*selected[^"]*" data-unit="us-1-3"', r.text)

@@ -256,6 +256,13 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     p = script.next("US", "eliminate", "loss")
     us.expect_my_move("IJ combat (§7)", "Choose 1 unit to eliminate (EX, §7.7)")
     assert us.page.inner_text("#prompt").count("§7.7") == 1  # the rule is not repeated after the text
+    # the attack in full, after the roll, for the defender too (issue 9, item 3)
+    report = us.page.locator("#combat-report")
+    expect(report).to_contain_text(f"IJ attack on {plan.STACK_HEX}")
+    expect(report).to_contain_text(f"Odds {plan.ODDS} (4 against 5) on the IJ Attack Table (Table 9)")
+    expect(report).to_contain_text("die +2: shore bombardment by IJ Yudachi (§7.3)")
+    expect(report.locator("#combat-result")).to_have_text(plan.RESULT)
+    expect(report).to_contain_text("exchange: one attacker and one defender eliminated")
     choosers = us.page.locator("button.chooser").evaluate_all("els => els.map(e => e.dataset.unit).sort()")
     assert choosers == sorted(plan.STACK), choosers
     us.select(plan.STACK[0])

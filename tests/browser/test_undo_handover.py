@@ -10,6 +10,8 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Browser, expect
 
+STACK = ("us-1-1", "us-1-2", "us-1-3")
+
 
 def test_take_back_a_placement_then_hand_over_the_set_up(browser: Browser, server: str, artifacts: Path) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
@@ -48,9 +50,14 @@ def test_take_back_a_placement_then_hand_over_the_set_up(browser: Browser, serve
         expect(take_back).to_have_count(0)
         page.screenshot(path=str(artifacts / "undo-done.png"))
 
-        # the rest of the set-up through the API; the last placement does not hand over
+        # the rest of the set-up through the API, three units stacked in 0910 first; the
+        # last placement does not hand over
         with httpx.Client(base_url=server, timeout=30) as http:
             auth = {"Authorization": f"Bearer {token}"}
+            for unit in STACK:
+                seq = http.get(f"/api/games/{gid}").json()["seq"]
+                assert http.post(f"/api/games/{gid}/commands", headers=auth, json={
+                    "type": "place", "data": {"unit": unit, "to": "0910"}, "expected_seq": seq}).status_code == 200
             while True:
                 legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
                 place = next((c for c in legal["commands"] if c["type"] == "place"), None)
@@ -60,6 +67,17 @@ def test_take_back_a_placement_then_hand_over_the_set_up(browser: Browser, serve
                                  json={**place, "expected_seq": legal["seq"]}).status_code == 200
         page.reload()
         expect(page.locator("#prompt")).to_contain_text("All your units are set up: hand over to IJ")
+
+        # a click on the stack fans it out over the map; a click on a fanned counter picks it
+        stack_hex = page.locator('g.hex[data-hex="0910"]')
+        box = stack_hex.bounding_box()
+        stack_hex.click(position={"x": box["width"] / 2, "y": box["height"] * 0.9})
+        fan = page.locator('g.fan[data-hex="0910"]')
+        expect(fan.locator("g.counter")).to_have_count(3)
+        page.locator(".map-stack").screenshot(path=str(artifacts / "stack-fanned.png"))
+        fan.locator('g.counter[data-unit="us-1-3"]').click()
+        expect(page.locator('g.counter[data-unit="us-1-3"]')).to_have_class(re.compile(r"\bselected\b"))
+        expect(fan).to_have_count(0)
         end = page.locator(".actions.general button.cmd-end_phase")
         expect(end).to_have_text("End US set-up and hand over to IJ")
         expect(page.locator(".actions.general button.cmd-undo")).to_be_visible()  # may still reconsider

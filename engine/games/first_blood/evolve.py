@@ -63,6 +63,7 @@ def _created(s: FBState, d: dict[str, Any], side: str | None) -> None:
 @on("turn_started")
 def _turn(s: FBState, d: dict[str, Any], side: str | None) -> None:
     s.turn = d["turn"]
+    s.last_combat = None
     for u in s.units.values():
         u.start_hex = u.loc if is_map_hex(u.loc) else None
         u.used = False
@@ -73,6 +74,8 @@ def _turn(s: FBState, d: dict[str, Any], side: str | None) -> None:
 def _phase(s: FBState, d: dict[str, Any], side: str | None) -> None:
     s.phase, s.turn = d["phase"], d["turn"]
     s.blocked = []
+    if s.phase.endswith("_combat"):
+        s.last_combat = None  # the report of a combat lasts until the next combat phase or turn
     oob = load_oob()
     if s.phase.endswith("_movement"):
         for uid, u in s.units.items():
@@ -237,6 +240,7 @@ def _cancelled(s: FBState, d: dict[str, Any], side: str | None) -> None:
 def _resolved(s: FBState, d: dict[str, Any], side: str | None) -> None:
     c = s.combat
     c.defenders, c.result = list(d["defenders"]), d["result"]
+    s.last_combat = {**undo.unmarked(d), "side": side, "seq": s.seq}
     # R-5.1a: artillery landing with an attack upon entry has been through that combat
     for uid in d["attackers"] + d["artillery"] + d.get("landing", []):
         s.units[uid].fought, s.units[uid].fought_turn = True, s.turn

@@ -98,6 +98,7 @@ class FBState:
     blocked: list[str] = field(default_factory=list)  # entries held by the enemy (§5.3), per combat phase
     landing: list[str] = field(default_factory=list)  # USAF units that flew this turn and must land (§11)
     result: dict[str, Any] | None = None
+    last_combat: dict[str, Any] | None = None  # the latest combat_resolved of this turn's combat phase
     undo: Trail = field(default_factory=Trail)  # what its side may still take back
 
     # --- copies and JSON -------------------------------------------------
@@ -117,6 +118,7 @@ class FBState:
             blocked=list(self.blocked),
             landing=list(self.landing),
             result=None if self.result is None else dict(self.result),
+            last_combat=_deep(self.last_combat),
             undo=self.undo.copy(),
         )
         return new

@@ -40,6 +40,13 @@ US_ATTACK_TABLE = CombatTable(  # Table 10
 )
 
 TABLES = {"IJ": IJ_ATTACK_TABLE, "US": US_ATTACK_TABLE}
+RESULT_WORDS = {  # §7.7
+    "AE": "attackers eliminated", "A2": "two attackers eliminated, the rest retreat",
+    "A1": "one attacker eliminated, the rest retreat",
+    "EX": "exchange: one attacker and one defender eliminated, the other defenders retreat",
+    "DR": "the defenders retreat", "D1": "one defender eliminated, the rest retreat",
+    "DE": "defenders eliminated; the attackers may advance",
+}
 
 JUNGLE_DRM = -1  # §7.1
 SHORE_BOMBARDMENT_DRM = 2  # §7.3, per destroyer

@@ -11,6 +11,7 @@ from typing import Any
 from engine.core import dice
 from engine.core.events import Command
 from engine.games.first_blood import queries as q
+from engine.games.first_blood import tables
 from engine.games.first_blood.board import load_board
 from engine.games.first_blood.describe import place
 from engine.games.first_blood.oob import TURNS, turn_name
@@ -41,6 +42,23 @@ def unit_view(state: FBState, uid: str) -> dict[str, Any]:
     }
 
 
+def combat_report(state: FBState) -> dict[str, Any] | None:
+    """The latest combat of this phase as both players read it after the roll: who
+    attacked whom, the odds, every die modifier with its rule, the die and the result."""
+    d = state.last_combat
+    if d is None:
+        return None
+    names = [q.label(u) for u in d["attackers"]]
+    return {
+        "seq": d["seq"], "side": d["side"], "targets": d["targets"], "attackers": names,
+        "artillery": [q.label(u) for u in d["artillery"]], "defenders": [q.label(u) for u in d["defenders"]],
+        "attack": d["attack"], "defence": d["defence"], "odds": d["odds"], "modifiers": d["modifiers"],
+        "modifier": d["modifier"], "die": d["die"], "total": d["total"], "result": d["result"],
+        "result_words": tables.RESULT_WORDS.get(d["result"], d["result"]),
+        "table": tables.TABLES[d["side"]].name,
+    }
+
+
 def build_view(rules: Any, state: FBState, side: str | None, legal: list[Command] | None = None) -> dict[str, Any]:
     p = rules.prompt(state)
     c = state.combat
@@ -60,6 +78,7 @@ def build_view(rules: Any, state: FBState, side: str | None, legal: list[Command
             "side": c.side, "targets": c.targets, "attackers": c.attackers, "artillery": c.artillery,
             "origin": c.origin, "assessment": combat.assess(state, c) if c.result is None else None,
         },
+        "last_combat": combat_report(state),
         "pending": state.pending[0] if state.pending else None,
         "obligations": [{"unit": u, "hex": h} for u, h in owed],
         "overstacked": q.overstacked(state),  # §6.4, R-6.4a: to be relieved before the phase ends
