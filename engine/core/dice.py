@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def commitment(secret: str) -> str:
@@ -31,6 +35,17 @@ def roll(secret: str, event_no: int, index: int = 0, sides: int = 6) -> int:
             if byte < limit:
                 return byte % sides + 1
         counter += 1
+
+
+def draw(secret: str, event_no: int, pool: Sequence[T], index: int = 0) -> T:
+    """Draw number ``index`` of event ``event_no`` from ``pool`` (a marker from a cup):
+    every item equally likely, from the same secret as the dice.  The caller records
+    what was drawn in the event, and removes it from the pool if it stays out."""
+    if not pool:
+        raise ValueError("nothing to draw from an empty pool")
+    if len(pool) > 256:
+        raise ValueError("a pool holds at most 256 items")
+    return pool[roll(secret, event_no, 1000 + index, len(pool)) - 1]
 
 
 def derive_secret(seed: int | str, game_id: str = "") -> str:

@@ -22,12 +22,20 @@ from engine.core.events import Command, Event
 class Prompt:
     """Who must act now and what the game waits for (Rally's prompt/inactive)."""
 
-    side: str | None  # None once the game is over
+    side: str | None  # None once the game is over; with several sides deciding at once, the first
     kind: str  # "move", "choose_loss", "retreat", ...
     text: str  # for the acting side
     waiting: str  # for everybody else
     rule: str = ""
     details: dict[str, Any] = field(default_factory=dict)
+    sides: tuple[str, ...] = ()  # every side that may act now, when several decide at once (engine/core/sealed.py)
+
+    @property
+    def acting(self) -> tuple[str, ...]:
+        """The sides that may send a command now."""
+        if self.sides:
+            return self.sides
+        return () if self.side is None else (self.side,)
 
 
 class GameState(Protocol):
@@ -123,5 +131,5 @@ def check_turn(prompt: Prompt, command: Command) -> None:
     """Raise if the command's sender is not the side the game waits for."""
     if prompt.side is None:
         raise IllegalCommandError("", "the game is over")
-    if command.side is not None and command.side != prompt.side:
-        raise NotYourTurnError("", f"it is {prompt.side}'s decision: {prompt.waiting}")
+    if command.side is not None and command.side not in prompt.acting:
+        raise NotYourTurnError("", f"it is {' and '.join(prompt.acting)}'s decision: {prompt.waiting}")
