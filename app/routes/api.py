@@ -61,6 +61,7 @@ from app.services import clock
 from app.services.games import BadImport, GameService
 from app.store import StaleSequence
 from app.text import BadText, dump_json
+from app.visible import readable_events, viewer_of
 from engine.core.errors import RuleError
 from engine.core.events import Event
 from engine.games import get_rules
@@ -325,7 +326,7 @@ def _command(game_id: str, body: CommandIn, request: Request, session: Session, 
         limits.hit("commands", f"{game_id}:{known[1]}")
         done = service.submit_known(session, game_id, token or "", known, command, body.expected_seq)
         if done is not None:
-            return command_answer(*done)
+            return command_answer(readable_events(done[0], known[0], known[1]), done[1])
     game, side = command_access(request, game_id, session, service, settings, limits)
     if known is None:
         limits.hit("commands", f"{game.id}:{side}")
@@ -335,7 +336,7 @@ def _command(game_id: str, body: CommandIn, request: Request, session: Session, 
         return error_json(409, str(exc), current_seq=exc.current)
     except RuleError as exc:
         return rule_error(exc)
-    return command_answer(events, seq)
+    return command_answer(readable_events(events, game.game, side), seq)
 
 
 def command_answer(events: list[tuple[int, Event, str | None]], seq: int) -> Response:
@@ -345,10 +346,11 @@ def command_answer(events: list[tuple[int, Event, str | None]], seq: int) -> Res
 
 
 @router.get("/games/{game_id}/log", response_model=LogPage, responses=responses(404))
-def game_log(game: GameDep, session: SessionDep, service: ServiceDep,
+def game_log(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
              offset: int = Query(0, ge=0, le=2**31 - 1), limit: int = Query(100, ge=1, le=1000)) -> Any:
-    """The game's log, oldest first, with one line of English beside each event."""
-    return service.log(session, game, offset, limit, reveal=False)
+    """The game's log, oldest first, with one line of English beside each event: what
+    the asking seat may read (a spectator: what both sides may)."""
+    return service.log(session, game, offset, limit, reveal=False, viewer=viewer_of(game, seat.side if seat else None))
 
 
 @router.get("/games/{game_id}/export", responses={**SEAT, **responses(409),

@@ -40,6 +40,7 @@ from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
 from app.templating import page
 from app.text import BadText, check_email, check_line, strict_json
+from app.visible import readable, viewer_of
 from engine.core.errors import RuleError
 from engine.core.events import Command
 from engine.games import get_rules
@@ -492,10 +493,11 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
                                  "once it is over")
     if not 0 <= seq <= game.seq:
         raise HTTPException(404, f"this game has {game.seq} events: moments 0 to {game.seq}")
-    rows = store.page_events(session, game.id, 0, game.seq)[1]
+    every = store.page_events(session, game.id, 0, game.seq)[1]
     rules = get_rules(game.game)
     state = service.state_at(session, game, seq)
     side = seat.side if seat else None
+    rows = readable(every, game, viewer_of(game, side))
     view = rules.view(state, side, [])  # a moment is looked at, never played
     told = [r.seq + 1 for r in rows if r.text]  # the moments with something to read
     turns = [(r.seq + 1, r.text or "") for r in rows if r.type == "turn_started"]
@@ -506,14 +508,14 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
     steps = {"first": told[0] if told else 0, "back": max((n for n in told if n < seq), default=None),
              "forward": min((n for n in told if n > seq), default=None), "last": game.seq}
     log = [{"seq": r.seq + 1, "text": r.text, "turn": r.type == "turn_started"}
-           for r in reversed(rows[:seq]) if r.text][:80]
-    last = rows[seq - 1] if seq > 0 else None
+           for r in reversed(rows) if r.seq < seq and r.text][:80]
+    last = next((r for r in reversed(rows) if r.seq == seq - 1), None)  # None too when it is not to be read
     trail = _trail(last.type, last.payload) if last is not None else []
     fought = list(last.payload["targets"]) if last is not None and last.type == "combat_resolved" else []
     return page(request, "moment.html", game=game, seq=seq, view=view, side=side,
                 layers=render_layers(view, trail=trail, targets=fought), base=render_base(), steps=steps, turns=turns,
                 phases=phases, log=log,
-                at=rows[seq - 1].created_at if seq > 0 else game.created_at)
+                at=every[seq - 1].created_at if seq > 0 else game.created_at)
 
 
 def _trail(kind: str, data: dict[str, Any]) -> list[str]:
@@ -533,6 +535,7 @@ def log_page(request: Request, access: AccessDep, session: SessionDep,
     offset, limit = min(max(0, offset), 2**31 - 1), min(max(1, limit), 1000)
     total, rows = store.page_events(session, game.id, offset, limit)
     seat = seat_of(request, access, request.app.state.limits)
+    rows = readable(rows, game, viewer_of(game, seat.side if seat else None))
     story = narrative(rows, store.retractions(session, game.id))
     return page(request, "log.html", game=game, story=story, total=total, offset=offset, limit=limit,
                 shown=len(rows), replay=seat is not None or game.status == "finished")

@@ -18,6 +18,7 @@ from app.models import Game, Seat
 from app.render.svg import render_base, render_layers
 from app.services import clock
 from app.services.games import GameService
+from app.visible import readable, viewer_of
 from engine.core import undo
 from engine.core.events import Command
 from engine.games import get_rules
@@ -196,6 +197,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     if relog:
         first = max(0, game.seq - 60)
         log = store.page_events(session, game.id, first, game.seq - first)[1]
+    log = readable(log, game, viewer_of(game, side))
     gone = store.retractions(session, game.id) if any(r.type == undo.UNDONE for r in log) else {}
     lines = [{"seq": r.seq, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),
               "turn": r.type == "turn_started", "retracted": r.seq in gone} for r in reversed(log) if r.text]
@@ -217,7 +219,7 @@ def briefing(session: Session, game: Game, side: str) -> list[dict[str, Any]]:
     the opponent (or the game itself) did something since: each line links to its
     moment on the map (``/games/{id}/at/{n}``)."""
     gone = store.retractions(session, game.id)  # what was taken back never happened
-    rows = [r for r in store.since_last_command(session, game.id, side)
+    rows = [r for r in readable(store.since_last_command(session, game.id, side), game, viewer_of(game, side))
             if r.seq not in gone and r.type != undo.UNDONE]
     if not any(r.text and r.actor not in (None, side) for r in rows):
         return []

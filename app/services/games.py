@@ -22,10 +22,12 @@ from app.security import hash_token, new_dice_secret, new_game_id, new_token
 from app.services import clock
 from app.services.notices import Notices
 from app.text import check_line, dump_json
+from app.visible import readable
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Outcome
 from engine.core.verify import LogEntry, Verdict, verify_log
+from engine.core.visibility import ADMIN
 from engine.games import game_ids, get_rules
 
 EXPORT_FORMAT = "guadalcanal-pbem/1"
@@ -430,8 +432,11 @@ class GameService:
         return state, texts
 
     # --- the log, export, import, verification --------------------------------------------
-    def log(self, session: Session, game: Game, offset: int, limit: int, reveal: bool) -> dict[str, Any]:
+    def log(self, session: Session, game: Game, offset: int, limit: int, reveal: bool,
+            viewer: str | None = ADMIN) -> dict[str, Any]:
+        """A page of the log as ``viewer`` may read it (``reveal``: the dice secret too)."""
         total, rows = store.page_events(session, game.id, offset, limit)
+        rows = readable(rows, game, viewer)
         reveal = reveal or game.status == "finished"
         gone = store.retractions(session, game.id)
         items = [{"seq": r.seq, "type": r.type, "side": r.side, "actor": r.actor, "text": r.text,

@@ -1,0 +1,70 @@
+"""What one viewer may read of a game's log (engine/core/visibility.py).
+
+Every log the server sends goes through ``readable``: the API's log and a command's
+answer, the log page, the board's log, "since your last move", a replay's moment.
+A hidden event is sent whole to those who may read it, as its public stub (with the
+stub's own line of text) to the others, or not at all.  The admin reads everything,
+and so does everybody once the game is over.  First Blood hides nothing, so its logs
+pass through untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from engine.core.events import Event
+from engine.core.visibility import ADMIN, SEEN_BY, for_viewer
+from engine.games import get_rules
+
+
+@dataclass(frozen=True)
+class Row:
+    """An event row as one viewer reads it (the attributes of ``models.EventRow`` that
+    the pages and the API use)."""
+
+    seq: int
+    type: str
+    side: str | None
+    actor: str | None
+    text: str | None
+    payload: dict[str, Any]
+    created_at: datetime
+
+
+def viewer_of(game: Any, side: str | None, admin: bool = False) -> str | None:
+    """Who reads: the admin, anybody once the game is over, else a side or a spectator (None)."""
+    return ADMIN if admin or game.status == "finished" else side
+
+
+def readable(rows: Sequence[Any], game: Any, viewer: str | None) -> list[Any]:
+    """``rows`` (event rows, in order) as ``viewer`` may read them."""
+    if viewer == ADMIN or not any(SEEN_BY in r.payload for r in rows):
+        return list(rows)
+    sides = get_rules(game.game).sides
+    out: list[Any] = []
+    for r in rows:
+        event = Event(r.type, r.payload, r.side)
+        seen = for_viewer(event, viewer, sides)
+        if seen is event:
+            out.append(r)
+        elif seen is not None:
+            out.append(Row(r.seq, r.type, r.side, r.actor, seen.data.get("text"), seen.data, r.created_at))
+    return out
+
+
+def readable_events(numbered: Iterable[tuple[int, Event, str | None]], kind: str,
+                    viewer: str | None) -> list[tuple[int, Event, str | None]]:
+    """A command's answer (number, event, log line) for a game of ``kind``, as
+    ``viewer`` may read it."""
+    sides = get_rules(kind).sides
+    out = []
+    for n, event, text in numbered:
+        seen = for_viewer(event, viewer, sides)
+        if seen is event:
+            out.append((n, event, text))
+        elif seen is not None:
+            out.append((n, seen, seen.data.get("text")))
+    return out
