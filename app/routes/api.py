@@ -345,7 +345,7 @@ def command_answer(events: list[tuple[int, Event, str | None]], seq: int) -> Res
                     media_type="application/json")
 
 
-@router.get("/games/{game_id}/log", response_model=LogPage, responses=responses(404))
+@router.get("/games/{game_id}/log", response_model=LogPage, responses=READ)
 def game_log(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
              offset: int = Query(0, ge=0, le=2**31 - 1), limit: int = Query(100, ge=1, le=1000)) -> Any:
     """The game's log, oldest first, with one line of English beside each event: what

@@ -40,12 +40,13 @@ def test_the_japanese_reinforcement_chart_as_printed() -> None:
         == (1, 1, 2)
     assert F.groups["Operation KA-GO"].marker == "Operation KA-GO"
     assert F.groups["Operation KE"].marker == "Operation KE"
-    assert F.air["routine"]["Japanese"] == 2 and F.air["henderson"]["Japanese"] == 1 and F.air["supply"]["Japanese"] == 3
+    assert (F.air["routine"]["Japanese"], F.air["henderson"]["Japanese"], F.air["supply"]["Japanese"]) == (2, 1, 3)
 
 
 def test_26_6_the_first_echelons_are_not_interdicted() -> None:
     assert not F.groups["Ichiki Detachment"].interdiction and not F.groups["USMC 1st Echelon"].interdiction
-    assert all(g.interdiction for n, g in F.groups.items() if n not in ("Ichiki Detachment", "USMC 1st Echelon", "start"))
+    exempt = ("Ichiki Detachment", "USMC 1st Echelon", "start")
+    assert all(g.interdiction for n, g in F.groups.items() if n not in exempt)
 
 
 def test_26_7_breakdowns() -> None:
