@@ -18,7 +18,7 @@ from engine.games.first_blood import evolve, sequence
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.board import load_board
 from engine.games.first_blood.describe import command_label, describe, step_text
-from engine.games.first_blood.oob import load_oob, turn_name
+from engine.games.first_blood.oob import LAST_TURN, load_oob, turn_name
 from engine.games.first_blood.phases import (
     air,
     bombardment,
@@ -328,6 +328,8 @@ class FirstBlood:
                 break
             then.append(_short(phase))
         follow = f"; then {', '.join(then)}" if then else ""
+        if state.phase == "us_air" and state.turn >= LAST_TURN:
+            return "End US air and the game (§12: the victory check)"
         if self.hands_over(state):
             return f"End {title} and hand over to {sequence.phase_side(phase)}"
         return f"End {title}{follow}; then you hand over to {sequence.phase_side(phase)}"

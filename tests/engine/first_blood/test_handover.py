@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.core.events import Command
 from engine.core.game import replay
+from engine.games.first_blood.oob import LAST_TURN
 from engine.games.first_blood.rules import RULES
 from engine.games.first_blood.testing import by_name, play, position
 
@@ -46,3 +47,10 @@ def test_a_phase_with_no_choice_at_all_still_ends_by_itself():
     assert s.phase == "us_air" and RULES.prompt(s).side == "US"  # nothing flew: the US hands over
     assert RULES.end_phase_notes(s) == [
         "This ends your part of the turn: the game passes to IJ, and nothing before it can be taken back"]
+
+
+def test_the_last_end_of_the_us_air_phase_says_that_it_ends_the_game():
+    s = position({US_1_1: "1210"}, phase="us_air", turn=LAST_TURN)
+    assert RULES.label(s, Command("end_phase")) == "End US air and the game (§12: the victory check)"
+    play(s, "end_phase")
+    assert s.result is not None and RULES.prompt(s).side is None
