@@ -1,0 +1,105 @@
+"""Land movement (11.0) and zones of control (13.0) on the Guadalcanal map.
+
+Pure functions of the board, the forces and where the pieces stand: where a unit may
+go in a movement phase and at what cost.  The rules: movement points by terrain and
+class (11.3, the TEC), roads and trails (11.71), river hexsides and bridges (11.72);
+never into a hex holding enemy units (11.5, 12.6) or prohibited terrain; a unit stops
+when it enters an enemy ZOC (11.6, 13.3); leaving one, the first hex entered must be
+free of enemy ZOC (13.4), except an infiltrator (13.5: Japanese infantry, Allied
+raiders) that started the phase in an enemy ZOC and moves one hex into another; and a
+unit may always move one hex (11.4) unless into prohibited terrain, onto the enemy, or
+directly from one enemy ZOC to another.  Suppressed units move at half their factor,
+the half kept (8.2: "remainders are retained": 5 becomes 2.5).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from engine.games.pacific_battles.board import Board
+from engine.games.pacific_battles.forces import Forces, UnitSpec
+
+SUPPLY = "Supply"  # supply units: no ZOC, no stacking (7.8); not in the counter list
+
+
+@dataclass(frozen=True)
+class Piece:
+    id: str  # this counter's id in the game
+    unit: str  # its kind of counter: a forces.units name, a breakdown battalion, or SUPPLY
+    side: str
+    hex: str
+    suppressed: bool = False
+
+
+def spec_of(forces: Forces, piece: Piece) -> UnitSpec | None:
+    if piece.unit == SUPPLY:
+        return None
+    return forces.units.get(piece.unit) or forces.battalion[piece.unit]
+
+
+def has_zoc(forces: Forces, piece: Piece) -> bool:
+    """13.0: every combat effective ground combat unit; not HQs, supply or suppressed units."""
+    spec = spec_of(forces, piece)
+    return spec is not None and spec.kind != "hq" and not piece.suppressed
+
+
+def zoc_of(board: Board, forces: Forces, pieces: Iterable[Piece], side: str) -> frozenset[str]:
+    """The land hexes in the ZOC of ``side``'s units: their own and every neighbour (13.1;
+    nothing on Guadalcanal blocks a ZOC, R-PB-TEC; units do not block it either, 13.2)."""
+    out: set[str] = set()
+    for p in pieces:
+        if p.side == side and has_zoc(forces, p):
+            out.add(p.hex)
+            out.update(board.neighbours(p.hex))
+    return frozenset(out)
+
+
+def movement_points(forces: Forces, piece: Piece) -> Fraction:
+    spec = spec_of(forces, piece)
+    mf = Fraction(spec.movement if spec is not None else 0)
+    return mf / 2 if piece.suppressed else mf
+
+
+def reachable(board: Board, forces: Forces, pieces: list[Piece], mover: Piece) -> dict[str, Fraction]:
+    """Every hex ``mover`` may end its move in this phase, with the movement points it costs."""
+    spec = spec_of(forces, mover)
+    if spec is None or spec.movement == 0:
+        return {}
+    enemy = "Japanese" if mover.side == "Allied" else "Allied"
+    occupied = {p.hex for p in pieces if p.side == enemy}
+    zoc = zoc_of(board, forces, pieces, enemy)
+    budget = movement_points(forces, mover)
+    start = mover.hex
+    in_zoc = start in zoc
+    best: dict[str, Fraction] = {start: Fraction(0)}
+    out: dict[str, Fraction] = {}
+    queue: list[tuple[Fraction, str]] = [(Fraction(0), start)]
+    while queue:
+        spent, here = heapq.heappop(queue)
+        if spent > best.get(here, spent):
+            continue
+        stopped = here != start and here in zoc  # 11.6: stop on entering an enemy ZOC
+        if stopped:
+            continue
+        for there in board.neighbours(here):
+            if there in occupied:
+                continue  # 11.5, 12.6
+            cost = board.cost(here, there, spec.mechanised)
+            if cost is None:
+                continue
+            if here == start and in_zoc and there in zoc and not spec.infiltrates:
+                continue  # 13.4: leaving, the first hex must be free of enemy ZOC (13.5: infiltrators may)
+            total = spent + cost
+            if total > budget and not (here == start and spent == 0):
+                continue
+            if total > budget:  # 11.4: the minimum move of one hex
+                total = budget
+            if total < best.get(there, total + 1):
+                best[there] = total
+                out[there] = total
+                heapq.heappush(queue, (total, there))
+    return out
+

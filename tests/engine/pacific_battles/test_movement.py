@@ -1,0 +1,86 @@
+"""Land movement and zones of control on the Guadalcanal map (movement.py): 11.0, 13.0."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engine.core.hexes import neighbor_ids
+from engine.games.pacific_battles.board import load_board
+from engine.games.pacific_battles.forces import load_forces
+from engine.games.pacific_battles.movement import SUPPLY, Piece, has_zoc, movement_points, reachable, zoc_of
+
+B, F = load_board(), load_forces()
+P = B.places
+HF, AUSTEN = P["Henderson Field"], P["Mount Austen"]
+
+
+def reach(mover: Piece, *others: Piece) -> dict[str, Fraction]:
+    return reachable(B, F, [mover, *others], mover)
+
+
+def test_13_0_who_has_a_zoc() -> None:
+    assert has_zoc(F, Piece("a", "124 Inf", "Japanese", AUSTEN))
+    assert not has_zoc(F, Piece("b", "124 Inf", "Japanese", AUSTEN, suppressed=True))  # 8.2
+    assert not has_zoc(F, Piece("c", "17 HQ", "Japanese", AUSTEN))
+    assert not has_zoc(F, Piece("d", SUPPLY, "Japanese", AUSTEN))
+    zoc = zoc_of(B, F, [Piece("a", "124 Inf", "Japanese", AUSTEN)], "Japanese")
+    assert zoc == {AUSTEN, *B.neighbours(AUSTEN)}
+
+
+def test_11_6_a_unit_stops_when_it_enters_an_enemy_zoc_and_never_enters_the_enemy() -> None:
+    road = B.paths["Coast road"]
+    us = Piece("m", "1 Mar", "Allied", road[6])
+    zoc = zoc_of(B, F, [us], "Allied")
+    assert road[5] in zoc and road[4] not in zoc
+    r = reach(Piece("b", "Jp Bn", "Japanese", road[0]), us)
+    assert r[road[5]] == 5  # marching up the road into the ZOC, where it stops ...
+    assert road[6] not in r  # ... never onto the enemy (11.5, 12.6) ...
+    assert all(h not in r or r[h] > i for i, h in enumerate(road) if i > 6)  # ... nor on along the road
+    assert reach(Piece("b", "Jp Bn", "Japanese", road[0]))[road[8]] == 8  # which it could without the enemy
+
+
+def test_13_4_leaving_a_zoc_the_first_hex_must_be_free_of_it() -> None:
+    jp = Piece("j", "124 Inf", "Japanese", AUSTEN)
+    zoc = zoc_of(B, F, [jp], "Japanese")
+    start = next(h for h in B.neighbours(AUSTEN) if B.terrain[h] != "mountain")
+    armor = Piece("t", "1 Tank", "Allied", start)  # not an infiltrator
+    r = reach(armor, jp)
+    first_steps = [h for h in B.neighbours(start) if h in r and r[h] == B.cost(start, h, True)]
+    assert first_steps and all(h not in zoc for h in first_steps)
+
+
+def test_13_5_japanese_infantry_and_raiders_may_infiltrate_one_hex() -> None:
+    """Between two enemy units on opposite sides every neighbour is in an enemy ZOC: only an
+    infiltrator may leave, one hex, and it stops there."""
+    start = next(h for h, t in B.terrain.items() if t == "jungle" and len(neighbor_ids(h)) == 6
+                 and all(B.terrain.get(n) == "jungle" for n in neighbor_ids(h)))
+    ring = neighbor_ids(start)
+    us = [Piece("m", "1 Mar", "Allied", ring[0]), Piece("n", "7 Mar", "Allied", ring[3])]
+    free = {ring[i] for i in (1, 2, 4, 5)}
+    assert free <= zoc_of(B, F, us, "Allied")
+    assert set(reach(Piece("j", "Kuma Bn", "Japanese", start), *us)) == free
+    assert set(reach(Piece("r", "1 Raider", "Allied", start), *[Piece(p.id, "124 Inf", "Japanese", p.hex)
+                                                                 for p in us])) == free
+    assert reach(Piece("k", "1 Armor", "Japanese", start), *us) == {}  # 13.4: no first hex free of ZOC
+    assert reach(Piece("e", "39 Eng", "Japanese", start), *us) == {}
+
+
+def test_11_4_a_unit_may_always_move_one_hex_and_8_2_suppression_halves_movement() -> None:
+    mountain = next(h for h, t in B.terrain.items() if t == "mountain"
+                    and any(B.terrain.get(n) == "mountain" for n in B.neighbours(h)))
+    slow = Piece("d", "3 Def", "Allied", mountain, suppressed=True)  # 0-2-4, halved: 2 MP
+    assert movement_points(F, slow) == 2
+    r = reach(slow)
+    mountain_next = [h for h in B.neighbours(mountain) if B.terrain[h] == "mountain"]
+    assert all(r[h] == 2 for h in mountain_next)  # 6 MP terrain, entered on the minimum move
+    assert all(h in B.neighbours(mountain) for h in r)  # and no further
+    assert movement_points(F, Piece("x", "124 Inf", "Japanese", HF, suppressed=True)) == 5
+    assert not any(B.terrain[h] == "mountain" for h in reach(Piece("t", "1 Tank", "Allied", mountain)))
+
+
+def test_11_71_a_battalion_marches_ten_hexes_of_coast_road() -> None:
+    road = B.paths["Coast road"]
+    bn = Piece("b", "Jp Bn", "Japanese", road[0])
+    r = reach(bn)
+    assert r[road[10]] == 10 and road[11] not in r or r[road[11]] > 10
+    assert max(i for i, h in enumerate(road) if h in r and r[h] == i) == 10
