@@ -210,6 +210,16 @@ def invitation_token(invite_url: str) -> str:
     return invite_url.split("token=", 1)[1]
 
 
+def two_player_game(http: Any) -> tuple[str, str, str]:
+    """A new game over the API on an httpx client: the US creates it (Alice), the IJ joins
+    (Bob); (game id, US secret, IJ secret)."""
+    created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+    joined = http.post(f"/api/games/{created['game_id']}/join",
+                       json={"token": invitation_token(created["invite_url"]), "name": "Bob"})
+    assert joined.status_code == 200, joined.text
+    return created["game_id"], created["token"], joined.json()["token"]
+
+
 def simple_pick(commands: list[dict[str, Any]]) -> dict[str, Any]:
     """A deterministic legal command: the first placement, else end the phase, else the first."""
     for kind in ("place", "end_phase"):

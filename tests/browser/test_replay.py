@@ -7,15 +7,13 @@ import re
 from pathlib import Path
 
 import httpx
+from live_server import two_player_game
 from playwright.sync_api import Browser, expect
 
 
 def test_the_arrow_keys_and_play_step_through_the_moments(browser: Browser, server: str, artifacts: Path) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
-        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
-        gid, token = created["game_id"], created["token"]
-        invite = created["invite_url"].split("token=")[1]
-        assert http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).status_code == 200
+        gid, token, _ = two_player_game(http)
         auth = {"Authorization": f"Bearer {token}"}
         for _ in range(4):  # four US set-up placements
             legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
@@ -49,10 +47,7 @@ def test_the_arrow_keys_and_play_step_through_the_moments(browser: Browser, serv
 
 def test_since_your_last_move_steps_through_on_the_map(browser: Browser, server: str, artifacts: Path) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
-        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
-        gid, token = created["game_id"], created["token"]
-        invite = created["invite_url"].split("token=")[1]
-        joined = http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).json()
+        gid, token, ij_token = two_player_game(http)
         auth = {"Authorization": f"Bearer {token}"}
         for _ in range(3):
             legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
@@ -61,7 +56,7 @@ def test_since_your_last_move_steps_through_on_the_map(browser: Browser, server:
     context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
     try:
         page = context.new_page()
-        page.goto(f"/games/{gid}#token={joined['token']}")
+        page.goto(f"/games/{gid}#token={ij_token}")
         card = page.locator("#briefing")
         expect(card).to_have_attribute("open", "")
         expect(card).to_contain_text("Since your last move")

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import httpx
+from live_server import two_player_game
 from playwright.sync_api import Browser, expect
 
 STACK = ("us-1-1", "us-1-2", "us-1-3")
@@ -15,11 +16,9 @@ STACK = ("us-1-1", "us-1-2", "us-1-3")
 
 def test_take_back_a_placement_then_hand_over_the_set_up(browser: Browser, server: str, artifacts: Path) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
-        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
-        gid, token = created["game_id"], created["token"]
-        invite = created["invite_url"].split("token=")[1]
-        assert http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).status_code == 200
+        gid, token, ij_token = two_player_game(http)
     context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
+    watcher = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900})
     dialogs: list[str] = []
 
     def accept(dialog) -> None:
@@ -30,6 +29,8 @@ def test_take_back_a_placement_then_hand_over_the_set_up(browser: Browser, serve
         page = context.new_page()
         page.on("dialog", accept)
         page.goto(f"/games/{gid}#token={token}")
+        ij = watcher.new_page()  # the opponent watches live
+        ij.goto(f"/games/{gid}#token={ij_token}")
         counter = page.locator('g.counter[data-unit="us-1-1"]')
         expect(counter).to_have_attribute("data-loc", "arriving")
         expect(page.locator(".actions.general button.cmd-undo")).to_have_count(0)  # nothing to take back
@@ -49,6 +50,9 @@ def test_take_back_a_placement_then_hand_over_the_set_up(browser: Browser, serve
         expect(page.locator("#log li").first).to_contain_text("US takes back: US 1/1 placed in 0709")
         expect(take_back).to_have_count(0)
         page.screenshot(path=str(artifacts / "undo-done.png"))
+        # the opponent's board follows by itself: the counter goes back, the line is struck through
+        expect(ij.locator('g.counter[data-unit="us-1-1"]')).to_have_attribute("data-loc", "arriving", timeout=10_000)
+        expect(ij.locator("#log li.retracted").first).to_contain_text("US 1/1 placed in 0709", timeout=10_000)
 
         # the rest of the set-up through the API, three units stacked in 0910 first; the
         # last placement does not hand over
@@ -90,3 +94,4 @@ def test_take_back_a_placement_then_hand_over_the_set_up(browser: Browser, serve
         expect(page).not_to_have_title(re.compile(r"Your move"))
     finally:
         context.close()
+        watcher.close()

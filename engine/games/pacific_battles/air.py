@@ -1,0 +1,94 @@
+"""Air superiority (16.5), interdiction (16.6) and strikes (16.8) as pure procedures:
+the dice come in, the losses go out, every choice the rules leave to a player is an
+argument.  The game's decide will ask the players and roll."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.core.errors import IllegalCommandError
+from engine.games.pacific_battles import tables
+
+MISSIONS = ("superiority", "interdiction", "recon", "strike", "supply")
+
+
+def check_targets(mine: int, theirs: int, at_others: int) -> None:
+    """16.52: with no more superiority points than the enemy, all fire at the enemy's
+    superiority; with more, any of the excess (and only the excess) may fire at the
+    enemy's other missions."""
+    if at_others < 0 or at_others > mine:
+        raise IllegalCommandError("16.52", f"{at_others} of {mine} air superiority points cannot fire elsewhere")
+    if at_others and mine <= theirs:
+        raise IllegalCommandError("16.52", f"{mine} air superiority points against {theirs}: every one must fire "
+                                           "at the enemy's air superiority")
+    if at_others and at_others > mine - theirs:
+        raise IllegalCommandError("16.52", f"only the excess over the enemy's {theirs} points, {mine - theirs}, "
+                                           "may fire at other missions")
+
+
+@dataclass(frozen=True)
+class Losses:
+    eliminated: int
+    damaged: int
+    wasted: int  # results with no air point left to take them (16.52.3)
+
+
+def take(eliminations: int, damages: int, points: int) -> Losses:
+    """Results on ``points`` air points: eliminations first, then damages, one result per
+    point at most (30.0); what is left over is lost, never passed to other missions."""
+    e = min(eliminations, points)
+    d = min(damages, points - e)
+    return Losses(e, d, eliminations - e + damages - d)
+
+
+def take_from_missions(eliminations: int, damages: int, missions: dict[str, int],
+                       choice: Iterable[tuple[str, str]]) -> dict[str, Losses]:
+    """16.52.2: the firing player picks, result by result, the mission that takes it
+    (``choice``: (mission, "E" or "D") in order); every result must land while a targeted
+    mission has a point left."""
+    left = dict(missions)
+    out = {m: [0, 0] for m in missions}
+    want = {"E": eliminations, "D": damages}
+    for mission, kind in choice:
+        if mission not in left or left[mission] <= 0:
+            raise IllegalCommandError("16.52", f"no air point of the {mission} mission is left to take a loss")
+        if want.get(kind, 0) <= 0:
+            raise IllegalCommandError("16.52", f"no {'elimination' if kind == 'E' else 'damage'} left to apply")
+        want[kind] -= 1
+        left[mission] -= 1
+        out[mission][0 if kind == "E" else 1] += 1
+    if (want["E"] or want["D"]) and any(v > 0 for v in left.values()):
+        raise IllegalCommandError("16.52", "every result must be taken while the targeted missions have points")
+    return {m: Losses(e, d, 0) for m, (e, d) in out.items() if e or d}
+
+
+def superiority_fire(points: int, die: int) -> list[tuple[int, int]]:
+    """16.51 and 30.0: the (eliminations, damages) of each combat a superiority force fires:
+    up to eight points as one, the excess above eight as a separate one."""
+    fires = [min(points, tables.AIR_SUPERIORITY_MAX)]
+    if points > tables.AIR_SUPERIORITY_MAX:
+        fires.append(points - tables.AIR_SUPERIORITY_MAX)
+    return [tables.air_superiority(p, die) for p in fires if p > 0]
+
+
+def interdict(points: int, dice: Iterable[int]) -> list[tuple[int, str]]:
+    """16.61-16.62 for the reinforcements attacked in turn (one die each): the column each
+    was rolled on and its result.  Each AA result damages one interdicting air point for
+    the next roll; when none is left the interdiction ends."""
+    out = []
+    for die in dice:
+        if tables.interdiction_column(points) is None:
+            break
+        result = tables.interdiction(points, die)
+        out.append((points, result))
+        if result == "AA":
+            points -= 1
+    return out
+
+
+def strike(points: int, terrain_shift: int, die: int, extra_shift: int = 0) -> tuple[str, str]:
+    """16.81: (the column, the result) of a bombardment of one hex; an "AA" result is
+    applied after the bombardment, to one air unit only (16.84)."""
+    column = tables.strike_column(points, terrain_shift, extra_shift)
+    return column, tables.strike(column, die)
