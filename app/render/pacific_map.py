@@ -1,0 +1,88 @@
+"""The reconstructed map of Guadalcanal for Pacific Battles as SVG (issue 12 will put it
+in the board): terrain by hex, the sea, rivers along hexsides, the coast road and the
+trails, places and objective hexes, the off-map bases, and the note that it is a
+reconstruction.  Drawn once per process from ``engine/games/pacific_battles/board.py``."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+from app.render.counters import n, text
+from engine.games.pacific_battles.board import Board, load_board
+
+PX_PER_KM = 12.0
+MARGIN_KM = 3.0
+BASES_KM = 10.0  # the strip below the island for the off-map bases (26.2)
+COLOURS = {"clear": "#e8e2a8", "cultivated": "#c9dc8a", "village": "#e0c9a0", "airfield": "#d9d2c3",
+           "marsh": "#a8c8b8", "jungle": "#4f8a3c", "hills": "#b59a62", "mountain": "#8a6e4b"}
+
+
+def _point(board: Board, h: str) -> tuple[float, float]:
+    x, y = board.km[h]
+    return (x + MARGIN_KM) * PX_PER_KM, (y + MARGIN_KM) * PX_PER_KM
+
+
+def _corners(cx: float, cy: float, r: float) -> str:
+    angles = [math.radians(60 * i - 30) for i in range(6)]
+    return " ".join(f"{n(cx + r * math.cos(a))},{n(cy + r * math.sin(a))}" for a in angles)
+
+
+@cache
+def render_pacific_map() -> str:
+    board = load_board()
+    radius = 3.0 / math.sqrt(3) * PX_PER_KM  # pointy-top hexes 3 km across the flats
+    xs = [p[0] for p in board.km.values()]
+    ys = [p[1] for p in board.km.values()]
+    width = (max(xs) + 2 * MARGIN_KM) * PX_PER_KM
+    island = (max(ys) + 2 * MARGIN_KM) * PX_PER_KM
+    height = island + BASES_KM * PX_PER_KM
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="pb-map" viewBox="0 0 {n(width)} {n(height)}" '
+           f'role="img" aria-label="{text(board.note)}">',
+           f"<title>{text(board.note)}</title>",
+           f'<rect class="sea" x="0" y="0" width="{n(width)}" height="{n(island)}" fill="#9cc3e0"/>',
+           '<g class="hexes">']
+    for h in sorted(board.terrain):
+        cx, cy = _point(board, h)
+        t = board.terrain[h]
+        out.append(f'<polygon class="hex terrain-{t}" data-hex="{h}" points="{_corners(cx, cy, radius)}" '
+                   f'fill="{COLOURS[t]}" stroke="#55554a" stroke-width="0.6"><title>{h}: {t}</title></polygon>')
+    out.append('</g><g class="rivers" stroke="#2f6fb0" stroke-width="3" stroke-linecap="round">')
+    for side, name in sorted(board.rivers.items(), key=lambda kv: sorted(kv[0])):
+        a, b = sorted(side)
+        (ax, ay), (bx, by) = _point(board, a), _point(board, b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy)
+        px, py = -dy / length * radius / 2, dx / length * radius / 2
+        bridged = ' class="bridged"' if side in board.bridges else ""
+        out.append(f'<line{bridged} x1="{n(mx + px)}" y1="{n(my + py)}" x2="{n(mx - px)}" y2="{n(my - py)}">'
+                   f"<title>{text(name)}</title></line>")
+    out.append("</g>")
+    for name, hexes in board.paths.items():
+        kind = board.path_kind[name]
+        pts = " ".join(f"{n(x)},{n(y)}" for x, y in (_point(board, h) for h in hexes))
+        dash = "" if kind == "road" else ' stroke-dasharray="6 4"'
+        colour = "#7a3b12" if kind == "road" else "#5a4a32"
+        out.append(f'<polyline class="{kind}" points="{pts}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}>'
+                   f"<title>{text(name)}</title></polyline>")
+    out.append('<g class="places" font-family="sans-serif" font-size="11">')
+    for name, h in sorted(board.places.items()):
+        cx, cy = _point(board, h)
+        if h in board.objectives:
+            out.append(f'<circle class="objective" data-hex="{h}" cx="{n(cx)}" cy="{n(cy)}" r="6" fill="#fff" '
+                       f'stroke="#b01c1c" stroke-width="2.5"><title>Objective hex and port (26.8)</title></circle>')
+        out.append(f'<text class="place" x="{n(cx)}" y="{n(cy - radius * 0.55)}" text-anchor="middle">'
+                   f"{text(name)}</text>")
+    out.append("</g>")
+    y0 = island + 2 * PX_PER_KM
+    for i, (base, side) in enumerate(sorted(board.bases.items())):
+        x0 = (MARGIN_KM + 5 + i * 60) * PX_PER_KM
+        out.append(f'<g class="base" data-base="{text(base)}"><rect x="{n(x0)}" y="{n(y0)}" '
+                   f'width="{n(50 * PX_PER_KM)}" height="{n(6 * PX_PER_KM)}" fill="#f4efe0" stroke="#55554a"/>'
+                   f'<text x="{n(x0 + 8)}" y="{n(y0 + 20)}" font-family="sans-serif" font-size="13">'
+                   f"{text(base)} ({text(side)} base, off the map: 26.2)</text></g>")
+    out.append(f'<text class="note" x="{n(width - 8)}" y="{n(height - 8)}" text-anchor="end" '
+               f'font-family="sans-serif" font-size="12">{text(board.note)}</text>')
+    out.append("</svg>")
+    return "".join(out)
