@@ -13,6 +13,24 @@ from engine.games.pacific_battles import tables
 MISSIONS = ("superiority", "interdiction", "recon", "strike", "supply")
 
 
+def check_allocation(reserve: int, allocation: dict[str, int], air_supply: int = 0) -> None:
+    """16.31 and 4.1 1c: a side's sealed air allocation for the turn.  Every point from the
+    Reserve flies at most one mission (16.2); interdiction takes 0, 2, 4 or 6 points (26.5);
+    only air supply markers fly air supply (16.9); what is not allocated stays in Reserve."""
+    unknown = set(allocation) - set(MISSIONS)
+    if unknown:
+        raise IllegalCommandError("16.31", f"no such air mission: {', '.join(sorted(unknown))}")
+    if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in allocation.values()):
+        raise IllegalCommandError("16.31", "air points are whole numbers, none below zero")
+    flying = sum(v for m, v in allocation.items() if m != "supply")
+    if flying > reserve:
+        raise IllegalCommandError("16.2", f"{flying} air points allocated, {reserve} in the Reserve")
+    if allocation.get("interdiction", 0) not in (0, *tables.INTERDICTION_POINTS):
+        raise IllegalCommandError("26.5", "interdiction takes two, four or six air points")
+    if allocation.get("supply", 0) > air_supply:
+        raise IllegalCommandError("16.9", f"only air supply markers fly air supply ({air_supply} in play)")
+
+
 def check_targets(mine: int, theirs: int, at_others: int) -> None:
     """16.52: with no more superiority points than the enemy, all fire at the enemy's
     superiority; with more, any of the excess (and only the excess) may fire at the

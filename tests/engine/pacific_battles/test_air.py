@@ -57,3 +57,13 @@ def test_16_62_aa_weakens_the_interdiction_and_can_end_it() -> None:
 def test_16_81_a_strike_column_never_falls_below_zero() -> None:
     assert air.strike(1, 3, 6) == ("0", "-")
     assert air.strike(3, 0, 4) == ("3", "S")
+
+
+def test_4_1_and_16_31_a_sealed_allocation_is_checked_before_it_is_sealed() -> None:
+    air.check_allocation(8, {"superiority": 4, "interdiction": 2, "strike": 2})
+    air.check_allocation(5, {})  # everything stays in Reserve
+    for bad, rule in (({"superiority": 9}, "16.2"), ({"interdiction": 3}, "26.5"), ({"bombing": 1}, "16.31"),
+                      ({"strike": -1}, "16.31"), ({"supply": 1}, "16.9"), ({"recon": True}, "16.31")):
+        with pytest.raises(IllegalCommandError) as err:
+            air.check_allocation(8, bad)
+        assert err.value.rule == rule, bad
