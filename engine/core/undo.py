@@ -133,14 +133,6 @@ def rebuild(state: Any, step: int, apply: Callable[[Any, Event], None], clone: C
     return restored
 
 
-def step_events(state: Any) -> list[Event]:
-    """The events of the step ``undo`` would take back."""
-    trail = state.undo
-    if not trail.steps:
-        return []
-    return [e for n, e in trail.events if n >= trail.steps[-1]]
-
-
 def retracted(events: Iterable[tuple[int, Event]]) -> dict[int, int]:
     """Event number -> the number of the ``undone`` event that took it back (for logs:
     shown struck through, left out of what a player reads as what happened)."""

@@ -30,10 +30,6 @@ def hide(data: dict[str, Any], to: Iterable[str], public: dict[str, Any] | None 
     return out
 
 
-def is_public(event: Event) -> bool:
-    return SEEN_BY not in event.data
-
-
 def may_read(event: Event, viewer: str | None, sides: Iterable[str]) -> bool:
     """Whether ``viewer`` may read all of ``event``: admins always, a side when it is
     listed, a spectator only when every side is."""

@@ -75,7 +75,6 @@ def reachable(board: Board, forces: Forces, pieces: list[Piece], mover: Piece) -
     start = mover.hex
     in_zoc = start in zoc
     best: dict[str, Fraction] = {start: Fraction(0)}
-    out: dict[str, Fraction] = {}
     queue: list[tuple[Fraction, str]] = [(Fraction(0), start)]
     while queue:
         spent, here = heapq.heappop(queue)
@@ -99,7 +98,6 @@ def reachable(board: Board, forces: Forces, pieces: list[Piece], mover: Piece) -
                 total = budget
             if total < best.get(there, total + 1):
                 best[there] = total
-                out[there] = total
                 heapq.heappush(queue, (total, there))
-    return out
+    return {h: cost for h, cost in best.items() if h != start}
 
