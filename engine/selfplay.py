@@ -2,10 +2,13 @@
 
     python -m engine.selfplay --game first_blood --games 200 --seed 1
 
-A game "finished" when the rules declared a winner; an "error" is an exception
+A game "finished" when the rules declared a result; an "error" is an exception
 or a dead end (no legal command while the game is not over); a "replay
 mismatch" is a game whose log, written to JSON and replayed from scratch, does
-not give the same final state.  The engine may not use ``random``, so the
+not give the same final state.  For a game with hidden information (its rules
+name ``secrets``), a "leak" is any view, log line or event that a side or a
+spectator receives after a command holding something the state says it may not
+know (engine/games/pacific_battles/leaks.py).  The engine may not use ``random``, so the
 chooser is a small hash-based generator of its own.
 """
 
@@ -23,6 +26,7 @@ from typing import Any
 from engine.core.dice import derive_secret
 from engine.core.events import Command, Event
 from engine.core.game import replay
+from engine.core.visibility import SPECTATOR, for_viewer
 from engine.games import get_rules
 
 MAX_DECISIONS = 20_000
@@ -75,10 +79,36 @@ class GameRecord:
     winner: str | None = None
     error: str | None = None
     replay_ok: bool = True
+    leaks: int = 0
+    leak_examples: list[str] = field(default_factory=list)
 
 
-def play_one(game: str, seed: int, index: int) -> GameRecord:
+def find_leaks(rules: Any, before: Any, new: list[Event], after: Any) -> list[str]:
+    """What each viewer receives for one command (the view after it, and each event as it
+    may read it with its log line), searched for what the state says it may not know."""
+    from engine.games.pacific_battles.leaks import find
+
+    hits = []
+    for viewer in (*rules.sides, SPECTATOR):
+        needles = rules.secrets(after, viewer)
+        if not needles:
+            continue
+        texts = [json.dumps(rules.view(after, viewer), sort_keys=True)]
+        scratch = rules.clone(before)
+        for e in new:
+            seen = for_viewer(e, viewer, rules.sides)
+            if seen is not None:
+                texts.append(json.dumps(seen.data, sort_keys=True))
+                texts.append(rules.describe(scratch, seen) or "")
+            rules.apply(scratch, e)
+        for needle in find(needles, "\n".join(texts)):
+            hits.append(f"{viewer or 'spectator'} sees {needle!r} at event {after.seq}")
+    return hits
+
+
+def play_one(game: str, seed: int, index: int, check_leaks: bool = True) -> GameRecord:
     rules = get_rules(game)
+    check_leaks = check_leaks and hasattr(rules, "secrets")
     rng = Chooser(f"{game}:{seed}:{index}")
     rec = GameRecord()
     try:
@@ -93,10 +123,15 @@ def play_one(game: str, seed: int, index: int) -> GameRecord:
                 rec.error = f"dead end at event {state.seq}: {prompt.text}"
                 break
             cmd = choose(rng, getattr(state, "phase", ""), legal)
+            before = rules.clone(state) if check_leaks else None
             new = rules.decide(state, Command(cmd.type, cmd.data, prompt.side))
             for e in new:
                 rules.apply(state, e)
             rec.events.extend(new)
+            if check_leaks:
+                hits = find_leaks(rules, before, new, state)
+                rec.leaks += len(hits)
+                rec.leak_examples.extend(hits[: max(0, 3 - len(rec.leak_examples))])
         else:
             rec.error = "too many decisions"
         if rec.error is None:
@@ -109,20 +144,28 @@ def play_one(game: str, seed: int, index: int) -> GameRecord:
     return rec
 
 
-def run(game: str, games: int, seed: int, out: Any = None, keep_longest: bool = False) -> dict[str, Any]:
+def run(game: str, games: int, seed: int, out: Any = None, keep_longest: bool = False,
+        check_leaks: bool = True) -> dict[str, Any]:
     out = out or sys.stdout
     stats = {"games": games, "finished": 0, "errors": 0, "replay_mismatches": 0}
+    hidden = check_leaks and hasattr(get_rules(game), "secrets")
+    if hidden:
+        stats["leaks"] = 0
     wins: dict[str, int] = defaultdict(int)
     longest: list[Event] = []
     started = time.perf_counter()
     for i in range(games):
-        rec = play_one(game, seed, i)
+        rec = play_one(game, seed, i, check_leaks)
         if rec.error:
             stats["errors"] += 1
             print(f"game {i}: ERROR {rec.error}", file=out)
         if not rec.replay_ok:
             stats["replay_mismatches"] += 1
             print(f"game {i}: replay mismatch", file=out)
+        if rec.leaks:
+            stats["leaks"] += rec.leaks
+            for example in rec.leak_examples:
+                print(f"game {i}: LEAK {example}", file=out)
         if rec.winner:
             stats["finished"] += 1
             wins[rec.winner] += 1
@@ -150,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.save_longest:
         with open(args.save_longest, "w") as fh:
             json.dump([e.to_json() for e in stats["longest"]], fh)
-    return 0 if stats["errors"] == 0 and stats["replay_mismatches"] == 0 else 1
+    return 0 if stats["errors"] == 0 and stats["replay_mismatches"] == 0 and not stats.get("leaks") else 1
 
 
 if __name__ == "__main__":

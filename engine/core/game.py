@@ -94,7 +94,8 @@ class Emitter:
         self.texts: list[str | None] | None = [] if describe else None
         self.rolled = False  # a die decided something: the decision cannot be taken back
 
-    def emit(self, type_: str, side: str | None = None, **data: Any) -> Event:
+    def emit(self, type_: str, side: str | None = None, /, **data: Any) -> Event:
+        """``side``: who acted (positional, so that an event's data may hold a "side" of its own)."""
         event = Event(type_, data, side)
         if self.texts is not None:
             self.texts.append(self.rules.describe(self.state, event))

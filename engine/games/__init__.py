@@ -6,8 +6,9 @@ from typing import Any
 
 from engine.core.game import GameRules
 from engine.games.first_blood.rules import RULES as FIRST_BLOOD
+from engine.games.pacific_battles.rules import RULES as PACIFIC_BATTLES
 
-GAMES: dict[str, GameRules[Any]] = {rules.id: rules for rules in (FIRST_BLOOD,)}
+GAMES: dict[str, GameRules[Any]] = {rules.id: rules for rules in (FIRST_BLOOD, PACIFIC_BATTLES)}
 
 
 def get_rules(game_id: str) -> GameRules[Any]:

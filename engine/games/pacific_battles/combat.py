@@ -77,10 +77,10 @@ def assess(board: Board, forces: Forces, attackers: list[Piece], defenders: list
     side = attackers[0].side if attackers else ""
     hq = best_hq(board, forces, attacker_hqs, attackers)
     if hq is not None:
-        shifts.append(Shift(spec_of(forces, hq).support, f"support of the attackers' HQ {hq.unit}", "10.3"))
+        shifts.append(Shift(spec_of(forces, hq).support, "support of the attackers' HQ", "10.3"))
     hq = best_hq(board, forces, defender_hqs, defenders)
     if hq is not None:
-        shifts.append(Shift(-spec_of(forces, hq).support, f"support of the defenders' HQ {hq.unit}", "10.3"))
+        shifts.append(Shift(-spec_of(forces, hq).support, "support of the defenders' HQ", "10.3"))
     if any(p.suppressed for p in attackers):
         shifts.append(Shift(-tables.SUPPRESSED_SHIFT, "an attacking unit is suppressed", "8.2"))
     if any(p.suppressed for p in defenders):

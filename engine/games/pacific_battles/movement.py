@@ -63,41 +63,62 @@ def movement_points(forces: Forces, piece: Piece) -> Fraction:
     return mf / 2 if piece.suppressed else mf
 
 
-def reachable(board: Board, forces: Forces, pieces: list[Piece], mover: Piece) -> dict[str, Fraction]:
-    """Every hex ``mover`` may end its move in this phase, with the movement points it costs."""
+_STEPS: dict[tuple[int, bool], dict[str, tuple[tuple[str, int], ...]]] = {}
+
+
+def _steps(board: Board, mechanised: bool) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Each land hex's enterable neighbours and the cost to step there, in half movement
+    points (a suppressed unit's half factor stays whole), worked out once per board."""
+    key = (id(board), mechanised)
+    if key not in _STEPS:
+        table = {}
+        for h in board.terrain:
+            out = []
+            for n in board.neighbours(h):
+                cost = board.cost(h, n, mechanised)
+                if cost is not None:
+                    out.append((n, 2 * cost))
+            table[h] = tuple(out)
+        _STEPS[key] = table
+    return _STEPS[key]
+
+
+def reachable(board: Board, forces: Forces, pieces: list[Piece], mover: Piece,
+              enemy_zoc: frozenset[str] | None = None, enemy_hexes: set[str] | None = None) -> dict[str, Fraction]:
+    """Every hex ``mover`` may end its move in this phase, with the movement points it costs
+    (``enemy_zoc``, ``enemy_hexes``: the enemy's ZOC and hexes, when the caller has them)."""
     spec = spec_of(forces, mover)
     if spec is None or spec.movement == 0:
         return {}
     enemy = "Japanese" if mover.side == "Allied" else "Allied"
-    occupied = {p.hex for p in pieces if p.side == enemy}
-    zoc = zoc_of(board, forces, pieces, enemy)
-    budget = movement_points(forces, mover)
+    occupied = enemy_hexes if enemy_hexes is not None else {p.hex for p in pieces if p.side == enemy}
+    zoc = enemy_zoc if enemy_zoc is not None else zoc_of(board, forces, pieces, enemy)
+    budget = int(movement_points(forces, mover) * 2)
+    steps = _steps(board, spec.mechanised)
     start = mover.hex
     in_zoc = start in zoc
-    best: dict[str, Fraction] = {start: Fraction(0)}
-    queue: list[tuple[Fraction, str]] = [(Fraction(0), start)]
+    infiltrates = spec.infiltrates
+    best: dict[str, int] = {start: 0}
+    queue: list[tuple[int, str]] = [(0, start)]
     while queue:
         spent, here = heapq.heappop(queue)
         if spent > best.get(here, spent):
             continue
-        stopped = here != start and here in zoc  # 11.6: stop on entering an enemy ZOC
-        if stopped:
+        if here != start and here in zoc:  # 11.6: stop on entering an enemy ZOC
             continue
-        for there in board.neighbours(here):
+        first = here == start
+        for there, cost in steps.get(here, ()):
             if there in occupied:
                 continue  # 11.5, 12.6
-            cost = board.cost(here, there, spec.mechanised)
-            if cost is None:
-                continue
-            if here == start and in_zoc and there in zoc and not spec.infiltrates:
+            if first and in_zoc and there in zoc and not infiltrates:
                 continue  # 13.4: leaving, the first hex must be free of enemy ZOC (13.5: infiltrators may)
             total = spent + cost
-            if total > budget and not (here == start and spent == 0):
-                continue
-            if total > budget:  # 11.4: the minimum move of one hex
-                total = budget
+            if total > budget:
+                if not first:
+                    continue
+                total = budget  # 11.4: the minimum move of one hex
             if total < best.get(there, total + 1):
                 best[there] = total
                 heapq.heappush(queue, (total, there))
-    return {h: cost for h, cost in best.items() if h != start}
+    return {h: Fraction(cost, 2) for h, cost in best.items() if h != start}
 

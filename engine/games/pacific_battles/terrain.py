@@ -81,3 +81,5 @@ def defence_shift(terrain: str, across: str | None = None) -> int:
     if across is not None:
         shifts.append(HEXSIDES[across].defence)
     return max(shifts)
+
+HIGH_GROUND = ("hills", "mountain")  # 28.0 (optional): "mountain, hilltop or ridge"

@@ -1,0 +1,236 @@
+"""The Japanese set-up (25.4) and the reinforcement phases (6.0): air and supply
+arrivals, landings on coastal hexes (25.6b, 25.7b) within the port limits (26.8),
+the home bases (26.2), interdiction (16.6, 26.5, 26.6), voluntary delay (6.21), the
+Lost Battalion (6.25), evacuation (23.0, 25.6c, 25.7c) and the conditional units (25.6d)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engine.core.errors import IllegalCommandError
+from engine.core.events import Command
+from engine.core.game import Emitter
+from engine.core.hexes import distance_between
+from engine.games.pacific_battles import planning, tables, victory
+from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles.logistics import PORT_FREE_LANDING, is_port
+from engine.games.pacific_battles.movement import SUPPLY
+from engine.games.pacific_battles.retreat import STACK_LIMIT
+from engine.games.pacific_battles.state import PBState, other
+
+CONDITIONAL_VP = 2  # 25.6d, 25.7d: VP paid for each conditional unit
+
+
+# --- the Japanese set-up (25.4a, 12.8) -------------------------------------------------------
+
+def setup_units(state: PBState) -> list[str]:
+    return sorted(o.id for o in state.in_box("Japanese", "track") if o.due == 0)
+
+
+def setup_hexes(state: PBState, unit: str) -> list[str]:
+    hf = q.henderson_hex()
+    size = q.battalions(unit)
+    return sorted(h for h in q.board().terrain if distance_between(h, hf) <= q.SETUP_RADIUS
+                  and q.stack_of(state, h, "Japanese") + size <= STACK_LIMIT
+                  and q.board().cost(h, h, q.unit_spec(unit).mechanised) is not None)
+
+
+def gen_setup(state: PBState, side: str) -> Iterator[Command]:
+    for unit in setup_units(state):
+        for h in setup_hexes(state, unit):
+            yield Command("place", {"unit": unit, "hex": h})
+    if not setup_units(state):
+        yield Command("end_phase")
+
+
+def do_place(em: Emitter, data: dict[str, Any], side: str) -> None:
+    q.secret(em, "piece_placed", side, {"side": side, "hex": data["hex"]}, actor=side,
+             id=data["unit"], hex=data["hex"])
+
+
+# --- arrivals at the start of the phase -------------------------------------------------------
+
+def begin(em: Emitter, side: str) -> None:
+    s: PBState = em.state
+    f = q.forces()
+    points = f.air["routine"][side]
+    why = ["routine air"]
+    if s.henderson == side and s.turn > 1:
+        points += f.air["henderson"][side]
+        why.append("Henderson Field (26.1)")
+    due = s.air[side].due
+    if due:
+        why.append("campaign markers")
+    em.emit("air_changed", None, side=side, boxes={"reserve": points + due, "due": -due},
+            why=", ".join(why) + " (16.31: usable from the next turn's allocation)")
+    planning.add_supply(em, side, f.air["supply"][side], safe=False)
+
+
+def due_units(state: PBState, side: str) -> list[str]:
+    return sorted(o.id for o in state.in_box(side, "track") if 0 < o.due <= state.turn)
+
+
+def base_units(state: PBState, side: str) -> list[str]:
+    return sorted(o.id for o in state.in_box(side, "base"))
+
+
+def landing_hexes(state: PBState, side: str, pid: str) -> list[str]:
+    """25.6b, 25.7b: any coastal hex free of enemy units (6.21), within 26.8's limit of
+    three battalion equivalents and one supply unit a hex unless it is an active port."""
+    unit = state.off[pid].unit
+    supply = unit == SUPPLY
+    size = 0 if supply else q.battalions(unit)
+    mech = False if supply else q.unit_spec(unit).mechanised
+    enemy = q.enemy_hexes(state, side)
+    pieces = list(state.pieces.values())
+    out = []
+    for h in sorted(q.board().coastal):
+        if h in enemy or q.board().cost(h, h, mech) is None:
+            continue
+        got = state.landed.get(h, [0, 0])
+        if not is_port(q.board(), q.forces(), pieces, h, side) and (
+                got[0] + size > PORT_FREE_LANDING[0] or got[1] + supply > PORT_FREE_LANDING[1]):
+            continue
+        out.append(h)
+    return out
+
+
+def evacuable(state: PBState, side: str) -> list[str]:
+    """23.0, 25.6c, 25.7c: after Operation KE (Japanese) or USMC Relief (US, USMC units
+    only), units on a coastal objective hex."""
+    if victory.EVACUATION_MARKER[side] not in state.in_effect[side]:
+        return []
+    out = []
+    for p in state.on_map(side):
+        if p.hex not in q.board().objectives or p.unit == SUPPLY:
+            continue
+        if side == "Allied" and q.spec(p).corps != "USMC":
+            continue
+        out.append(p.id)
+    return sorted(out)
+
+
+def buyable(state: PBState, side: str) -> list[str]:
+    """25.6d: once Operation KE is in effect, the optional units for two VP each."""
+    if side != "Japanese" or "Operation KE" not in state.in_effect[side] or state.vp[side] < CONDITIONAL_VP:
+        return []
+    return sorted(u.name for u in q.forces().of_group("Optional units")
+                  if u.name not in state.off and u.name not in state.pieces)
+
+
+def gen_reinforcements(state: PBState, side: str) -> Iterator[Command]:
+    for pid in due_units(state, side) + base_units(state, side):
+        for h in landing_hexes(state, side, pid):
+            yield Command("land", {"unit": pid, "hex": h})
+        if state.off[pid].box == "track":
+            yield Command("to_base", {"unit": pid})
+    for pid in evacuable(state, side):
+        yield Command("evacuate", {"unit": pid})
+    for unit in buyable(state, side):
+        yield Command("buy", {"unit": unit})
+    yield Command("end_phase")
+
+
+def interdiction_points(state: PBState, side: str) -> int:
+    """The enemy's air points on interdiction (17.3: naval markers are not flown at it here, R-PB-17.3)."""
+    return state.air[other(side)].missions.get("interdiction", 0)
+
+
+def do_land(em: Emitter, data: dict[str, Any], side: str) -> None:
+    s: PBState = em.state
+    pid, hex_id = data["unit"], data["hex"]
+    o = s.off[pid]
+    points = interdiction_points(s, side)
+    if not o.safe and tables.interdiction_column(points) is not None:
+        die = em.roll()
+        result = tables.interdiction(points, die)
+        what = "a supply point" if o.unit == SUPPLY else "a unit"
+        em.emit("interdicted", None, side=side, die=die, points=points, result=result, what=what, hex=hex_id)
+        if result == "AA":
+            em.emit("air_changed", None, side=other(side), boxes={"damaged": 1}, missions={"interdiction": -1},
+                    why="anti-aircraft fire at interdiction (16.62)")
+        elif result in ("D1", "D2"):
+            turns = int(result[1])
+            q.secret(em, "off_moved", side, {"side": side, "delayed": turns}, ids=[pid], box="track",
+                     due=s.turn + turns, safe=True)
+            return
+        elif result == "E":
+            _interdiction_loss(em, side, pid)
+            return
+    landed = [0, 1] if o.unit == SUPPLY else [q.battalions(o.unit), 0]
+    q.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, actor=side, id=pid, hex=hex_id,
+             landed=landed)
+
+
+def _interdiction_loss(em: Emitter, side: str, pid: str) -> None:
+    """16.62: a unit that can break down loses one battalion and the rest are delayed two
+    turns; any other is eliminated (to the Replacement box; supply back to the mix)."""
+    s: PBState = em.state
+    o = s.off[pid]
+    spec = q.unit_spec(o.unit)
+    if o.unit == SUPPLY:
+        q.secret(em, "pieces_removed", side, {"side": side, "what": "supply point"}, ids=[pid], box="mix")
+        return
+    if spec.breaks is not None:
+        bn, n = spec.breaks
+        ids = q.new_ids(s, side, n - 1)
+        q.secret(em, "pieces_removed", side, {"side": side, "what": "a battalion"}, ids=[pid], box="mix")
+        q.secret(em, "pieces_added", side, {"side": side, "delayed": n - 1}, side=side,
+                 pieces=[[i, bn, "track", s.turn + 2, True] for i in ids], new_ids=n - 1)
+        em.emit("vp_scored", None, side=other(side), points=victory.for_loss(other(side), "battalion"),
+                why="a battalion lost to interdiction")
+        return
+    q.secret(em, "pieces_removed", side, {"side": side, "what": "a unit"}, ids=[pid], box="replace")
+    vp_kind = "hq" if spec.kind == "hq" else "battalion"
+    em.emit("vp_scored", None, side=other(side), points=victory.for_loss(other(side), vp_kind, spec.battalions
+                                                                         if vp_kind == "battalion" else 1),
+            why="a unit eliminated by interdiction")
+
+
+def do_to_base(em: Emitter, data: dict[str, Any], side: str) -> None:
+    q.secret(em, "off_moved", side, {"side": side, "to_base": 1}, ids=[data["unit"]], box="base")
+
+
+def do_evacuate(em: Emitter, data: dict[str, Any], side: str) -> None:
+    s: PBState = em.state
+    p = s.pieces[data["unit"]]
+    kind = "hq" if q.is_hq(p) else "battalion"
+    em.emit("pieces_removed", side, ids=[p.id], box="evacuated", owner=side, hex=p.hex, unit=p.unit)
+    points = victory.for_evacuation(side, kind, s.in_effect[side]) * (1 if kind == "hq" else q.battalions(p.unit))
+    if points:
+        em.emit("vp_scored", None, side=side, points=points, why=f"{p.unit} evacuated (24.5)")
+
+
+def do_buy(em: Emitter, data: dict[str, Any], side: str) -> None:
+    s: PBState = em.state
+    em.emit("vp_scored", None, side=side, points=-CONDITIONAL_VP, why="a conditional unit bought (25.6d)")
+    q.secret(em, "pieces_added", side, {"side": side, "track": 1}, side=side,
+             pieces=[[data["unit"], data["unit"], "track", s.turn, False]])
+
+
+def end(em: Emitter, side: str) -> None:
+    """6.21: what is not placed waits for a later turn; 6.25: after the last, never."""
+    s: PBState = em.state
+    late = due_units(s, side)
+    if late:
+        q.secret(em, "off_moved", side, {"side": side, "delayed": len(late)}, ids=late, box="track",
+                 due=s.turn + 1)
+
+
+def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
+    unit = cmd.data.get("unit")
+    if cmd.type == "land":
+        if unit not in state.off or state.off[unit].side != side or unit not in due_units(state, side) + base_units(
+                state, side):
+            return IllegalCommandError("6.1", f"{unit} is not one of your reinforcements due this turn")
+        return IllegalCommandError("26.8", f"{cmd.data.get('hex')} is not a coastal hex you may land in now: free "
+                                           "of enemy units, and within three battalion equivalents and one "
+                                           "supply unit a phase unless it is an active port")
+    if cmd.type == "evacuate":
+        return IllegalCommandError("23.0", "only units on a coastal objective hex may be evacuated, and only "
+                                           "after Operation KE (Japanese) or USMC Relief (USMC units)")
+    if cmd.type == "buy":
+        return IllegalCommandError("25.6d", "the optional units are bought for two VP each once Operation KE "
+                                            "is in effect")
+    return IllegalCommandError("6.2", f"{unit} cannot go to the home base now")

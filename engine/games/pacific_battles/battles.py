@@ -1,0 +1,500 @@
+"""The land combat phase (14.0, 15.0): examining adjacent stacks (18.1), declaring every
+battle first (14.2), the defender's window for markers, then battle by battle the
+choice of CRT (14.4), the roll, losses chosen by their owner (15.2), retreats and routs
+(15.3), pursuit (15.4).  Every step that waits for a player is a decision owed; the
+steps in between run by themselves (``advance``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from engine.core.events import Command
+from engine.core.game import Emitter
+from engine.games.pacific_battles import combat, markers, retreat, tables
+from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles.impulse import examine, vp_for
+from engine.games.pacific_battles.movement import SUPPLY, Piece
+from engine.games.pacific_battles.state import PBState, other
+from engine.games.pacific_battles.supplying import do_breakdown
+
+
+def begin(em: Emitter, side: str) -> None:
+    """18.1: the enemy stacks next to friendly units are examined at the phase's start."""
+    s: PBState = em.state
+    near = {n for p in s.on_map(side) for n in q.board().neighbours(p.hex)}
+    hexes = near & q.enemy_hexes(s, side)
+    if hexes:
+        examine(em, side, hexes, "adjacent at the start of the combat phase", "18.1")
+
+
+# --- declaring (14.2) ----------------------------------------------------------------------
+
+def defended(state: PBState) -> set[str]:
+    out = {h for b in state.battles for h in b["defenders"]}
+    if state.declaring:
+        out |= set(state.declaring["defenders"])
+    return out
+
+
+def in_battle(state: PBState) -> set[str]:
+    out = set(state.attacked)
+    if state.declaring:
+        out |= set(state.declaring["attackers"])
+    return out
+
+
+def obligations(state: PBState, side: str) -> tuple[set[str], set[str]]:
+    return combat.obligations(q.board(), q.forces(), list(state.pieces.values()), side)
+
+
+def unmet(state: PBState, side: str) -> tuple[list[str], list[str]]:
+    """(own units in an enemy ZOC not yet attacking, enemy hexes exerting ZOC on them not
+    yet attacked): 14.11, 14.13."""
+    must, targets = obligations(state, side)
+    hexes = defended(state)
+    return (sorted(must - state.attacked),
+            sorted({state.pieces[t].hex for t in targets} - hexes))
+
+
+def _can_attack(p: Piece) -> bool:
+    return p.unit != SUPPLY  # 13.6: supply units never attack
+
+
+def gen_declare(state: PBState, side: str) -> Iterator[Command]:
+    if state.fought:
+        return  # the battles are being fought: each step is a decision owed
+    busy = in_battle(state)
+    enemy = q.enemy_hexes(state, side)
+    taken = defended(state)
+    if state.declaring is None:
+        near = {n for p in state.on_map(side) if _can_attack(p) and p.id not in busy
+                for n in q.board().neighbours(p.hex)}
+        for h in sorted((near & enemy) - taken):
+            yield Command("declare", {"hex": h})
+        a, d = unmet(state, side)
+        if not a and not d:
+            yield Command("fight") if state.battles else Command("end_phase")
+        return
+    b = state.declaring
+    for p in state.on_map(side):
+        if _can_attack(p) and p.id not in busy and all(q.adjacent(p.hex, h) for h in b["defenders"]):
+            yield Command("add", {"unit": p.id})
+    attackers = [state.pieces[i] for i in b["attackers"]]
+    if attackers:
+        for h in sorted(enemy - taken):
+            if all(q.adjacent(a.hex, h) for a in attackers):
+                yield Command("add_hex", {"hex": h})
+        yield Command("close")
+    yield Command("cancel")
+
+
+# The declarations are the attacker's own until it fights them: then all are stated at
+# once (14.2, 14.3 1), so every step before can be taken back without telling anything.
+
+def do_declare(em: Emitter, data: dict[str, Any], side: str) -> None:
+    q.secret(em, "battle_opened", side, None, actor=side, hex=data["hex"])
+
+
+def do_add(em: Emitter, data: dict[str, Any], side: str) -> None:
+    q.secret(em, "attacker_added", side, None, actor=side, id=data["unit"], unit=em.state.pieces[data["unit"]].unit)
+
+
+def do_add_hex(em: Emitter, data: dict[str, Any], side: str) -> None:
+    q.secret(em, "battle_hex_added", side, None, actor=side, hex=data["hex"])
+
+
+def do_close(em: Emitter, data: dict[str, Any], side: str) -> None:
+    b = em.state.declaring
+    q.secret(em, "battle_declared", side, None, actor=side, attackers=b["attackers"], defenders=b["defenders"],
+             units=[em.state.pieces[i].unit for i in b["attackers"]])
+
+
+def do_cancel(em: Emitter, data: dict[str, Any], side: str) -> None:
+    q.secret(em, "battle_cancelled", side, None, actor=side)
+
+
+def do_fight(em: Emitter, data: dict[str, Any], side: str) -> None:
+    s: PBState = em.state
+    em.emit("battles_fought", side, count=len(s.battles),
+            battles=[{"attackers": [[i, s.pieces[i].unit] for i in b["attackers"]], "defenders": b["defenders"]}
+                     for b in s.battles])
+    # The defender is always asked (whether it holds a marker or not: asking only when it
+    # does would tell the attacker that it does).
+    q.owe(em, {"side": other(side), "kind": "react"})
+
+
+def gen_react(state: PBState, side: str) -> Iterator[Command]:
+    for name, target in markers.battle_reactions(state, side):
+        yield Command("play", {"marker": name, "target": target})
+    yield Command("pass")
+
+
+def do_battle_marker(em: Emitter, side: str, name: str, battle: int) -> None:
+    markers.play(em, side, name, f"on the battle for {', '.join(em.state.battles[battle]['defenders'])}",
+                 target=str(battle))
+    em.emit("battle_marker", side, side=side, marker=name, battle=battle)
+
+
+def do_pass(em: Emitter, data: dict[str, Any], side: str) -> None:
+    em.emit("decision_made", side)
+
+
+# --- resolving -------------------------------------------------------------------------------
+
+def next_battle(em: Emitter) -> None:
+    s: PBState = em.state
+    for i, b in enumerate(s.battles):
+        if not b["done"]:
+            attacker = s.pieces[b["attackers"][0]].side if b["attackers"][0] in s.pieces else None
+            if attacker is None or not _alive(s, b):
+                em.emit("battle_resolved", None, battle=i, result="-", words="no battle: a side is gone")
+                continue
+            chooser = b["chooser"] or attacker
+            q.owe(em, {"side": chooser, "kind": "crt", "battle": i})
+            return
+
+
+def _alive(s: PBState, b: dict[str, Any]) -> bool:
+    attackers = [i for i in b["attackers"] if i in s.pieces]
+    if not attackers:
+        return False
+    side = s.pieces[attackers[0]].side
+    return any(p.side != side for h in b["defenders"] for p in s.at(h))
+
+
+def gen_crt(state: PBState, side: str) -> Iterator[Command]:
+    yield Command("crt", {"table": "raid"})
+    yield Command("crt", {"table": "assault"})
+
+
+def _across(state: PBState, attackers: list[Piece], defenders: list[str]) -> str | None:
+    """The hexside every attacker crosses (14.33: a river counts when all attack across one)."""
+    sides = [q.board().rivers.get(frozenset((a.hex, h))) for a in attackers for h in defenders]
+    return "river" if sides and all(sides) else None
+
+
+def counted(state: PBState, pieces: list[Piece]) -> list[Piece]:
+    """12.5.3: in an overstacked hex only units up to the stacking limit count, the
+    strongest first; the rest still take the results."""
+    out: list[Piece] = []
+    by_hex: dict[str, int] = {}
+    for p in sorted(pieces, key=lambda p: (-(q.spec(p).attack + q.spec(p).defence) if q.spec(p) else 0, p.id)):
+        size = 0 if p.unit == SUPPLY else q.battalions(p.unit)
+        if by_hex.get(p.hex, 0) + size <= retreat.STACK_LIMIT:
+            by_hex[p.hex] = by_hex.get(p.hex, 0) + size
+            out.append(p)
+    return out
+
+
+def assess(state: PBState, b: dict[str, Any]) -> tuple[combat.Assessment, list[Piece], list[Piece]]:
+    attackers = [state.pieces[i] for i in b["attackers"] if i in state.pieces]
+    side = attackers[0].side
+    defenders = [p for h in b["defenders"] for p in state.at(h) if p.side != side]
+    names = [m for _, m in b["markers"]]
+    a = combat.assess(q.board(), q.forces(), counted(state, attackers), counted(state, defenders),
+                      attacker_hqs=q.active_hqs(state, side), defender_hqs=q.active_hqs(state, other(side)),
+                      fortified=any(h in state.fortified for h in b["defenders"]),
+                      banzai="Banzai!" in names, gung_ho="Gung Ho!" in names,
+                      across=_across(state, attackers, b["defenders"]))
+    return a, attackers, defenders
+
+
+def do_crt(em: Emitter, data: dict[str, Any], side: str) -> None:
+    s: PBState = em.state
+    i = s.pending[0]["battle"]
+    b = s.battles[i]
+    em.emit("decision_made", side)
+    a, attackers, defenders = assess(s, b)
+    attacker = attackers[0].side
+    table = tables.CRTS[data["table"]]
+    die = em.roll()
+    code = table.lookup(a.column, die)
+    banzai = any(m == "Banzai!" for _, m in b["markers"])
+    if banzai:
+        code = tables.banzai(code, attacker == "Japanese")
+    everyone = attackers + defenders
+    pieces = list(s.pieces.values())
+    dead = sorted(p.id for p in everyone if combat.surrounded(q.board(), q.forces(), pieces, p))
+    result = tables.RESULTS[code]
+    em.emit("battle_resolved", side, battle=i, table=data["table"], chooser=side, attacker=attacker,
+            attackers=[[p.id, p.unit] for p in attackers], defenders=[[p.id, p.unit] for p in defenders],
+            hexes=b["defenders"], attack=a.attack, defence=a.defence, base=a.base, column=a.column,
+            shifts=[[sh.value, sh.why, sh.rule] for sh in a.shifts], die=die, result=code, words=result.words,
+            surrounded=dead, banzai=banzai)
+    defender = other(attacker)
+    att_ids = [p.id for p in attackers]
+    def_ids = [p.id for p in defenders]
+    for who, ids, loss in ((attacker, att_ids, result.attacker_loss), (defender, def_ids, result.defender_loss)):
+        enemy = other(who)
+        if loss == "all":
+            eliminate(em, ids, enemy, dead, f"the battle for {', '.join(b['defenders'])}")
+        elif loss == "half":
+            attacking = who == attacker
+            total = sum((q.spec(s.pieces[x]).attack if attacking else q.spec(s.pieces[x]).defence)
+                        for x in ids if q.spec(s.pieces[x]) is not None)
+            zero = [x for x in ids if attacking and q.spec(s.pieces[x]) is not None and q.spec(s.pieces[x]).attack == 0]
+            if zero:  # 15.23: zero-attack attackers go in addition
+                eliminate(em, zero, enemy, dead, "a bloodbath (15.23)")
+            rest = [x for x in ids if x not in zero and x in em.state.pieces]
+            need = math.ceil(total / 2)
+            _owe(em, who, need, "attack" if attacking else "defence", rest, i, enemy, dead, "15.23")
+        elif loss == "one":
+            _owe(em, who, 1, "battalions", ids, i, enemy, dead, "15.22")
+    if result.suppress:
+        who_ids = att_ids if result.suppress == "attacker" else def_ids
+        alive = [x for x in who_ids if x in em.state.pieces and em.state.pieces[x].unit != SUPPLY]
+        if alive:
+            em.emit("suppressed", None, ids=alive, why=result.words)
+    if result.retreat:
+        role, length = result.retreat.split()
+        who = attacker if role == "attacker" else defender
+        q.owe(em, {
+            "side": who, "kind": "retreat", "battle": i, "role": role, "length": length,
+            "ids": att_ids if role == "attacker" else def_ids, "done": [], "dead": dead, "banzai": banzai,
+            "routs": {}})
+    if result.pursuit:
+        q.owe(em, {"side": attacker, "kind": "pursue", "battle": i,
+                                                 "ids": att_ids, "hexes": b["defenders"], "moved": []})
+
+
+def _owe(em: Emitter, who: str, need: int, measure: str, ids: list[str], battle: int, enemy: str,
+         dead: list[str], rule: str) -> None:
+    among = [x for x in ids if x in em.state.pieces]
+    if need > 0 and among:
+        q.owe(em, {
+            "side": who, "kind": "losses", "need": need, "measure": measure, "among": sorted(among),
+            "reason": "combat losses", "rule": rule, "battle": battle, "vp_to": enemy, "dead": dead})
+
+
+def eliminate(em: Emitter, ids: list[str], by: str | None, dead: list[str], why: str, public: bool = True) -> None:
+    """Pieces eliminated: supply back to the mix (7.8.6), the surrounded to Permanently
+    Eliminated (15.21), the others to the Replacement box; ``by`` scores (24.4)."""
+    s: PBState = em.state
+    for pid in ids:
+        p = s.pieces.get(pid) or s.off.get(pid)
+        if p is None:
+            continue
+        box = "mix" if p.unit == SUPPLY else ("dead" if pid in dead else "replace")
+        data = {"ids": [pid], "box": box, "owner": p.side, "unit": p.unit, "why": why}
+        if public:
+            em.emit("pieces_removed", None, **data)
+        else:
+            q.secret(em, "pieces_removed", p.side, {"owner": p.side, "why": why}, **data)
+        if by is not None:
+            points, kind = vp_for(by, p.unit)
+            if points:  # a hidden loss is scored without its name (16.85)
+                what = p.unit if public else {"hq": "an HQ", "battalion": "a unit"}.get(kind, kind)
+                em.emit("vp_scored", None, side=by, points=points, why=f"{what} eliminated ({why})")
+
+
+# --- losses (15.2) ----------------------------------------------------------------------------
+
+def loss_value(state: PBState, pid: str, measure: str) -> int:
+    p = state.pieces.get(pid) or state.off.get(pid)
+    spec = q.unit_spec(p.unit)
+    if measure == "attack":
+        return spec.attack if spec else 0
+    if measure == "defence":
+        return spec.defence if spec else 0
+    if measure == "supply":
+        return 1 if p.unit == SUPPLY else 0
+    return q.battalions(p.unit)
+
+
+def _among(state: PBState) -> list[str]:
+    d = state.pending[0]
+    return [x for x in d["among"] if x in state.pieces or (x in state.off and d["measure"] == "supply")]
+
+
+def gen_losses(state: PBState, side: str) -> Iterator[Command]:
+    d = state.pending[0]
+    for pid in _among(state):
+        if d["measure"] == "supply" and loss_value(state, pid, "supply") == 0:
+            continue
+        yield Command("lose", {"unit": pid})
+        p = state.pieces.get(pid)
+        if p is not None and q.spec(p) is not None and q.spec(p).breaks is not None:
+            yield Command("break", {"unit": pid})
+
+
+def do_lose(em: Emitter, data: dict[str, Any], side: str) -> None:
+    s: PBState = em.state
+    d = s.pending[0]
+    value = loss_value(s, data["unit"], d["measure"])
+    eliminate(em, [data["unit"]], d["vp_to"], d["dead"], d["reason"], public=d["battle"] is not None)
+    need = d["need"] - max(value, 1)
+    among = [x for x in d["among"] if x != data["unit"]]
+    _progress(em, side, need, among)
+
+
+def do_break(em: Emitter, data: dict[str, Any], side: str) -> None:
+    """15.22, 15.24: a regiment breaks down to fulfil a loss; its battalions take its place."""
+    s: PBState = em.state
+    d = s.pending[0]
+    public = d["battle"] is not None
+    before = set(s.pieces)
+    do_breakdown(em, {"unit": data["unit"]}, side, public=public)
+    new = sorted(set(em.state.pieces) - before)
+    among = sorted([x for x in d["among"] if x != data["unit"]] + new)
+    if d["battle"] is not None:
+        b = em.state.battles[d["battle"]]
+        role = "attackers" if data["unit"] in b["attackers"] else None
+        if role:
+            em.emit("battle_units_changed", None, battle=d["battle"], role=role,
+                    ids=sorted([x for x in b[role] if x != data["unit"]] + new))
+    q.progress(em, side, changes={"among": among})
+    _swap_ids(em, data["unit"], new)
+
+
+def _swap_ids(em: Emitter, old: str, new: list[str]) -> None:
+    """The retreat and pursuit decisions queued behind this one name the broken unit: its
+    battalions take its place there too."""
+    s: PBState = em.state
+    for i, d in enumerate(s.pending[1:], start=1):
+        if old in d.get("ids", []):
+            em.emit("decision_rewritten", None, index=i, ids=sorted([x for x in d["ids"] if x != old] + new))
+
+
+def _progress(em: Emitter, side: str, need: int, among: list[str]) -> None:
+    s: PBState = em.state
+    d = s.pending[0]
+    left = [x for x in among if x in s.pieces or x in s.off]
+    if d["measure"] == "supply":
+        left = [x for x in left if loss_value(s, x, "supply")]
+    if need > 0 and left:
+        q.progress(em, side, changes={"need": need, "among": left})
+    else:
+        em.emit("decision_made", side)
+
+
+# --- retreats (15.3) and pursuit (15.4) --------------------------------------------------------
+
+def _retreat_length(s: PBState, d: dict[str, Any], pid: str) -> int | None:
+    p = s.pieces[pid]
+    rout = d["length"] == "rout"
+    length = d["routs"].get(pid) if rout else int(d["length"])
+    fortified = p.hex in s.fortified
+    return retreat.ignores_retreat(length, rout, fortified, d["banzai"] and p.side == "Japanese")
+
+
+def options(s: PBState, pid: str, length: int) -> dict[str, retreat.Option]:
+    out: dict[str, retreat.Option] = {}
+    for o in retreat.options(q.board(), q.forces(), list(s.pieces.values()), s.pieces[pid], length):
+        out.setdefault(o.path[-1], o)
+    return out
+
+
+def current_retreater(s: PBState) -> str | None:
+    d = s.pending[0]
+    for pid in d["ids"]:
+        if pid in s.pieces and pid not in d["done"]:
+            return pid
+    return None
+
+
+def gen_retreat(state: PBState, side: str) -> Iterator[Command]:
+    pid = current_retreater(state)
+    if pid is None:
+        return
+    length = _retreat_length(state, state.pending[0], pid)
+    for h in sorted(options(state, pid, length or 0)):
+        yield Command("retreat", {"unit": pid, "to": h})
+
+
+def do_retreat(em: Emitter, data: dict[str, Any], side: str) -> None:
+    s: PBState = em.state
+    d = s.pending[0]
+    pid = data["unit"]
+    length = _retreat_length(s, d, pid)
+    opt = options(s, pid, length or 0)[data["to"]]
+    p = s.pieces[pid]
+    em.emit("pieces_moved", side, ids=[pid], to=opt.path[-1], counts=False, retreat=True, unit=p.unit,
+            **{"from": p.hex})
+    if opt.fate in ("zoc", "short"):
+        _retreat_elimination(em, pid, d, "retreated into an enemy ZOC (13.8)" if opt.fate == "zoc"
+                             else "could not retreat its full length (15.33.6)")
+    q.progress(em, side, changes={"done": [*d["done"], pid]})
+
+
+def _retreat_elimination(em: Emitter, pid: str, d: dict[str, Any], why: str) -> None:
+    """15.33.3: a unit that can break down does, and one battalion is eliminated instead."""
+    s: PBState = em.state
+    p = s.pieces[pid]
+    spec = q.spec(p)
+    enemy = other(p.side)
+    if why.startswith("retreated into") and spec is not None and spec.breaks is not None:
+        before = set(s.pieces)
+        do_breakdown(em, {"unit": pid}, p.side, public=True)
+        new = sorted(set(em.state.pieces) - before)
+        eliminate(em, new[:1], enemy, d["dead"], why)
+        return
+    eliminate(em, [pid], enemy, d["dead"], why)
+
+
+def gen_pursue(state: PBState, side: str) -> Iterator[Command]:
+    d = state.pending[0]
+    cleared = {h for h in d["hexes"] if not any(p.side != side for p in state.at(h))}
+    for pid in d["ids"]:
+        if pid not in state.pieces or pid in d["moved"]:
+            continue
+        for h in retreat.pursuit_hexes(q.board(), q.forces(), list(state.pieces.values()), state.pieces[pid], cleared):
+            yield Command("pursue", {"unit": pid, "to": h})
+    yield Command("stop")
+
+
+def do_pursue(em: Emitter, data: dict[str, Any], side: str) -> None:
+    p = em.state.pieces[data["unit"]]
+    em.emit("pieces_moved", side, ids=[p.id], to=data["to"], counts=False, pursuit=True, unit=p.unit,
+            **{"from": p.hex})
+    d = em.state.pending[0]
+    q.progress(em, side, changes={"moved": [*d["moved"], p.id]})
+
+
+def do_stop(em: Emitter, data: dict[str, Any], side: str) -> None:
+    em.emit("decision_made", side)
+
+
+# --- the steps that run by themselves ---------------------------------------------------------
+
+def advance(em: Emitter) -> bool:
+    """Run the head decision's automatic steps; True when something changed."""
+    s: PBState = em.state
+    d = s.pending[0]
+    kind = d["kind"]
+    if kind == "losses":
+        if d["need"] <= 0 or not _among(s) or not list(gen_losses(s, d["side"])):
+            em.emit("decision_made", None)
+            return True
+        return False
+    if kind == "retreat":
+        pid = current_retreater(s)
+        if pid is None:
+            em.emit("decision_made", None)
+            return True
+        p = s.pieces[pid]
+        if d["length"] == "rout" and pid not in d["routs"]:
+            die = em.roll()
+            q.progress(em, None, changes={"routs": {**d["routs"], pid: die}}, rout=die, unit=pid)
+            return True
+        length = _retreat_length(s, d, pid)
+        spec = q.spec(p)
+        if not length:
+            q.progress(em, None, changes={"done": [*d["done"], pid]}, stays=pid,
+                    why="ignores the retreat (15.5 Banzai!, 21.2 fortification)")
+            return True
+        if p.unit == SUPPLY or spec is None or spec.movement == 0 or not options(s, pid, length):
+            why = ("supply units are eliminated if forced to retreat (15.33.9)" if p.unit == SUPPLY else
+                   "no movement factor (15.33.8)" if spec is None or spec.movement == 0 else
+                   "no hex to retreat to (15.33)")
+            eliminate(em, [pid], other(p.side), d["dead"], why)
+            q.progress(em, None, changes={"done": [*d["done"], pid]})
+            return True
+        return False
+    if kind == "pursue":
+        if not [c for c in gen_pursue(s, d["side"]) if c.type == "pursue"]:
+            em.emit("decision_made", None)
+            return True
+        return False
+    return False

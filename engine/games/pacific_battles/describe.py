@@ -1,0 +1,202 @@
+"""Log lines and command labels in plain words.
+
+An event reaches ``describe`` whole, or cut down to its public stub for a viewer who may
+not read it (engine/core/visibility.py): every line is written from the data in hand, so
+a stub gives the stub's line and names nothing it does not hold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.events import Command, Event
+from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles import sequence as seq
+from engine.games.pacific_battles.flow import turn_name
+from engine.games.pacific_battles.state import PBState
+
+
+def _names(units: list[Any]) -> str:
+    return ", ".join(u[1] if isinstance(u, list) else str(u) for u in units)
+
+
+def describe(state: PBState, event: Event) -> str | None:
+    d, t = event.data, event.type
+    who = d.get("side") or d.get("owner") or event.side or (d.get("seen_by") or [""])[0]
+    if t == "game_created":
+        return f"{d.get('scenario', '')} scenario of Pacific Battles: Guadalcanal created"
+    if t in ("forces_set", "markers_to_draw", "round_opened", "fire_chosen", "decision_progress", "decision_made",
+             "decision_rewritten", "follow_on_set", "battle_opened", "battle_hex_added", "attacker_added",
+             "refit_credit_used", "strikes_resolved", "battle_units_changed"):
+        return None
+    if t == "henderson_set":
+        return f"Henderson Field activated by {d['side']} (26.1)" if d.get("side") else "Henderson Field inactive"
+    if t == "turn_began":
+        return f"{d.get('name') or turn_name(d['turn'])} begins"
+    if t == "phase_began":
+        return None
+    if t == "initiative_set":
+        return f"{d['first']} has the initiative: {d['why']}"
+    if t == "marker_drawn":
+        return f"{who} draws the {d['marker']} marker" if "marker" in d else f"{who} draws a command marker"
+    if t == "marker_played":
+        return f"{who} plays {d['marker']}: {d['effect']}"
+    if t == "markers_expired":
+        gone = [*d.get("to_pool", []), *d.get("removed", [])]
+        return f"{who}: {', '.join(gone)} expire at the end of the turn" if gone else None
+    if t == "command_raised":
+        return f"{who} command control level +{d['by']}"
+    if t == "bombardment_shift":
+        return f"{who} bombardment shifts one column right for the rest of the game"
+    if t == "vp_scored":
+        return f"{who} {'+' if d['points'] >= 0 else ''}{d['points']} VP: {d['why']}"
+    if t == "air_changed":
+        parts = [f"{k} {v:+d}" for k, v in sorted(d.get("boxes", {}).items()) if v]
+        parts += [f"{k} {v:+d}" for k, v in sorted(d.get("missions", {}).items()) if v]
+        return f"{who} air: {', '.join(parts)} ({d.get('why', '')})" if parts else None
+    if t == "decision_sealed":
+        return f"{event.side} has allocated its air missions" if "decision" not in d else (
+            f"You allocate your air missions: {_missions(d['decision'])}")
+    if t == "decisions_revealed":
+        return "Air missions revealed: " + "; ".join(f"{s}: {_missions(a)}" for s, a in sorted(d["decisions"].items()))
+    if t == "superiority_fired":
+        lines = []
+        for s, shots in sorted(d["fires"].items()):
+            for sh in shots:
+                lines.append(f"{s} fires {sh['points']} at {sh['at']}: die {sh['die']}, {sh['eliminated']} "
+                             f"eliminated, {sh['damaged']} damaged")
+        return "Air superiority (16.51): " + "; ".join(lines)
+    if t == "pieces_added":
+        if "pieces" not in d:
+            parts = [f"{d[k]} {k}" for k in ("track", "supply", "delayed") if d.get(k)]
+            return f"{who} reinforcements scheduled ({', '.join(parts)})" if parts else None
+        return f"{who} track: {_names(d['pieces'])}"
+    if t == "piece_placed":
+        if "id" not in d:
+            return f"{who} places a unit in {d.get('hex', '?')}"
+        return f"{q.label(state, d['id'])} placed in {d['hex']}"
+    if t == "off_moved":
+        if "ids" not in d:
+            if d.get("delayed_turn"):
+                return f"{who} reinforcements of {turn_name(d['delayed_turn'])} delayed a turn"
+            if d.get("delayed"):
+                return f"{who}: {d['delayed']} reinforcement(s) delayed"
+            return f"{who} moves a unit off the map"
+        return f"{', '.join(q.label(state, i) for i in d['ids'])} to the {d['box']}" + (
+            f" (due {turn_name(d['due'])})" if d.get("box") == "track" and d.get("due") else "")
+    if t == "interdicted":
+        return (f"Interdiction ({d['points']} points) of {d['what']} landing at {d['hex']}: die {d['die']}, "
+                f"{d['result']}")
+    if t == "pieces_moved":
+        if "ids" not in d:
+            how = " by sea" if d.get("amphibious") else ""
+            return f"{who} moves {d.get('count', 1)} unit(s){how} {d.get('from')} -> {d.get('to')}"
+        what = "retreats" if d.get("retreat") else "pursues" if d.get("pursuit") else "moves"
+        return f"{', '.join(q.label(state, i) for i in d['ids'])} {what} {d.get('from')} -> {d['to']}"
+    if t == "pieces_removed":
+        if "ids" not in d:
+            return f"{who} loses {d.get('what', 'a unit')}" + (f" in {d['hex']}" if d.get("hex") else "")
+        box = {"mix": "out of play", "replace": "to the Replacement box", "dead": "permanently eliminated",
+               "evacuated": "evacuated"}[d["box"]]
+        return f"{', '.join(q.label(state, i) for i in d['ids'])}: {box}" + (f" ({d['why']})" if d.get("why") else "")
+    if t == "broken_down":
+        if "id" not in d:
+            return f"{who} breaks down a unit in {d.get('hex')}"
+        return f"{q.label(state, d['id'])} breaks down into {len(d['into'])} battalions (9.1)"
+    if t == "combined":
+        return f"{who} combines battalions in {d.get('hex')}" + (f" into {d['into']}" if "into" in d else "")
+    if t == "suppressed":
+        if "ids" not in d:
+            return f"{who} units in {d.get('hex')} suppressed"
+        return f"Suppressed: {', '.join(q.label(state, i) for i in d['ids'])}"
+    if t == "suppression_removed":
+        return f"{who} removes suppression markers"
+    if t == "supply_spent":
+        if "ids" not in d:
+            return f"{who} spends {d.get('points', 1)} supply point(s)"
+        return f"{who} spends {len(d['ids'])} supply point(s): {d.get('why', '')}"
+    if t == "hq_activated":
+        return f"{who} activates an HQ" if "hq" not in d else f"{q.label(state, d['hq'])} activated (7.3)"
+    if t == "hqs_deactivated":
+        return None if "ids" not in d else f"Inactive: {', '.join(q.label(state, i) for i in d['ids'])} ({d['why']})"
+    if t == "fortified":
+        return f"{who} fortifies {', '.join(d['hexes'])} (21.0)" if d.get("hexes") else None
+    if t == "examined":
+        if "units" not in d:
+            return f"{who} examines enemy stacks ({d.get('why', '')})"
+        found = "; ".join(f"{h}: {_names(u)}" for h, u in d["units"].items())
+        return f"Examined ({d['why']}, {d['rule']}): {found or 'nothing there'}"
+    if t == "track_examined":
+        return "MAGIC: Japanese track examined" if "units" not in d else (
+            "MAGIC: on the Japanese track " + "; ".join(f"{u} ({turn_name(due)})" for _, u, due in d["units"]))
+    if t == "strike_placed":
+        what = (f"naval bombardment ({d['naval']}, {d.get('value')})" if d.get("naval")
+                else f"{d['air']} air strike point(s)")
+        return f"{who} places {what} on {d['hex']}"
+    if t == "strike_result":
+        return (f"Strike on {d['hex']}: {d['air']} air + {d['naval']} naval on the {d['column']} column, die "
+                f"{d['die']}: {d['result']}")
+    if t == "battle_declared":
+        return f"Battle declared: {', '.join(d.get('units', []))} against {', '.join(d['defenders'])}"
+    if t == "battle_cancelled":
+        return "Battle declaration cancelled"
+    if t == "battles_fought":
+        told = "; ".join(f"{_names(b['attackers'])} against {', '.join(b['defenders'])}" for b in d.get("battles", []))
+        return f"{d['count']} battle(s) declared: {told or 'none'}"
+    if t == "battle_marker":
+        return None
+    if t == "battle_resolved":
+        if "die" not in d:
+            return f"Battle {d['battle'] + 1}: {d.get('words', '')}"
+        shifts = ", ".join(f"{v:+d} {why} ({rule})" for v, why, rule in d["shifts"]) or "no shifts"
+        return (f"{d['attacker']} attacks {', '.join(d['hexes'])} on the {d['table']} CRT: {d['attack']} against "
+                f"{d['defence']} ({d['base']}), {shifts} -> {d['column']}; die {d['die']}: {d['result']}, {d['words']}")
+    if t == "decision_owed":
+        return None
+    if t == "game_ended":
+        return f"Game over: {d['winner']}, {d.get('level', '')}. {d['reason']}"
+    if t == "undone":
+        return f"{event.side} takes back a step"
+    return t.replace("_", " ")
+
+
+def _missions(a: dict[str, int]) -> str:
+    parts = [f"{m} {n}" for m, n in sorted(a.items()) if n]
+    return ", ".join(parts) or "all in Reserve"
+
+
+def command_label(state: PBState, c: Command) -> str:
+    d, t = c.data, c.type
+
+    def lab(pid: str) -> str:
+        return q.label(state, pid)
+
+    if t == "end_phase":
+        return f"End {seq.title(state)}"
+    if t == "undo":
+        return "Take back the last step"
+    if t == "place":
+        return f"Place {lab(d['unit'])} in {d['hex']}"
+    if t == "land":
+        return f"Land {lab(d['unit'])} in {d['hex']}"
+    if t == "move":
+        return f"Move {lab(d['unit'])} to {d['to']}"
+    if t == "sail":
+        return f"Sail {lab(d['carrier'])} with its {d['cargo']} to {d['to']} (22.1)"
+    if t == "strike":
+        return f"Strike {d['hex']} with {d['points']} air point(s)"
+    if t == "play":
+        return f"Play {d['marker']}" + (f" on {d['target']}" if d.get("target") else "")
+    if t == "allocate":
+        return f"Allocate: {_missions(d)}"
+    if t == "crt":
+        return f"Fight on the {d['table'].title()} CRT"
+    if t in ("retreat", "pursue"):
+        return f"{t.title()} {lab(d['unit'])} to {d['to']}"
+    if t in ("lose", "break", "to_base", "evacuate", "breakdown"):
+        return f"{t.replace('_', ' ').title()}: {lab(d['unit'])}"
+    if t == "activate":
+        return f"Activate {lab(d['hq'])} with {lab(d['supply'])}"
+    if t == "refit":
+        return f"Refit {lab(d['unit'])} with {lab(d['supply'])}"
+    args = ", ".join(f"{k} {v}" for k, v in sorted(d.items()) if v is not None)
+    return f"{t.replace('_', ' ').title()}" + (f": {args}" if args else "")

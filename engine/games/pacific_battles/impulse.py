@@ -1,0 +1,210 @@
+"""A land impulse's movement and air/naval strike phases (4.1 2-5 a, b): movement (11.0)
+with follow-on eligibility (10.2), amphibious moves (22.0), air recon (16.7, 18.2), the
+Recon marker, strikes (16.8), naval bombardment (17.0) and the strike limit (26.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engine.core.events import Command
+from engine.core.game import Emitter
+from engine.core.hexes import distance_between
+from engine.games.pacific_battles import markers, planning, tables, terrain, victory
+from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles.movement import SUPPLY, reachable
+from engine.games.pacific_battles.state import PBState, other
+
+AMPHIBIOUS_SUPPLY = 3  # 22.2: three supply points, or one stack of combat units
+
+
+# --- movement ----------------------------------------------------------------------------
+
+def begin_movement(em: Emitter, side: str, follow_on: bool) -> None:
+    s: PBState = em.state
+    if not follow_on:
+        return
+    hqs = q.active_hqs(s, side)
+    ids = sorted(p.id for p in s.on_map(side) if any(q.in_radius(s, hq, p.hex) for hq in hqs))
+    q.secret(em, "follow_on_set", side, {"side": side}, ids=ids)
+
+
+def movers(state: PBState, side: str) -> list[str]:
+    follow = state.phase.startswith("follow_")
+    return sorted(p.id for p in state.on_map(side) if p.id not in state.moved and p.unit != SUPPLY
+                  and (not follow or p.id in state.eligible))
+
+
+def moves(state: PBState, pid: str, zoc: frozenset[str] | None = None,
+          enemy: set[str] | None = None) -> dict[str, Any]:
+    return reachable(q.board(), q.forces(), list(state.pieces.values()), state.pieces[pid], zoc, enemy)
+
+
+def gen_movement(state: PBState, side: str, unit: str | None = None) -> Iterator[Command]:
+    zoc, enemy = q.enemy_zoc(state, side), q.enemy_hexes(state, side)  # once for every unit
+    for pid in movers(state, side):
+        if unit is not None and pid != unit:
+            continue
+        for h in sorted(moves(state, pid, zoc, enemy)):
+            yield Command("move", {"unit": pid, "to": h})
+    if unit is not None:
+        return
+    yield from _sails(state, side)
+    yield from gen_recon(state, side)
+
+
+def do_move(em: Emitter, data: dict[str, Any], side: str) -> None:
+    p = em.state.pieces[data["unit"]]
+    q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": 1}, actor=side,
+             ids=[p.id], to=data["to"], **{"from": p.hex})
+
+
+def _cargo(state: PBState, side: str, carrier: str, kind: str) -> list[str]:
+    here = state.pieces[carrier].hex
+    if kind == "supply":
+        return sorted(p.id for p in state.at(here) if p.side == side and p.unit == SUPPLY)[:AMPHIBIOUS_SUPPLY]
+    return sorted(p.id for p in state.at(here) if p.side == side and p.unit != SUPPLY and p.id != carrier
+                  and p.id not in state.moved)
+
+
+def _sails(state: PBState, side: str) -> Iterator[Command]:
+    """22.1-22.3: a combat effective amphibious unit in a coastal hex carries one stack or
+    three supply points to any coastal hex it could enter, not onto the enemy; all its move."""
+    follow = state.phase.startswith("follow_")
+    enemy = q.enemy_hexes(state, side)
+    for p in state.on_map(side):
+        if q.kind(p.unit) != "amphibious" or p.suppressed or p.id in state.moved or p.hex not in q.board().coastal:
+            continue
+        if follow and p.id not in state.eligible:
+            continue
+        kinds = ["units"] + (["supply"] if _cargo(state, side, p.id, "supply") else [])
+        for h in sorted(q.board().coastal - enemy - {p.hex}):
+            if q.board().cost(h, h, q.spec(p).mechanised) is None:
+                continue
+            for kind in kinds:
+                yield Command("sail", {"carrier": p.id, "to": h, "cargo": kind})
+
+
+def do_sail(em: Emitter, data: dict[str, Any], side: str) -> None:
+    p = em.state.pieces[data["carrier"]]
+    ids = sorted([p.id, *_cargo(em.state, side, p.id, data["cargo"])])
+    q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": len(ids),
+                                        "amphibious": True}, actor=side, ids=ids, to=data["to"],
+             amphibious=True, **{"from": p.hex})
+
+
+# --- recon (16.7, 18.2) and examining (18.1) ----------------------------------------------------
+
+def recon_points(state: PBState, side: str) -> int:
+    return state.air[side].missions.get("recon", 0)
+
+
+def gen_recon(state: PBState, side: str) -> Iterator[Command]:
+    if recon_points(state, side) <= 0:
+        return
+    for h in sorted(q.enemy_hexes(state, side) - state.examined[side]):
+        yield Command("recon", {"hex": h})
+
+
+def recon_hexes(state: PBState, hex_id: str) -> set[str]:
+    """16.71: the hex and its neighbours, and open ground within two hexes."""
+    b = q.board()
+    out = {hex_id, *b.neighbours(hex_id)}
+    for h, t in b.terrain.items():
+        if distance_between(h, hex_id) <= 2 and terrain.TERRAIN[t].open_to_recon:
+            out.add(h)
+    return out
+
+
+def examine(em: Emitter, side: str, hexes: set[str], why: str, rule: str) -> None:
+    """The enemy units in ``hexes``, for ``side`` only (18.0)."""
+    s: PBState = em.state
+    enemy = other(side)
+    found = {h: [[p.id, p.unit] for p in sorted(s.at(h), key=lambda p: p.id) if p.side == enemy]
+             for h in sorted(hexes)}
+    found = {h: units for h, units in found.items() if units}
+    q.secret(em, "examined", side, {"side": side, "why": why, "rule": rule, "stacks": len(found)},
+             side=side, hexes=sorted(found), units=found, why=why, rule=rule)
+
+
+def do_recon(em: Emitter, data: dict[str, Any], side: str) -> None:
+    em.emit("air_changed", side, side=side, missions={"recon": -1, "flown": 1}, why=f"air recon over {data['hex']}")
+    examine(em, side, recon_hexes(em.state, data["hex"]), f"air recon over {data['hex']}", "16.7")
+
+
+# --- strikes (16.8) and naval bombardment (17.0) -------------------------------------------
+
+def strike_points(state: PBState, side: str) -> int:
+    return state.air[side].missions.get("strike", 0)
+
+
+def placed_at(state: PBState, hex_id: str) -> int:
+    return sum(s["air"] for s in state.strikes if s["hex"] == hex_id)
+
+
+def gen_strikes(state: PBState, side: str) -> Iterator[Command]:
+    if state.struck:
+        return
+    avail = strike_points(state, side)
+    for h in sorted(q.enemy_hexes(state, side)):
+        room = min(avail, tables.AIR_STRIKE_LIMIT - placed_at(state, h))
+        for n in range(1, room + 1):
+            yield Command("strike", {"hex": h, "points": n})
+    yield from gen_recon(state, side)
+
+
+def do_strike(em: Emitter, data: dict[str, Any], side: str) -> None:
+    em.emit("strike_placed", side, side=side, hex=data["hex"], air=data["points"])
+
+
+def bombard(em: Emitter, side: str, name: str, hex_id: str) -> None:
+    markers.play(em, side, name, f"naval bombardment of {markers.NAVAL[name]} on {hex_id}", target=hex_id)
+    em.emit("strike_placed", side, side=side, hex=hex_id, air=0, naval=name, value=markers.NAVAL[name])
+
+
+def resolve_strikes(em: Emitter, side: str) -> None:
+    """16.8: every strike placed, then one hex at a time: points (air and naval together),
+    the terrain shifting left, markers right, one die; AA after, on one air unit (16.84);
+    the units in the hex are not revealed (16.85)."""
+    s: PBState = em.state
+    by_hex: dict[str, dict[str, int]] = {}
+    for st in s.strikes:
+        got = by_hex.setdefault(st["hex"], {"air": 0, "naval": 0})
+        got["air"] += st["air"]
+        got["naval"] += st["value"]
+    if not by_hex and not s.struck:
+        em.emit("strikes_resolved", side, side=side, count=0)
+        return
+    em.emit("strikes_resolved", side, side=side, count=len(by_hex))
+    for i, (h, got) in enumerate(sorted(by_hex.items())):
+        t = terrain.TERRAIN[q.board().terrain[h]]
+        column = tables.strike_column(got["air"] + got["naval"], t.bombardment, em.state.shifts[side])
+        die = em.roll(i)
+        result = tables.strike(column, die)
+        em.emit("strike_result", side, side=side, hex=h, air=got["air"], naval=got["naval"], column=column,
+                die=die, result=result, terrain=t.bombardment, shift=em.state.shifts[side])
+        enemy = other(side)
+        here = [p for p in em.state.at(h) if p.side == enemy]
+        if result == "AA" and got["air"]:
+            em.emit("air_changed", None, side=side, boxes={"damaged": 1}, missions={"struck": -1},
+                    why=f"anti-aircraft fire over {h} (16.84)")
+        if result in ("S", "E"):
+            supply = sorted(p.id for p in here if p.unit == SUPPLY)
+            if supply:
+                q.secret(em, "pieces_removed", enemy, {"side": enemy, "hex": h, "what": "a supply point"},
+                         ids=supply[:1], box="mix")
+            combat = sorted(p.id for p in here if q.is_combat(p) or q.is_hq(p))
+            if result == "E" and combat:
+                planning.owe_losses(em, enemy, 1, "battalions", combat, f"the strike on {h}", "16.8", vp_to=side)
+            if combat:
+                q.secret(em, "suppressed", enemy, {"side": enemy, "hex": h}, ids=combat)
+
+
+def vp_for(side: str, unit: str) -> tuple[int, str]:
+    """Immediate VP to ``side`` for eliminating the enemy counter ``unit``."""
+    kind = q.kind(unit)
+    if kind == "supply":
+        return 0, "supply"
+    if kind == "hq":
+        return victory.for_loss(side, "hq"), "hq"
+    return victory.for_loss(side, "battalion", q.battalions(unit)), "battalion"

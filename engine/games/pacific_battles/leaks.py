@@ -1,0 +1,101 @@
+"""The leak checker: what a viewer may not know, and a search of its outputs for it.
+
+``hidden_things`` walks the hidden things the state holds for a viewer (a side, or a
+spectator: what both sides may see): the ids, names and factors of enemy pieces it has
+never seen (on the map unexamined, on the track, in the base or a box, 18.0-18.6), the
+markers the enemy holds that were never played in the open (5.4), and the enemy's sealed
+air allocation (4.1 1c).  ``find`` searches a text (a view as JSON, log lines, events)
+for any of them, as whole words; self-play counts every hit as a leak.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+
+from engine.core.visibility import ADMIN, SPECTATOR
+from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles.movement import SUPPLY
+from engine.games.pacific_battles.state import SIDES, PBState, other
+
+
+def _knows(state: PBState, viewer: str | None, owner: str, pid: str) -> bool:
+    if viewer is SPECTATOR:
+        return pid in state.revealed[other(owner)]
+    return owner == viewer or pid in state.revealed[viewer]
+
+
+def _factors(unit: str) -> list[str]:
+    s = q.unit_spec(unit)
+    if s is None:
+        return []
+    return [f"[{s.attack}, {s.defence}, {s.movement}]", f"{s.attack}-{s.defence}-{s.movement}"]
+
+
+def hidden_things(state: PBState, viewer: str | None) -> list[str]:
+    if viewer == ADMIN or state.result is not None:
+        return []
+    known_names: set[str] = set()
+    known_factors: set[str] = set()
+    unknown: list[tuple[str, str]] = []
+    pieces = [(p.id, p.unit, p.side) for p in state.pieces.values()]
+    pieces += [(o.id, o.unit, o.side) for o in state.off.values()]
+    for pid, unit, owner in pieces:
+        if _knows(state, viewer, owner, pid):
+            known_names.add(unit)
+            known_factors.update(_factors(unit))
+        else:
+            unknown.append((pid, unit))
+    for spec in q.forces().units.values():  # a side knows its own whole counter mix
+        if viewer is not SPECTATOR and spec.side == viewer:
+            known_names.add(spec.name)
+            known_factors.update(_factors(spec.name))
+    for spec in q.forces().battalion.values():
+        if viewer is not SPECTATOR and spec.side == viewer:
+            known_names.add(spec.name)
+            known_factors.update(_factors(spec.name))
+    out: set[str] = set()
+    generic = {SUPPLY, *q.forces().battalion}  # "Jp Bn" names a kind of counter, not a unit: its id is the secret
+    for pid, unit in unknown:
+        if pid != unit:
+            out.add(pid)
+        if unit not in generic and unit not in known_names:
+            out.add(unit)
+            out.update(f for f in _factors(unit) if f not in known_factors)
+    for owner in SIDES:
+        if owner == viewer:
+            continue
+        # Only the names of the owner's own kinds of marker: "Recon" or "Weather" in a text
+        # may be the other side's, played in the open.
+        theirs = set(q.forces().markers[owner]) - set(q.forces().markers[other(owner)])
+        shown = state.played[owner] | set(state.in_effect[owner]) | set(state.removed[owner])
+        for name in state.hand[owner]:
+            if name in theirs and name not in shown:
+                out.add(name)
+        sealed = state.round.for_side(owner)
+        mine = state.round.for_side(viewer) if viewer in SIDES else None
+        if sealed is not None and sealed != mine:  # as the sealed event and the view would hold it
+            text = json.dumps(sealed, sort_keys=True)
+            out.update((f'"decision": {text}', f'"allocated": {text}'))
+    return sorted(out)
+
+
+def _names() -> list[str]:
+    f = q.forces()
+    names = [*f.units, *f.battalion, *f.groups, *(m for side in SIDES for m in f.markers[side])]
+    return sorted(set(names), key=len, reverse=True)
+
+
+def find(needles: Iterable[str], text: str) -> list[str]:
+    """The needles found in ``text`` as whole words (``4 Inf`` is not in ``24 Inf``, and
+    ``1 Mar`` is not in ``1 Mar Div HQ``: longer names that are no needle are masked first)."""
+    needles = sorted(set(needles), key=len, reverse=True)
+    if not needles:
+        return []
+    wanted = set(needles)
+    for name in _names():
+        if name not in wanted and any(n in name for n in wanted):
+            text = text.replace(name, "\u00a7")
+    pattern = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(n) for n in needles) + r")(?![\w])")
+    return sorted(set(pattern.findall(text)))

@@ -1,0 +1,141 @@
+"""Questions about a Pacific Battles state that several phases ask."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from engine.core.game import Emitter
+from engine.core.hexes import distance_between
+from engine.core.visibility import hide
+from engine.games.pacific_battles import terrain
+from engine.games.pacific_battles.board import Board, load_board
+from engine.games.pacific_battles.forces import Forces, UnitSpec, load_forces
+from engine.games.pacific_battles.movement import SUPPLY, Piece, has_zoc, spec_of, zoc_of
+from engine.games.pacific_battles.retreat import STACK_LIMIT, stack
+from engine.games.pacific_battles.state import PBState, other
+
+HENDERSON = "Henderson Field"
+SETUP_RADIUS = 3  # 25.4a: on or within three hexes of Henderson Field
+PREFIX = {"Allied": "A", "Japanese": "J"}
+
+
+@cache
+def board() -> Board:
+    return load_board()
+
+
+@cache
+def forces() -> Forces:
+    return load_forces()
+
+
+def spec(state_or_piece: Any) -> UnitSpec | None:
+    return spec_of(forces(), state_or_piece)
+
+
+def unit_spec(unit: str) -> UnitSpec | None:
+    if unit == SUPPLY:
+        return None
+    return forces().units.get(unit) or forces().battalion[unit]
+
+
+def kind(unit: str) -> str:
+    s = unit_spec(unit)
+    return "supply" if s is None else s.kind
+
+
+def is_supply(p: Piece) -> bool:
+    return p.unit == SUPPLY
+
+
+def is_hq(p: Piece) -> bool:
+    return kind(p.unit) == "hq"
+
+
+def is_combat(p: Piece) -> bool:
+    """2.36: every land unit other than HQ and supply units."""
+    return not is_supply(p) and not is_hq(p)
+
+
+def battalions(unit: str) -> int:
+    """Battalion equivalents of a counter (a supply point counts as one, 7.8.4)."""
+    s = unit_spec(unit)
+    return 1 if s is None else s.battalions
+
+
+def henderson_hex() -> str:
+    return board().places[HENDERSON]
+
+
+def enemy_zoc(state: PBState, side: str) -> frozenset[str]:
+    return zoc_of(board(), forces(), state.pieces.values(), other(side))
+
+
+def zoc_hexes(state: PBState, side: str) -> frozenset[str]:
+    return zoc_of(board(), forces(), state.pieces.values(), side)
+
+
+def stack_of(state: PBState, hex_id: str, side: str) -> int:
+    return stack(forces(), list(state.pieces.values()), hex_id, side)
+
+
+def overstacked(state: PBState, side: str) -> list[str]:
+    hexes = {p.hex for p in state.pieces.values() if p.side == side}
+    return sorted(h for h in hexes if stack_of(state, h, side) > STACK_LIMIT)
+
+
+def new_ids(state: PBState, side: str, n: int) -> list[str]:
+    start = state.counter[side]
+    return [f"{PREFIX[side]}{start + i + 1}" for i in range(n)]
+
+
+def enemy_hexes(state: PBState, side: str) -> set[str]:
+    return {p.hex for p in state.pieces.values() if p.side != side}
+
+
+def adjacent(a: str, b: str) -> bool:
+    return distance_between(a, b) == 1
+
+
+def in_radius(state: PBState, hq: Piece, hex_id: str) -> bool:
+    s = spec(hq)
+    radius = s.radius if s is not None else 0
+    if state.options.get("high_ground") and board().terrain.get(hq.hex) in terrain.HIGH_GROUND and not hq.suppressed:
+        radius += 2  # 28.0 (optional)
+    return distance_between(hq.hex, hex_id) <= radius
+
+
+def active_hqs(state: PBState, side: str) -> list[Piece]:
+    return [p for p in state.pieces.values() if p.side == side and p.id in state.active and not p.suppressed]
+
+
+def label(state: PBState, pid: str) -> str:
+    p = state.pieces.get(pid)
+    unit = p.unit if p is not None else state.off[pid].unit if pid in state.off else pid
+    if unit == SUPPLY:
+        return f"supply point {pid}"
+    return unit if unit == pid else f"{unit} ({pid})"
+
+
+def secret(em: Emitter, type_: str, reader: str, public: dict[str, Any] | None, actor: str | None = None,
+           **data: Any) -> None:
+    """An event only ``reader`` may read (``public``: what the others read, None: nothing)."""
+    em.emit(type_, actor, **hide(data, [reader], public))
+
+
+def has_zoc_piece(p: Piece) -> bool:
+    return has_zoc(forces(), p)
+
+
+def owe(em: Emitter, decision: dict[str, Any]) -> None:
+    """A decision owed: its details for the deciding side only (they may name its hidden
+    pieces); the others read who owes what kind of decision."""
+    side = decision["side"]
+    secret(em, "decision_owed", side, {"decision": {"side": side, "kind": decision["kind"]}}, decision=decision)
+
+
+def progress(em: Emitter, actor: str | None, changes: dict[str, Any], **extra: Any) -> None:
+    """A step of the decision at the head of the queue, for its side only."""
+    side = em.state.pending[0]["side"]
+    secret(em, "decision_progress", side, {"side": side}, actor=actor, changes=changes, **extra)

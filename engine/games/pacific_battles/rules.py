@@ -1,0 +1,395 @@
+"""The Pacific Battles plug-in: create, prompt, legal commands, decide, view.
+
+As in First Blood, ``legal_commands`` is the single source of truth: ``decide`` accepts
+a command only if it is in that list, and asks why not only to name the rule that
+forbids it.  One command is too open to list, the secret air allocation (any split of
+the Reserve): the list holds a few, and ``planning.check_allocate`` judges the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from engine.core import dice, undo
+from engine.core.errors import MalformedCommandError, RuleError
+from engine.core.events import Command, Event
+from engine.core.game import Emitter, Outcome, Prompt, check_turn
+from engine.games.pacific_battles import (
+    arrivals,
+    battles,
+    evolve,
+    flow,
+    impulse,
+    markers,
+    planning,
+    supplying,
+)
+from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles import sequence as seq
+from engine.games.pacific_battles.state import MISSIONS, SIDES, PBState
+
+SCENARIOS = {name: spec["title"] for name, spec in q.forces().scenarios.items()}
+OPTIONS = {
+    "more_superiority": "Optional 30.0: air superiority points above eight fire as a separate combat",
+    "high_ground": "Optional 28.0: an HQ on hills or mountains supports two hexes farther",
+}
+FIELDS: dict[str, dict[str, str]] = {
+    "place": {"unit": "str", "hex": "str"}, "end_phase": {},
+    "allocate": dict.fromkeys(MISSIONS, "int"), "fire": {"at_others": "int"},
+    "hit": {"mission": "str", "kind": "str"},
+    "land": {"unit": "str", "hex": "str"}, "to_base": {"unit": "str"}, "evacuate": {"unit": "str"},
+    "buy": {"unit": "str"},
+    "activate": {"supply": "str", "hq": "str"}, "refit": {"unit": "str", "supply": "str"},
+    "repair": {"supply": "str"}, "fortify": {"engineer": "str", "supply": "str"},
+    "breakdown": {"unit": "str"}, "combine": {"into": "str", "units": "list"},
+    "dig": {"hex": "str"}, "activate_free": {"hq": "str"},
+    "move": {"unit": "str", "to": "str"}, "sail": {"carrier": "str", "to": "str", "cargo": "str"},
+    "recon": {"hex": "str"}, "strike": {"hex": "str", "points": "int"},
+    "declare": {"hex": "str"}, "add": {"unit": "str"}, "add_hex": {"hex": "str"}, "close": {}, "cancel": {},
+    "fight": {}, "crt": {"table": "str"}, "play": {"marker": "str", "target": "str?"}, "pass": {},
+    "lose": {"unit": "str"}, "break": {"unit": "str"}, "retreat": {"unit": "str", "to": "str"},
+    "pursue": {"unit": "str", "to": "str"}, "stop": {}, "delay_turn": {"turn": "int"},
+}
+DEFAULTS = {t: {n: None for n, k in f.items() if k == "str?"} for t, f in FIELDS.items()}
+REVEALING = ("examined", "marker_drawn", "decisions_revealed", "track_examined", "battles_fought")
+
+Handler = Callable[[Emitter, dict[str, Any], str], None]
+
+
+def _end(em: Emitter, data: dict[str, Any], side: str) -> None:
+    flow.end_phase(em)
+
+
+HANDLERS: dict[str, Handler] = {
+    "place": arrivals.do_place, "end_phase": _end,
+    "allocate": planning.do_allocate, "fire": planning.do_fire, "hit": planning.do_hit,
+    "land": arrivals.do_land, "to_base": arrivals.do_to_base, "evacuate": arrivals.do_evacuate,
+    "buy": arrivals.do_buy,
+    "activate": supplying.do_activate, "refit": supplying.do_refit, "repair": supplying.do_repair,
+    "fortify": supplying.do_fortify, "breakdown": supplying.do_breakdown, "combine": supplying.do_combine,
+    "dig": supplying.do_dig, "activate_free": supplying.do_activate_free,
+    "move": impulse.do_move, "sail": impulse.do_sail, "recon": impulse.do_recon, "strike": impulse.do_strike,
+    "declare": battles.do_declare, "add": battles.do_add, "add_hex": battles.do_add_hex,
+    "close": battles.do_close, "cancel": battles.do_cancel, "fight": battles.do_fight, "crt": battles.do_crt,
+    "pass": battles.do_pass, "lose": battles.do_lose, "break": battles.do_break,
+    "retreat": battles.do_retreat, "pursue": battles.do_pursue, "stop": battles.do_stop,
+}
+PENDING: dict[str, Callable[[PBState, str], Iterator[Command]]] = {
+    "losses": battles.gen_losses, "retreat": battles.gen_retreat, "pursue": battles.gen_pursue,
+    "react": battles.gen_react, "crt": battles.gen_crt, "fire": planning.gen_fire, "air_hits": planning.gen_hits,
+    "dig_in": supplying.gen_dig, "staff": supplying.gen_staff,
+}
+PENDING_TEXT = {
+    "losses": "choose the units lost", "retreat": "retreat the units of the battle", "pursue": "pursue, or stop",
+    "react": "play a marker on the declared battles, or pass", "crt": "choose the Raid or the Assault CRT",
+    "fire": "choose how many air superiority points fire at other missions (16.52)",
+    "air_hits": "choose the enemy missions that take the air losses (16.52)",
+    "dig_in": "place the Dig In fortifications", "staff": "activate an HQ for free (Staff Planning)",
+    "magic": "delay one turn's Japanese reinforcements, or pass (MAGIC)",
+}
+
+
+class PacificBattles:
+    id = "pacific_battles"
+    title = "Pacific Battles Vol. 1: Guadalcanal"
+    sides = SIDES
+    scenarios = SCENARIOS
+    options = OPTIONS
+
+    # --- state plumbing ------------------------------------------------------------------
+    def blank(self) -> PBState:
+        return PBState()
+
+    def clone(self, state: PBState) -> PBState:
+        return state.clone()
+
+    def apply(self, state: PBState, event: Event) -> None:
+        evolve.apply(state, event)
+
+    def state_to_json(self, state: PBState) -> dict[str, Any]:
+        return state.to_json()
+
+    def state_from_json(self, obj: dict[str, Any]) -> PBState:
+        return PBState.from_json(obj)
+
+    def create(self, scenario: str = "historical", options: dict[str, Any] | None = None,
+               secret: str = "") -> list[Event]:
+        if scenario == "campaign":
+            scenario = "historical"
+        if scenario not in SCENARIOS:
+            raise MalformedCommandError("", f"unknown scenario {scenario!r}; known: {sorted(SCENARIOS)}")
+        options = dict(options or {})
+        unknown = set(options) - set(OPTIONS)
+        if unknown:
+            raise MalformedCommandError("", f"unknown option(s) {sorted(unknown)}; known: {sorted(OPTIONS)}")
+        f = q.forces()
+        em = Emitter(self, self.blank())
+        em.emit("game_created", None, game=self.id, scenario=scenario, options=options, secret=secret,
+                commitment=dice.commitment(secret), last_turn=f.scenarios[scenario]["last"],
+                command=dict(f.command), air=dict(f.air["start"]))
+        for side in SIDES:
+            q.secret(em, "forces_set", side, {"side": side}, side=side, pool=f.pool(side), hand=f.hand(side))
+            pieces = [[u.name, u.name, "track", f.groups[u.group].turn, not f.groups[u.group].interdiction]
+                      for u in f.units.values() if u.side == side and (u.group == "start" or f.groups[u.group].turn)]
+            q.secret(em, "pieces_added", side, {"side": side}, side=side, pieces=pieces)
+        flow.end_phase(em)
+        flow.settle(em, self._needs_input)
+        return em.events
+
+    # --- whose move ----------------------------------------------------------------------
+    def prompt(self, state: PBState) -> Prompt:
+        if state.result is not None:
+            r = state.result
+            text = f"Game over: {r['winner']} ({r.get('level', '')}). {r['reason']}"
+            return Prompt(None, "game_over", text, text)
+        if state.pending:
+            d = state.pending[0]
+            what = PENDING_TEXT[d["kind"]]
+            return Prompt(d["side"], d["kind"], what[0].upper() + what[1:], f"Waiting for {d['side']} to {what}",
+                          d.get("rule", ""))
+        if state.phase == "air_allocation":
+            waiting = state.round.waiting
+            return Prompt(waiting[0] if waiting else None, "allocate",
+                          "Allocate your air missions for the turn, in secret (4.1 1c)",
+                          f"Waiting for {' and '.join(waiting)} to allocate air missions", "16.3", sides=waiting)
+        side = seq.side_of(state)
+        title = seq.title(state)
+        return Prompt(side, state.phase, _phase_text(state, side), f"Waiting for {title}, {flow.turn_name(state.turn)}")
+
+    # --- legal commands --------------------------------------------------------------------
+    def legal_commands(self, state: PBState, side: str | None = None) -> list[Command]:
+        p = self.prompt(state)
+        sides = p.acting if side is None else [s for s in p.acting if s == side]
+        out: list[Command] = []
+        for s in sides:
+            out.extend(self._iter_legal(state, s))
+            take_back = undo.command(state, s)
+            if take_back is not None:
+                out.append(take_back)
+            if side is None:
+                break
+        return out
+
+    def _iter_legal(self, state: PBState, side: str, only: Command | None = None) -> Iterator[Command]:
+        if state.pending:
+            d = state.pending[0]
+            if d["side"] == side:
+                yield from PENDING[d["kind"]](state, side)
+            return
+        phase = state.phase
+        step = seq.step(phase)
+        if phase == "air_allocation":
+            yield from planning.gen_allocate(state, side)
+            return
+        if seq.side_of(state) != side:
+            return
+        if phase == "japanese_setup":
+            yield from arrivals.gen_setup(state, side)
+            return
+        unit = only.data.get("unit") if only is not None and only.type == "move" else None
+        if phase.startswith("reinforcements_"):
+            yield from arrivals.gen_reinforcements(state, side)
+        elif phase.startswith("logistics_"):
+            yield from supplying.gen_logistics(state, side)
+        elif step == "movement":
+            if isinstance(unit, str):
+                yield from impulse.gen_movement(state, side, unit)
+                return
+            yield from impulse.gen_movement(state, side)
+            yield Command("end_phase")
+        elif step == "strike":
+            yield from impulse.gen_strikes(state, side)
+            yield Command("end_phase")
+        elif step == "combat":
+            yield from battles.gen_declare(state, side)
+            if state.declaring is not None:
+                return
+        for name, target in markers.playable(state, side):
+            yield Command("play", {"marker": name, "target": target})
+
+    def _needs_input(self, state: PBState) -> bool:
+        """Has the acting side a choice beyond ending the phase?  A held marker does not
+        count (R-PB-5.4): the game stopping for it would tell the opponent it is held."""
+        p = self.prompt(state)
+        for side in p.acting:
+            for c in self._iter_legal(state, side):
+                if c.type not in ("end_phase", "play"):
+                    return True
+        return False
+
+    # --- decide -------------------------------------------------------------------------------
+    def decide(self, state: PBState, command: Command) -> list[Event]:
+        return self._decide(state, command, describe=False).events
+
+    def outcome(self, state: PBState, command: Command) -> Outcome[PBState]:
+        return self._decide(state, command, describe=True).outcome()
+
+    def _decide(self, state: PBState, command: Command, describe: bool) -> Emitter:
+        if command.type == undo.UNDO:
+            return self._undo(state, command, describe)
+        if command.type not in FIELDS:
+            raise MalformedCommandError("", f"unknown command {command.type!r}; known: {sorted(FIELDS)}")
+        _check_fields(command)
+        prompt = self.prompt(state)
+        check_turn(prompt, command)
+        side = command.side if command.side in prompt.acting else prompt.side
+        data = {**DEFAULTS.get(command.type, {}), **command.data}
+        for name, kind in FIELDS[command.type].items():
+            if kind == "list":
+                data[name] = sorted(data[name])
+        cmd = Command(command.type, data, side)
+        if cmd.type == "allocate":
+            planning.check_allocate(state, side, data)
+        elif not any(c == cmd for c in self._iter_legal(state, side, cmd)):
+            raise self._why(state, side, cmd)
+        em = Emitter(self, state, describe)
+        if cmd.type == "play":
+            self._play(em, data, side)
+        elif cmd.type == "delay_turn":
+            _do_delay(em, data, side)
+        else:
+            HANDLERS[cmd.type](em, data, side)
+        flow.settle(em, self._needs_input)
+        revealed = any(e.type in REVEALING for e in em.events)
+        if undo.undoable(side, cmd, em.rolled, revealed, self.prompt(em.state).side):
+            em.events = undo.seal(state, em.events, em.state, side, PBState.clone)
+        return em
+
+    def _play(self, em: Emitter, data: dict[str, Any], side: str) -> None:
+        """A held campaign marker played (the Campaign Markers list says when and what)."""
+        name, target = data["marker"], data["target"]
+        s: PBState = em.state
+        if name in markers.BATTLE or (name == "Recon" and s.pending):
+            battles.do_battle_marker(em, side, name, int(target))
+        elif name == "Recon":
+            markers.play(em, side, name, "one enemy stack examined", target=target)
+            impulse.examine(em, side, {target}, "the Recon marker", "Campaign markers")
+        elif name in markers.NAVAL:
+            impulse.bombard(em, side, name, target)
+        elif name == "Fire Coordination":
+            markers.play(em, side, name, "US air and naval bombardment shift one column right for the rest of the game")
+            em.emit("bombardment_shift", None, side=side)
+        elif name == "Dig In":
+            markers.play(em, side, name, "up to three fortifications on Japanese units, free")
+            q.owe(em, {"side": side, "kind": "dig_in", "left": supplying.DIG_IN})
+        elif name == "Staff Planning":
+            markers.play(em, side, name, "one HQ activated without a supply unit")
+            q.owe(em, {"side": side, "kind": "staff"})
+        elif name == "MAGIC":
+            markers.play(em, side, name, "the Japanese reinforcement track examined")
+            track = sorted([o.id, o.unit, o.due] for o in s.in_box("Japanese", "track") if o.due >= s.turn)
+            q.secret(em, "track_examined", side, {"side": side}, side=side, units=track)
+            turns = sorted({due for _, _, due in track if due >= s.turn})
+            if turns:
+                q.owe(em, {"side": side, "kind": "magic", "turns": turns})
+
+    def _undo(self, state: PBState, command: Command, describe: bool) -> Emitter:
+        prompt = self.prompt(state)
+        check_turn(prompt, command)
+        if not isinstance(command.data, dict) or set(command.data) - {"step"}:
+            raise MalformedCommandError("", "undo takes {'step': the number of the step's first event}")
+        side = command.side if command.side in prompt.acting else prompt.side
+        em = Emitter(self, state, describe)
+        for event in undo.decide(state, command, side):
+            em.emit(event.type, event.side, **event.data)
+        return em
+
+    def _why(self, state: PBState, side: str, cmd: Command) -> RuleError:
+        from engine.games.pacific_battles.why import why_not
+
+        return why_not(state, side, cmd)
+
+    # --- reading ---------------------------------------------------------------------------------
+    def describe(self, state: PBState, event: Event) -> str | None:
+        from engine.games.pacific_battles.describe import describe
+
+        return describe(state, event)
+
+    def label(self, state: PBState, command: Command) -> str:
+        from engine.games.pacific_battles.describe import command_label
+
+        return command_label(state, command)
+
+    def view(self, state: PBState, side: str | None, legal: list[Command] | None = None) -> dict[str, Any]:
+        from engine.games.pacific_battles.view import build_view
+
+        return build_view(self, state, side, legal)
+
+    def reachable(self, state: PBState, unit: str) -> dict[str, dict[str, Any]]:
+        if unit not in state.pieces or seq.step(state.phase) != "movement":
+            return {}
+        return {h: {"cost": float(c), "path": [], "stops": False} for h, c in impulse.moves(state, unit).items()}
+
+    def secrets(self, state: PBState, viewer: str | None) -> list[str]:
+        """What ``viewer`` may not know now (for the leak checker, engine/games/pacific_battles/leaks.py)."""
+        from engine.games.pacific_battles.leaks import hidden_things
+
+        return hidden_things(state, viewer)
+
+
+def _gen_magic(state: PBState, side: str) -> Iterator[Command]:
+    for t in state.pending[0]["turns"]:
+        yield Command("delay_turn", {"turn": t})
+    yield Command("pass")
+
+
+PENDING["magic"] = _gen_magic
+
+
+def _do_delay(em: Emitter, data: dict[str, Any], side: str) -> None:
+    s: PBState = em.state
+    ids = sorted(o.id for o in s.in_box("Japanese", "track") if o.due == data["turn"])
+    q.secret(em, "off_moved", "Japanese", {"side": "Japanese", "delayed_turn": data["turn"]}, ids=ids, box="track",
+             due=data["turn"] + 1)
+    em.emit("decision_made", side)
+
+
+def _check_fields(command: Command) -> None:
+    if not isinstance(command.data, dict):
+        raise MalformedCommandError("", "a command's data must be an object")
+    fields = FIELDS[command.type]
+    extra = set(command.data) - set(fields)
+    if extra:
+        raise MalformedCommandError("", f"{command.type} takes {sorted(fields) or 'no fields'}, not {sorted(extra)}")
+    for name, kind in fields.items():
+        value = command.data.get(name, DEFAULTS.get(command.type, {}).get(name, ...))
+        if kind == "int":
+            ok = isinstance(value, int) and not isinstance(value, bool) and -1000 < value < 1000
+        elif kind == "list":
+            ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        else:
+            ok = isinstance(value, str) or (kind == "str?" and value is None)
+        if not ok:
+            want = {"str": "a string", "str?": "a string or null", "list": "a list of strings", "int": "a whole number"}
+            raise MalformedCommandError("", f"{command.type}: '{name}' must be {want[kind]}")
+
+
+def _phase_text(state: PBState, side: str | None) -> str:
+    phase = state.phase
+    step = seq.step(phase)
+    if phase == "japanese_setup":
+        left = len(arrivals.setup_units(state))
+        return (f"Set up your units within three hexes of Henderson Field ({left} left, 25.4)" if left
+                else "Your units are set up: end the set-up")
+    if phase.startswith("reinforcements_"):
+        n = len(arrivals.due_units(state, side))
+        return f"Land your reinforcements on coastal hexes ({n} due), send them to your base, or hold them (6.0)"
+    if phase.startswith("logistics_"):
+        return "Spend supply: activate HQs, refit, repair aircraft, fortify; break down or combine (7.0)"
+    if step == "movement":
+        kind = "follow-on" if seq.is_follow_on(phase) else "initial"
+        return f"Move your units ({kind} movement, 11.0), fly air recon, then end the phase"
+    if step == "strike":
+        return "Place your air strikes and naval bombardments, then end the phase to resolve them (16.8)"
+    if step == "combat":
+        if state.declaring is not None:
+            return "Add attackers and defending hexes to the battle, then close it (14.2)"
+        a, d = battles.unmet(state, side)
+        owed = (f"; {len(a)} unit(s) must still attack, {len(d)} hex(es) must still be attacked (14.11)"
+                if a or d else "")
+        return "Declare every battle, then fight them (14.2)" + owed
+    return seq.title(state)
+
+
+RULES = PacificBattles()

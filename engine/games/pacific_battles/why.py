@@ -1,0 +1,89 @@
+"""Why a command is refused: the rule and the reason, from the same rules that list the
+legal commands (asked only once a command is known to be illegal)."""
+
+from __future__ import annotations
+
+from engine.core.errors import IllegalCommandError
+from engine.core.events import Command
+from engine.games.pacific_battles import arrivals, battles, impulse, tables
+from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles import sequence as seq
+from engine.games.pacific_battles.state import PBState
+
+PHASE_OF = {  # the phase step each command belongs to, and the rule that says so
+    "place": ("japanese_setup", "25.4"), "land": ("reinforcements", "6.2"), "to_base": ("reinforcements", "26.2"),
+    "evacuate": ("reinforcements", "23.0"), "buy": ("reinforcements", "25.6d"),
+    "activate": ("logistics", "7.3"), "refit": ("logistics", "7.5"), "repair": ("logistics", "7.6"),
+    "fortify": ("logistics", "20.3"), "breakdown": ("logistics", "9.1"), "combine": ("logistics", "9.2"),
+    "move": ("movement", "11.0"), "sail": ("movement", "22.1"), "recon": ("movement", "16.7"),
+    "strike": ("strike", "16.8"), "declare": ("combat", "14.2"), "add": ("combat", "14.2"),
+    "add_hex": ("combat", "14.22"), "close": ("combat", "14.2"), "cancel": ("combat", "14.2"),
+    "fight": ("combat", "14.2"),
+}
+
+
+def _in(state: PBState, where: str) -> bool:
+    return state.phase.startswith(where) or seq.step(state.phase) == where
+
+
+def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
+    t = cmd.type
+    if state.pending:
+        d = state.pending[0]
+        return IllegalCommandError(d.get("rule", "") or "15.0", f"first {_pending(d)}")
+    if t in PHASE_OF and not _in(state, PHASE_OF[t][0]):
+        return IllegalCommandError("4.1", f"'{t}' belongs to the {PHASE_OF[t][0]} phase; this is the "
+                                          f"{seq.title(state)}")
+    if t == "end_phase":
+        if seq.step(state.phase) == "combat":
+            a, d = battles.unmet(state, side)
+            if state.declaring is not None:
+                return IllegalCommandError("14.2", "close or cancel the battle being declared first")
+            return IllegalCommandError("14.11", "every unit in an enemy ZOC must attack and every enemy unit "
+                                                f"exerting that ZOC must be attacked: {', '.join(a + d)}")
+        if state.phase == "japanese_setup":
+            return IllegalCommandError("25.4", "place every unit first")
+        return IllegalCommandError("4.2", "this phase ends by itself")
+    if t in ("land", "to_base", "evacuate", "buy"):
+        return arrivals.why_not(state, side, cmd)
+    if t == "move":
+        pid = cmd.data.get("unit")
+        p = state.pieces.get(pid)
+        if p is None or p.side != side:
+            return IllegalCommandError("11.2", f"{pid} is not one of your units on the map")
+        if pid in state.moved:
+            return IllegalCommandError("11.2", f"{q.label(state, pid)} has moved this phase")
+        if p.unit == "Supply":
+            return IllegalCommandError("7.8", "supply units move only by sea (22.2) or with an engineer (20.4)")
+        if seq.is_follow_on(state.phase) and pid not in state.eligible:
+            return IllegalCommandError("10.2", f"{q.label(state, pid)} did not start the follow-on movement phase in "
+                                               "the radius of an activated HQ")
+        return IllegalCommandError("11.6", f"{cmd.data.get('to')} is out of reach: movement points (11.3), enemy "
+                                           "units (11.5), zones of control (11.6, 13.4) or prohibited terrain")
+    if t == "strike":
+        if state.struck:
+            return IllegalCommandError("16.8", "this phase's strikes are resolved")
+        if cmd.data.get("hex") not in q.enemy_hexes(state, side):
+            return IllegalCommandError("16.8", "strikes go against hexes holding enemy ground units")
+        return IllegalCommandError("26.4", f"at most {tables.AIR_STRIKE_LIMIT} air strike points a hex, from the "
+                                           f"{impulse.strike_points(state, side)} left on the Strike mission")
+    if t == "recon":
+        return IllegalCommandError("16.7", "air recon needs a point on the Recon mission and an enemy stack "
+                                           "not yet examined")
+    if t in ("declare", "add", "add_hex"):
+        return IllegalCommandError("14.23", "every attacker must be next to every defending hex; a unit attacks "
+                                            "once and a hex is attacked once a phase (14.14, 14.27)")
+    if t == "play":
+        return IllegalCommandError("5.3", f"{cmd.data.get('marker')} is not in your hand or cannot be played now "
+                                          "(the Campaign Markers list says when)")
+    if t == "place":
+        return IllegalCommandError("25.4", "the Japanese set up on or within three hexes of Henderson Field, "
+                                           "within the stacking limit (12.8)")
+    rule = PHASE_OF.get(t, ("", "4.1"))[1]
+    return IllegalCommandError(rule, f"'{t}' is not possible now: {seq.title(state)}")
+
+
+def _pending(d: dict) -> str:
+    from engine.games.pacific_battles.rules import PENDING_TEXT
+
+    return f"{d['side']} must {PENDING_TEXT[d['kind']]}"
