@@ -212,6 +212,8 @@ class PacificBattles:
         """Has the acting side a choice beyond ending the phase?  A held marker does not
         count (R-PB-5.4): the game stopping for it would tell the opponent it is held."""
         p = self.prompt(state)
+        if state.phase == "japanese_setup" and state.result is None:
+            return True  # the set-up ends by the player's word (R-HANDOVER), so the last placement can be taken back
         for side in p.acting:
             for c in self._iter_legal(state, side):
                 if c.type not in ("end_phase", "play"):
