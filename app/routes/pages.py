@@ -36,6 +36,7 @@ from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock
 from app.services.board import BoardContext, BoardRequest, board_context, narrative, phase_words
+from app.services.pb_board import pb_context
 from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
 from app.templating import page
@@ -347,6 +348,15 @@ def command(request: Request, game: GameDep, seat: OptionalSeatDep, session: Ses
     return _submit(request, game, seat, session, service, type, payload, seq, select)
 
 
+@posts.post("/games/{game_id}/allocate", response_class=HTMLResponse)
+def allocate(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
+             seq: int = Form(...), superiority: int = Form(0, ge=0, le=99), interdiction: int = Form(0, ge=0, le=99),
+             recon: int = Form(0, ge=0, le=99), strike: int = Form(0, ge=0, le=99)) -> HTMLResponse:
+    """Pacific Battles' secret air allocation (4.1 1c) from its form."""
+    data = {"superiority": superiority, "interdiction": interdiction, "recon": recon, "strike": strike}
+    return _submit(request, game, seat, session, service, "allocate", data, seq, "")
+
+
 @posts.post("/games/{game_id}/click", response_class=HTMLResponse)
 def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
           seq: int = Form(...), hex: str = Form(""), unit: str = Form(""),  # noqa: A002
@@ -409,6 +419,11 @@ def render_board(request: Request, session: SessionDep, service: ServiceDep, gam
     settings = request.app.state.settings
     invite = request.cookies.get(f"invite_{game.id}") if seat else None
     invite_url = invite_link(settings.base_url, game.id, invite) if invite else None
+    if game.game == "pacific_battles":  # its own board (issue 12): the whole board each time
+        full = template == "game.html"
+        ctx = pb_context(session, service, game, seat, req.error, oob=not full, private_url=private_url,
+                         invite_url=invite_url)
+        return page(request, "pb_game.html" if full else "partials/pb_board.html", b=ctx)
     context = board_context(session, service, game, seat, req, invite_url, private_url)
     chat = chat_panel(request, session, game, seat) if not context.oob else None  # its own updates after
     return page(request, template, b=context, c=chat)
@@ -493,6 +508,9 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
                                  "once it is over")
     if not 0 <= seq <= game.seq:
         raise HTTPException(404, f"this game has {game.seq} events: moments 0 to {game.seq}")
+    if game.game == "pacific_battles":
+        raise HTTPException(404, "stepping through a Pacific Battles game is not built yet; its log page has "
+                                 f"every line: /games/{game.id}/log")
     every = store.page_events(session, game.id, 0, game.seq)[1]
     rules = get_rules(game.game)
     state = service.state_at(session, game, seq)

@@ -120,7 +120,14 @@ def label(state: PBState, pid: str) -> str:
 
 def secret(em: Emitter, type_: str, reader: str, public: dict[str, Any] | None, actor: str | None = None,
            **data: Any) -> None:
-    """An event only ``reader`` may read (``public``: what the others read, None: nothing)."""
+    """An event only ``reader`` may read (``public``: what the others read, None: nothing).
+    The public stub carries its own log line ("text"), written from the stub alone."""
+    if public is not None:
+        from engine.core.events import Event
+        from engine.games.pacific_battles.describe import describe
+
+        line = describe(em.state, Event(type_, public, actor))
+        public = {**public, "text": line} if line else public
     em.emit(type_, actor, **hide(data, [reader], public))
 
 

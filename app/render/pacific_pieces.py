@@ -1,0 +1,90 @@
+"""The counters of a Pacific Battles view drawn over the map: one's own units (by the
+rulebook's convention attack-defence-movement, the HQs' support and radius, supply
+points), enemy stacks as unknown stacks that say whether they have a ZOC (18.4) until
+examined, fortification markers (18.5).  Only what the view holds is drawn: the view is
+already cut down to what the viewer may know."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.render.counters import n, text
+from app.render.pacific_map import _point, render_pacific_map
+from engine.games.pacific_battles.board import load_board
+
+SIZE = 16.0  # a counter's side, in map pixels (a hex is about 42 across)
+COLOURS = {"Allied": ("#b9d98a", "#1d3b12"), "Japanese": ("#d8c28a", "#3d2a0b")}  # 2.31: green, khaki
+
+
+def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, css: str) -> str:
+    fill, ink = COLOURS.get(side, ("#ddd", "#222"))
+    h = SIZE / 2
+    return (f'<g class="counter {css}"><title>{text(title)}</title>'
+            f'<rect x="{n(x - h)}" y="{n(y - h)}" width="{n(SIZE)}" height="{n(SIZE)}" rx="1.5" fill="{fill}" '
+            f'stroke="{ink}" stroke-width="0.8"/>'
+            f'<text x="{n(x)}" y="{n(y - 1.5)}" font-size="5" text-anchor="middle" fill="{ink}">{text(top)}</text>'
+            f'<text x="{n(x)}" y="{n(y + 5.5)}" font-size="5" text-anchor="middle" fill="{ink}">{text(bottom)}</text>'
+            "</g>")
+
+
+def _factors(u: dict[str, Any]) -> str:
+    if u.get("kind") == "supply":
+        return "1 SP"
+    if u.get("kind") == "hq":
+        return f"({u['support']}) r{u['radius']}"
+    a, d, m = u["factors"]
+    return f"{a}-{d}-{m}"
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= 9 else name[:8] + "."
+
+
+def render_pieces(view: dict[str, Any]) -> str:
+    board = load_board()
+    out = ['<g class="pieces">']
+    for h in view.get("fortified", []):
+        if h in board.km:
+            x, y = _point(board, h)
+            out.append(f'<circle class="fortified" cx="{n(x)}" cy="{n(y)}" r="{n(SIZE)}" fill="none" '
+                       f'stroke="#7a2a12" stroke-width="2" stroke-dasharray="3 2"><title>fortified (21.0)</title>'
+                       "</circle>")
+    by_hex: dict[str, list[dict[str, Any]]] = {}
+    for u in view.get("units", []):
+        by_hex.setdefault(u["hex"], []).append(u)
+    for h, units in sorted(by_hex.items()):
+        if h not in board.km:
+            continue
+        x, y = _point(board, h)
+        for i, u in enumerate(units[:4]):
+            state = []
+            if u.get("suppressed"):
+                state.append("suppressed")
+            if u.get("kind") == "hq":
+                state.append("activated" if u.get("active") else "not activated")
+            title = f"{u['unit']} ({u['id']}) in {h}: {_factors(u)}" + (f", {', '.join(state)}" if state else "")
+            css = "own" + (" suppressed" if u.get("suppressed") else "")
+            out.append(_counter(x + 2.5 * i, y - 2.5 * i, u["side"], _short(u["unit"]), _factors(u), title, css))
+        if len(units) > 4:
+            out.append(f'<text x="{n(x + SIZE)}" y="{n(y)}" font-size="6">+{len(units) - 4}</text>')
+    for st in view.get("stacks", []):
+        h = st["hex"]
+        if h not in board.km:
+            continue
+        x, y = _point(board, h)
+        zoc = "ZOC" if st["zoc"] else "no ZOC"
+        if st.get("units"):
+            names = ", ".join(u["unit"] for u in st["units"])
+            out.append(_counter(x, y, st["side"], _short(st["units"][0]["unit"]), f"{len(st['units'])} seen",
+                                f"{st['side']} stack in {h}, examined: {names} ({zoc})", "enemy examined"))
+        else:
+            out.append(_counter(x, y, st["side"], "?", zoc, f"{st['side']} stack in {h}: not examined ({zoc}, 18.4)",
+                                "enemy unknown"))
+    out.append("</g>")
+    return "".join(out)
+
+
+def render_board_svg(view: dict[str, Any]) -> str:
+    """The reconstructed map with the view's pieces on it, as one SVG."""
+    base = render_pacific_map()
+    return base[: base.rindex("</svg>")] + render_pieces(view) + "</svg>"

@@ -1,0 +1,66 @@
+"""The first Pacific Battles board in the browser (issue 12): each side's page offers its
+legal commands and takes them, the map shows its own counters and the enemy's stacks as
+unknown, and nothing hidden reaches the other side's page or a spectator's."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from fastapi.testclient import TestClient
+from pb_support import SET_UP, new_game
+
+
+def seat(client: TestClient, gid: str, token: str | None) -> None:
+    client.cookies.clear()
+    if token:
+        r = client.post(f"/games/{gid}/seat", data={"token": token}, follow_redirects=False)
+        assert r.status_code == 303, r.text
+
+
+def options(page: str, kind: str) -> list[dict]:
+    form = re.search(rf'name="type" value="{kind}".*?</form>', page, re.S)
+    assert form, f"no {kind} form on the page"
+    return [json.loads(v.replace("&#34;", '"').replace("&quot;", '"'))
+            for v in re.findall(r'<option value="([^"]*)"', form.group(0))]
+
+
+def seq_of(page: str) -> int:
+    return int(re.search(r'name="seq" value="(\d+)"', page).group(1))
+
+
+def test_the_japanese_set_up_is_played_from_the_page_and_stays_hidden(client: TestClient) -> None:
+    g = new_game(client)
+    gid = g["id"]
+    seat(client, gid, g["Japanese"])
+    page = client.get(f"/games/{gid}").text
+    assert "Set up a unit (25.4)" in page and "reconstruction" in page
+    for _ in SET_UP:
+        page = client.get(f"/games/{gid}").text
+        first = options(page, "place")[0]
+        r = client.post(f"/games/{gid}/command", data={"type": "place", "data": json.dumps(first),
+                                                        "seq": seq_of(page)})
+        assert r.status_code == 200 and 'id="board"' in r.text and 'hx-swap-oob="true"' in r.text
+    page = client.get(f"/games/{gid}").text
+    assert all(name in page for name in SET_UP)  # its own counters, on the map and in the log
+    assert 'class="counter own' in page
+
+    for who in (g["Allied"], None):
+        seat(client, gid, who)
+        seen = client.get(f"/games/{gid}").text + client.get(f"/games/{gid}/board", params={"seq": 0}).text
+        assert [n for n in (*SET_UP, "Banzai!") if n in seen] == []
+        assert seen.count('class="counter enemy unknown"') >= 2 and "not examined" in seen
+
+
+def test_a_wrong_command_from_the_page_says_why_and_changes_nothing(client: TestClient) -> None:
+    g = new_game(client)
+    gid = g["id"]
+    seat(client, gid, g["Japanese"])
+    page = client.get(f"/games/{gid}").text
+    wrong = json.dumps({"unit": "81 Inf", "hex": "1648"})  # Cape Esperance: far from Henderson Field
+    r = client.post(f"/games/{gid}/command", data={"type": "place", "data": wrong, "seq": seq_of(page)})
+    assert r.status_code == 200 and "25.4" in r.text and 'role="alert"' in r.text
+    assert seq_of(client.get(f"/games/{gid}").text) == seq_of(page)
+    seat(client, gid, g["Allied"])
+    r = client.post(f"/games/{gid}/allocate", data={"seq": seq_of(page), "superiority": 1})
+    assert r.status_code == 200 and 'role="alert"' in r.text  # not the Allies' decision yet
