@@ -76,8 +76,9 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
     mine.sort(key=lambda m: m["game"].updated_at, reverse=True)  # newest first,
     mine.sort(key=lambda m: not m["your_move"])  # and the games waiting for you before the others
     rules = get_rules("first_blood")
+    pb = get_rules("pacific_battles")
     return page(request, "index.html", games=mine, options=rules.options, sides=rules.sides, signed_in=signed_in,
-                days_per_move=clock.DAYS_PER_MOVE)
+                days_per_move=clock.DAYS_PER_MOVE, pb=pb)
 
 
 def note_seen(request: Request, session: SessionDep, service: ServiceDep, game_id: str, token: str | None,
@@ -145,13 +146,19 @@ def new_game(request: Request, session: SessionDep, service: ServiceDep, setting
              side: str = Form(..., max_length=16), name: str = Form("", max_length=80),
              title: str = Form("", max_length=120), email: str = Form("", max_length=254),
              two_units_as_engineer: bool = Form(False), move_days: str = Form("", max_length=3),
-             vacation_days: int = Form(0, ge=0, le=30)) -> Response:
+             vacation_days: int = Form(0, ge=0, le=30), game: str = Form("first_blood", max_length=40),
+             scenario: str = Form("", max_length=40), more_superiority: bool = Form(False),
+             high_ground: bool = Form(False)) -> Response:
     limits.hit("create", client_address(request))
-    options = {"two_units_as_engineer": True} if two_units_as_engineer else {}
+    if game == "pacific_battles":
+        chosen = {"more_superiority": more_superiority, "high_ground": high_ground}
+    else:
+        chosen = {"two_units_as_engineer": two_units_as_engineer}
+    options = {k: True for k, v in chosen.items() if v}
     days = int(move_days) if move_days.isdigit() else None
     try:
         email = check_email(email)
-        created = service.create(session, "first_blood", "campaign", side, options, check_line(name),
+        created = service.create(session, game, scenario or "campaign", side, options, check_line(name),
                                  check_line(title), email, days, vacation_days if days else 0)
     except BadText as exc:
         raise HTTPException(422, f"your name, note and e-mail: {exc}") from None

@@ -64,3 +64,17 @@ def test_a_wrong_command_from_the_page_says_why_and_changes_nothing(client: Test
     seat(client, gid, g["Allied"])
     r = client.post(f"/games/{gid}/allocate", data={"seq": seq_of(page), "superiority": 1})
     assert r.status_code == 200 and 'role="alert"' in r.text  # not the Allies' decision yet
+
+
+def test_the_landing_page_starts_either_game(client: TestClient) -> None:
+    page = client.get("/").text
+    assert "First Blood" in page and "Pacific Battles Vol. 1: Guadalcanal" in page
+    assert 'name="game" value="pacific_battles"' in page and 'value="short"' in page
+    r = client.post("/new", data={"game": "pacific_battles", "scenario": "short", "side": "Allied",
+                                  "name": "Vandegrift", "high_ground": "true"}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    gid = r.headers["location"].split("/games/")[1].split("?")[0]
+    page = client.get(f"/games/{gid}").text
+    assert "Pacific Battles: Guadalcanal" in page and "You play the Allied" in page
+    r = client.post("/new", data={"game": "pacific_battles", "scenario": "longest", "side": "Allied"})
+    assert r.status_code == 422 and "scenario" in r.text
