@@ -238,8 +238,8 @@ def do_crt(em: Emitter, data: dict[str, Any], side: str) -> None:
             if zero:  # 15.23: zero-attack attackers go in addition
                 eliminate(em, zero, enemy, dead, "a bloodbath (15.23)")
             rest = [x for x in ids if x not in zero and x in em.state.pieces]
-            need = math.ceil(total / 2)
-            _owe(em, who, need, "attack" if attacking else "defence", rest, i, enemy, dead, "15.23")
+            _owe(em, who, math.ceil(total / 2), "attack" if attacking else "defence", rest, i, enemy, dead, "15.23",
+                 total=total)
         elif loss == "one":
             _owe(em, who, 1, "battalions", ids, i, enemy, dead, "15.22")
     if result.suppress:
@@ -260,12 +260,15 @@ def do_crt(em: Emitter, data: dict[str, Any], side: str) -> None:
 
 
 def _owe(em: Emitter, who: str, need: int, measure: str, ids: list[str], battle: int, enemy: str,
-         dead: list[str], rule: str) -> None:
+         dead: list[str], rule: str, total: int | None = None) -> None:
+    """``total``: for a half loss, the factors it is half of (15.24: worked out again from
+    the battalions when a unit breaks down to take it)."""
     among = [x for x in ids if x in em.state.pieces]
     if need > 0 and among:
         q.owe(em, {
             "side": who, "kind": "losses", "need": need, "measure": measure, "among": sorted(among),
-            "reason": "combat losses", "rule": rule, "battle": battle, "vp_to": enemy, "dead": dead})
+            "reason": "combat losses", "rule": rule, "battle": battle, "vp_to": enemy, "dead": dead,
+            "total": total})
 
 
 def eliminate(em: Emitter, ids: list[str], by: str | None, dead: list[str], why: str, public: bool = True) -> None:
@@ -335,16 +338,25 @@ def do_break(em: Emitter, data: dict[str, Any], side: str) -> None:
     d = s.pending[0]
     public = d["battle"] is not None
     before = set(s.pieces)
+    old = loss_value(s, data["unit"], d["measure"])
     do_breakdown(em, {"unit": data["unit"]}, side, public=public)
     new = sorted(set(em.state.pieces) - before)
     among = sorted([x for x in d["among"] if x != data["unit"]] + new)
+    changes: dict[str, Any] = {"among": among}
+    if data["unit"] in d["dead"]:  # 15.21: its battalions are as surrounded as it was
+        changes["dead"] = sorted([*d["dead"], *new])
+    if d.get("total") is not None:  # 15.24: half of the battalions' total instead
+        parts = sum(loss_value(em.state, x, d["measure"]) for x in new)
+        total = d["total"] - old + parts
+        lost = math.ceil(d["total"] / 2) - d["need"]
+        changes.update(total=total, need=max(0, math.ceil(total / 2) - lost))
     if d["battle"] is not None:
         b = em.state.battles[d["battle"]]
         role = "attackers" if data["unit"] in b["attackers"] else None
         if role:
             em.emit("battle_units_changed", None, battle=d["battle"], role=role,
                     ids=sorted([x for x in b[role] if x != data["unit"]] + new))
-    q.progress(em, side, changes={"among": among})
+    q.progress(em, side, changes)
     _swap_ids(em, data["unit"], new)
 
 
@@ -428,7 +440,8 @@ def _retreat_elimination(em: Emitter, pid: str, d: dict[str, Any], why: str) -> 
         before = set(s.pieces)
         do_breakdown(em, {"unit": pid}, p.side, public=True)
         new = sorted(set(em.state.pieces) - before)
-        eliminate(em, new[:1], enemy, d["dead"], why)
+        dead = [*d["dead"], *new] if pid in d["dead"] else d["dead"]  # 15.21 holds for its battalions
+        eliminate(em, new[:1], enemy, dead, why)
         return
     eliminate(em, [pid], enemy, d["dead"], why)
 

@@ -46,13 +46,14 @@ class Board:
     def neighbours(self, hex_id: str) -> tuple[str, ...]:
         return tuple(n for n in neighbor_ids(hex_id) if n in self.terrain)
 
-    def cost(self, a: str, b: str, mechanised: bool) -> int | None:
-        """Movement points to step from ``a`` into the adjacent ``b`` (None: not allowed)."""
+    def cost(self, a: str, b: str, mechanised: bool, bridged: bool = False) -> int | None:
+        """Movement points to step from ``a`` into the adjacent ``b`` (None: not allowed);
+        ``bridged``: an engineer bridges the hexside (20.2)."""
         if b not in self.terrain:
             return None
         side = frozenset((a, b))
         return enter_cost(self.terrain[b], mechanised, hexside=self.rivers.get(side) and "river",
-                          path=self.links.get(side), bridged=side in self.bridges)
+                          path=self.links.get(side), bridged=bridged or side in self.bridges)
 
 
 def _interp(points: list[list[float]], x: float) -> float:

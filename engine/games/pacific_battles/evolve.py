@@ -66,7 +66,7 @@ def _phase(s: PBState, d: dict[str, Any], side: str | None) -> None:
     s.phase = d["phase"]
     s.moved, s.attacked, s.strikes, s.battles = set(), set(), [], []
     s.declaring, s.fought, s.struck = None, False, False
-    s.eligible = set(d.get("eligible", ()))
+    s.eligible, s.bridging = set(), set()
     s.landed = {}
     if d.get("clear_examined"):
         s.examined = {k: set() for k in s.examined}
@@ -458,3 +458,8 @@ def _interdicted(s: PBState, d: dict[str, Any], side: str | None) -> None:
 @on("track_examined")
 def _track_examined(s: PBState, d: dict[str, Any], side: str | None) -> None:
     s.revealed[d["side"]] |= {pid for pid, _, _ in d["units"]}  # what MAGIC showed, for the US only
+
+
+@on("bridges_set")
+def _bridges(s: PBState, d: dict[str, Any], side: str | None) -> None:
+    s.bridging = set(d["hexes"])

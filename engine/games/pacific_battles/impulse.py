@@ -12,7 +12,7 @@ from engine.core.game import Emitter
 from engine.core.hexes import distance_between
 from engine.games.pacific_battles import markers, planning, tables, terrain, victory
 from engine.games.pacific_battles import queries as q
-from engine.games.pacific_battles.movement import SUPPLY, reachable
+from engine.games.pacific_battles.movement import SUPPLY, bridged_sides, reachable
 from engine.games.pacific_battles.state import PBState, other
 
 AMPHIBIOUS_SUPPLY = 3  # 22.2: three supply points, or one stack of combat units
@@ -22,6 +22,10 @@ AMPHIBIOUS_SUPPLY = 3  # 22.2: three supply points, or one stack of combat units
 
 def begin_movement(em: Emitter, side: str, follow_on: bool) -> None:
     s: PBState = em.state
+    engineers = sorted({p.hex for p in s.on_map(side) if q.kind(p.unit) == "engineer" and not p.suppressed
+                        and bridged_sides(q.board(), [p.hex])})
+    if engineers:  # 20.2: where the engineers start the phase, their river hexsides cost nothing to cross
+        q.secret(em, "bridges_set", side, None, hexes=engineers)
     if not follow_on:
         return
     hqs = q.active_hqs(s, side)
@@ -37,7 +41,10 @@ def movers(state: PBState, side: str) -> list[str]:
 
 def moves(state: PBState, pid: str, zoc: frozenset[str] | None = None,
           enemy: set[str] | None = None) -> dict[str, Any]:
-    return reachable(q.board(), q.forces(), list(state.pieces.values()), state.pieces[pid], zoc, enemy)
+    p = state.pieces[pid]
+    hexes = [h for h in state.bridging if not (q.kind(p.unit) == "engineer" and h == p.hex)]  # "all other" units
+    return reachable(q.board(), q.forces(), list(state.pieces.values()), p, zoc, enemy,
+                     bridged_sides(q.board(), hexes))
 
 
 def gen_movement(state: PBState, side: str, unit: str | None = None) -> Iterator[Command]:

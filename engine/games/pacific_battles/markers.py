@@ -94,7 +94,9 @@ def _naval_targets(state: PBState, side: str) -> list[str]:
 
 
 def _inactive_hqs(state: PBState, side: str) -> list[str]:
-    return sorted(p.id for p in state.on_map(side) if q.is_hq(p) and p.id not in state.active)
+    """The HQs not yet activated in this logistics phase (7.4 flips the others at its end)."""
+    return sorted(p.id for p in state.on_map(side) if q.is_hq(p) and p.id not in state.activated_now
+                  and not p.suppressed)
 
 
 def _japanese_track(state: PBState) -> bool:

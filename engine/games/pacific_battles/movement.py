@@ -63,12 +63,13 @@ def movement_points(forces: Forces, piece: Piece) -> Fraction:
     return mf / 2 if piece.suppressed else mf
 
 
-_STEPS: dict[tuple[int, bool], dict[str, tuple[tuple[str, int], ...]]] = {}
+_STEPS: dict[tuple[int, bool], dict[str, tuple[tuple[str, int, int], ...]]] = {}
 
 
-def _steps(board: Board, mechanised: bool) -> dict[str, tuple[tuple[str, int], ...]]:
-    """Each land hex's enterable neighbours and the cost to step there, in half movement
-    points (a suppressed unit's half factor stays whole), worked out once per board."""
+def _steps(board: Board, mechanised: bool) -> dict[str, tuple[tuple[str, int, int], ...]]:
+    """Each land hex's enterable neighbours, the cost to step there and the cost when an
+    engineer bridges the hexside (20.2), in half movement points (a suppressed unit's half
+    factor stays whole), worked out once per board."""
     key = (id(board), mechanised)
     if key not in _STEPS:
         table = {}
@@ -77,16 +78,24 @@ def _steps(board: Board, mechanised: bool) -> dict[str, tuple[tuple[str, int], .
             for n in board.neighbours(h):
                 cost = board.cost(h, n, mechanised)
                 if cost is not None:
-                    out.append((n, 2 * cost))
+                    out.append((n, 2 * cost, 2 * (board.cost(h, n, mechanised, bridged=True) or cost)))
             table[h] = tuple(out)
         _STEPS[key] = table
     return _STEPS[key]
 
 
+def bridged_sides(board: Board, hexes: Iterable[str]) -> frozenset[frozenset[str]]:
+    """20.2: the river hexsides of the hexes where friendly engineers started the phase."""
+    return frozenset(frozenset((h, n)) for h in hexes for n in board.neighbours(h)
+                     if frozenset((h, n)) in board.rivers)
+
+
 def reachable(board: Board, forces: Forces, pieces: list[Piece], mover: Piece,
-              enemy_zoc: frozenset[str] | None = None, enemy_hexes: set[str] | None = None) -> dict[str, Fraction]:
+              enemy_zoc: frozenset[str] | None = None, enemy_hexes: set[str] | None = None,
+              bridged: frozenset[frozenset[str]] = frozenset()) -> dict[str, Fraction]:
     """Every hex ``mover`` may end its move in this phase, with the movement points it costs
-    (``enemy_zoc``, ``enemy_hexes``: the enemy's ZOC and hexes, when the caller has them)."""
+    (``enemy_zoc``, ``enemy_hexes``: the enemy's ZOC and hexes, when the caller has them;
+    ``bridged``: river hexsides friendly engineers bridge, 20.2)."""
     spec = spec_of(forces, mover)
     if spec is None or spec.movement == 0:
         return {}
@@ -107,7 +116,9 @@ def reachable(board: Board, forces: Forces, pieces: list[Piece], mover: Piece,
         if here != start and here in zoc:  # 11.6: stop on entering an enemy ZOC
             continue
         first = here == start
-        for there, cost in steps.get(here, ()):
+        for there, cost, over_bridge in steps.get(here, ()):
+            if bridged and over_bridge != cost and frozenset((here, there)) in bridged:
+                cost = over_bridge
             if there in occupied:
                 continue  # 11.5, 12.6
             if first and in_zoc and there in zoc and not infiltrates:

@@ -212,8 +212,16 @@ class PacificBattles:
         """Has the acting side a choice beyond ending the phase?  A held marker does not
         count (R-PB-5.4): the game stopping for it would tell the opponent it is held."""
         p = self.prompt(state)
-        if state.phase == "japanese_setup" and state.result is None:
-            return True  # the set-up ends by the player's word (R-HANDOVER), so the last placement can be taken back
+        if state.result is not None:
+            return False
+        step = seq.step(state.phase)
+        if state.phase == "japanese_setup" or (state.phase.startswith("logistics_") or step == "strike") and (
+                not state.pending and not state.struck):
+            # These end by the player's word (R-HANDOVER, R-PB-5.4): the last placement can be taken
+            # back, and a held marker (Dig In, a naval bombardment) always has its moment, whatever is held.
+            return True
+        if step == "combat" and not state.fought and (state.battles or state.declaring):
+            return True  # declared battles are fought or taken back, never dropped
         for side in p.acting:
             for c in self._iter_legal(state, side):
                 if c.type not in ("end_phase", "play"):

@@ -92,6 +92,7 @@ class PBState:
     played: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # markers ever played
     moved: set[str] = field(default_factory=set)  # pieces moved this phase (11.2)
     eligible: set[str] = field(default_factory=set)  # follow-on movers, fixed at the phase start (10.2)
+    bridging: set[str] = field(default_factory=set)  # hexes where engineers started this phase (20.2)
     strikes: list[dict[str, Any]] = field(default_factory=list)  # placed, not yet resolved (16.8)
     struck: bool = False  # this phase's strikes are resolved: no more may be placed (16.8)
     landed: dict[str, list[int]] = field(default_factory=dict)  # hex -> [battalions, supply] landed (26.8)
@@ -131,6 +132,7 @@ class PBState:
         new.revealed = {s: set(v) for s, v in self.revealed.items()}
         new.played = {s: set(v) for s, v in self.played.items()}
         new.moved, new.eligible, new.attacked = set(self.moved), set(self.eligible), set(self.attacked)
+        new.bridging = set(self.bridging)
         new.strikes = copy.deepcopy(self.strikes)
         new.landed = {h: list(v) for h, v in self.landed.items()}
         new.battles = copy.deepcopy(self.battles)
@@ -157,7 +159,8 @@ class PBState:
             "fire": self.fire, "examined": {s: sorted(v) for s, v in self.examined.items()},
             "revealed": {s: sorted(v) for s, v in self.revealed.items()},
             "played": {s: sorted(v) for s, v in self.played.items()},
-            "moved": sorted(self.moved), "eligible": sorted(self.eligible), "strikes": self.strikes,
+            "moved": sorted(self.moved), "eligible": sorted(self.eligible), "bridging": sorted(self.bridging),
+            "strikes": self.strikes,
             "struck": self.struck, "landed": self.landed,
             "battles": self.battles, "declaring": self.declaring, "fought": self.fought,
             "attacked": sorted(self.attacked), "pending": self.pending, "henderson": self.henderson,
@@ -186,6 +189,7 @@ class PBState:
         s.revealed = {k: set(v) for k, v in o["revealed"].items()}
         s.played = {k: set(v) for k, v in o["played"].items()}
         s.moved, s.eligible, s.attacked = set(o["moved"]), set(o["eligible"]), set(o["attacked"])
+        s.bridging = set(o["bridging"])
         s.strikes, s.battles, s.declaring = list(o["strikes"]), list(o["battles"]), o["declaring"]
         s.landed = {h: list(v) for h, v in o["landed"].items()}
         s.pending, s.shifts, s.last_battle = list(o["pending"]), dict(o["shifts"]), o["last_battle"]

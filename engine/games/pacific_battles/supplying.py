@@ -62,7 +62,10 @@ def gen_logistics(state: PBState, side: str) -> Iterator[Command]:
             if in_supply_radius(where, hq.hex) and not hq.suppressed and hq.hex not in over:
                 yield Command("activate", {"supply": pid, "hq": hq.id})
     for o in state.in_box(side, "replace"):
-        for pid, where in points:
+        for where, credit in sorted(state.refit_credit.items()):  # a point spent here still pays (7.5)
+            if q.unit_spec(o.unit).kind != "hq" and credit >= q.battalions(o.unit):
+                yield Command("refit", {"unit": o.id, "supply": where})
+        for pid, where in points:  # naming a point there spends the credit first
             if refit_cost_at(state, side, o.unit, where) is not None:
                 yield Command("refit", {"unit": o.id, "supply": pid})
     if state.air[side].damaged:
@@ -83,8 +86,9 @@ def gen_logistics(state: PBState, side: str) -> Iterator[Command]:
 
 
 def refit_cost_at(state: PBState, side: str, unit: str, where: str) -> int | None:
-    """Supply points a refit of ``unit`` spends at ``where`` (0: paid by a point already
-    spent there this phase), or None when there are not enough."""
+    """Supply points a refit of ``unit`` spends at ``where`` (0: paid by the points already
+    spent there this phase, whose unused battalions carry over), or None when there are
+    not enough."""
     spec = q.unit_spec(unit)
     there = [pid for pid, w in supply_points(state, side) if w == where]
     if spec.kind == "hq":
@@ -119,7 +123,7 @@ def do_activate(em: Emitter, data: dict[str, Any], side: str) -> None:
 def do_refit(em: Emitter, data: dict[str, Any], side: str) -> None:
     s: PBState = em.state
     o = s.off[data["unit"]]
-    where = dict(supply_points(s, side))[data["supply"]]
+    where = dict(supply_points(s, side)).get(data["supply"], data["supply"])  # a point, or where one was spent
     spec = q.unit_spec(o.unit)
     cost = refit_cost_at(s, side, o.unit, where)
     if spec.kind == "hq":
@@ -130,7 +134,7 @@ def do_refit(em: Emitter, data: dict[str, Any], side: str) -> None:
                  credit=s.refit_credit[where] - spec.battalions)
     else:
         q.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[data["supply"]], why="refit (7.5)",
-                 where=where, credit=REFIT_BATTALIONS - spec.battalions)
+                 where=where, credit=s.refit_credit.get(where, 0) + REFIT_BATTALIONS - spec.battalions)
     if where == BASE:
         q.secret(em, "off_moved", side, {"side": side, "refit": 1}, ids=[o.id], box="base")
     else:  # 7.51: in the hex where the supply was spent
