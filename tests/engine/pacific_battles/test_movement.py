@@ -84,3 +84,27 @@ def test_11_71_a_battalion_marches_ten_hexes_of_coast_road() -> None:
     r = reach(bn)
     assert r[road[10]] == 10 and road[11] not in r or r[road[11]] > 10
     assert max(i for i, h in enumerate(road) if h in r and r[h] == i) == 10
+
+
+def test_20_2_an_engineer_bridges_the_river_hexsides_of_its_start_hex() -> None:
+    from engine.games.pacific_battles import queries as q
+    from engine.games.pacific_battles.movement import bridged_sides
+    from engine.games.pacific_battles.testing import legal, position
+
+    side, _ = next((s, r) for s, r in sorted(B.rivers.items(), key=lambda kv: sorted(kv[0]))
+                   if s not in B.bridges and frozenset(s) not in B.links)
+    a, b = sorted(side)
+    mover = Piece("m", "USMC Bn", "Allied", a)
+    plain = reachable(B, F, [mover], mover)
+    over = reachable(B, F, [mover], mover, bridged=bridged_sides(B, [a]))
+    assert over[b] < plain[b]  # the river's extra cost is gone (11.72's 2 points, R-PB-TEC)
+    assert plain[b] - over[b] == 2
+    assert bridged_sides(B, [a]) >= {side}
+    # in a game: the engineer's start hex bridges for the others, not for itself (20.2: "all other")
+    s = position({"1 Eng": ("1 Eng", a), "1 Raider": ("1 Raider", a)}, phase="initial_first_movement")
+    s.bridging = {a}
+    costs = {c.data["unit"]: c for c in legal(s, "Allied", "move") if c.data["to"] == b}
+    assert set(costs) == {"1 Eng", "1 Raider"}
+    assert q.board().cost(a, b, False, bridged=True) < q.board().cost(a, b, False)
+    from engine.games.pacific_battles.impulse import moves
+    assert moves(s, "1 Raider")[b] < moves(s, "1 Eng")[b]
