@@ -54,7 +54,7 @@ class Chooser:
 
 def choose(rng: Chooser, phase: str, legal: list[Command]) -> Command:
     undos = [c for c in legal if c.type == "undo"]
-    if undos and rng.unit() < UNDO_RATE:
+    if undos and (rng.unit() < UNDO_RATE or len(undos) == len(legal)):
         return undos[0]
     legal = [c for c in legal if c.type != "undo"]
     ends = [c for c in legal if c.type in ("end_phase", "end_advance")]

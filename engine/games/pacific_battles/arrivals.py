@@ -72,7 +72,8 @@ def due_units(state: PBState, side: str) -> list[str]:
 
 
 def base_units(state: PBState, side: str) -> list[str]:
-    return sorted(o.id for o in state.in_box(side, "base"))
+    """26.2: what waits in the home base since an earlier phase (its ``due``: the turn it came)."""
+    return sorted(o.id for o in state.in_box(side, "base") if o.due < state.turn)
 
 
 def landing_hexes(state: PBState, side: str, pid: str) -> list[str]:
@@ -146,7 +147,8 @@ def do_land(em: Emitter, data: dict[str, Any], side: str) -> None:
         die = em.roll()
         result = tables.interdiction(points, die)
         what = "a supply point" if o.unit == SUPPLY else "a unit"
-        em.emit("interdicted", None, side=side, die=die, points=points, result=result, what=what, hex=hex_id)
+        # where it was to land is told only if it lands (4.1 1e: interdiction comes before placing)
+        em.emit("interdicted", None, side=side, die=die, points=points, result=result, what=what)
         if result == "AA":
             em.emit("air_changed", None, side=other(side), boxes={"damaged": 1}, missions={"interdiction": -1},
                     why="anti-aircraft fire at interdiction (16.62)")
@@ -189,7 +191,8 @@ def _interdiction_loss(em: Emitter, side: str, pid: str) -> None:
 
 
 def do_to_base(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "off_moved", side, {"side": side, "to_base": 1}, ids=[data["unit"]], box="base")
+    q.secret(em, "off_moved", side, {"side": side, "to_base": 1}, ids=[data["unit"]], box="base",
+             due=em.state.turn)
 
 
 def do_evacuate(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -221,6 +224,8 @@ def end(em: Emitter, side: str) -> None:
 def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
     unit = cmd.data.get("unit")
     if cmd.type == "land":
+        if cmd.data.get("hex") in q.enemy_hexes(state, side):
+            return IllegalCommandError("6.21", "reinforcements may not be placed in an enemy occupied hex")
         if unit not in state.off or state.off[unit].side != side or unit not in due_units(state, side) + base_units(
                 state, side):
             return IllegalCommandError("6.1", f"{unit} is not one of your reinforcements due this turn")

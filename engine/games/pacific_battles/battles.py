@@ -73,6 +73,8 @@ def gen_declare(state: PBState, side: str) -> Iterator[Command]:
                 for n in q.board().neighbours(p.hex)}
         for h in sorted((near & enemy) - taken):
             yield Command("declare", {"hex": h})
+        for i in range(len(state.battles)):  # a declared battle may be taken out again before the fight
+            yield Command("withdraw", {"battle": i})
         a, d = unmet(state, side)
         if not a and not d:
             yield Command("fight") if state.battles else Command("end_phase")
@@ -113,6 +115,10 @@ def do_close(em: Emitter, data: dict[str, Any], side: str) -> None:
 
 def do_cancel(em: Emitter, data: dict[str, Any], side: str) -> None:
     q.secret(em, "battle_cancelled", side, None, actor=side)
+
+
+def do_withdraw(em: Emitter, data: dict[str, Any], side: str) -> None:
+    q.secret(em, "battle_withdrawn", side, None, actor=side, battle=data["battle"])
 
 
 def do_fight(em: Emitter, data: dict[str, Any], side: str) -> None:

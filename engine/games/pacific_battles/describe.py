@@ -26,7 +26,7 @@ def describe(state: PBState, event: Event) -> str | None:
         return f"{d.get('scenario', '')} scenario of Pacific Battles: Guadalcanal created"
     if t in ("forces_set", "markers_to_draw", "round_opened", "fire_chosen", "decision_progress", "decision_made",
              "decision_rewritten", "follow_on_set", "battle_opened", "battle_hex_added", "attacker_added",
-             "refit_credit_used", "strikes_resolved", "battle_units_changed"):
+             "refit_credit_used", "strikes_resolved", "battle_units_changed", "bridges_set"):
         return None
     if t == "henderson_set":
         return f"Henderson Field activated by {d['side']} (26.1)" if d.get("side") else "Henderson Field inactive"
@@ -84,8 +84,7 @@ def describe(state: PBState, event: Event) -> str | None:
         return f"{', '.join(q.label(state, i) for i in d['ids'])} to the {d['box']}" + (
             f" (due {turn_name(d['due'])})" if d.get("box") == "track" and d.get("due") else "")
     if t == "interdicted":
-        return (f"Interdiction ({d['points']} points) of {d['what']} landing at {d['hex']}: die {d['die']}, "
-                f"{d['result']}")
+        return f"Interdiction ({d['points']} points) of {d['what']} of {who}: die {d['die']}, {d['result']}"
     if t == "pieces_moved":
         if "ids" not in d:
             how = " by sea" if d.get("amphibious") else ""
@@ -139,6 +138,8 @@ def describe(state: PBState, event: Event) -> str | None:
         return f"Battle declared: {', '.join(d.get('units', []))} against {', '.join(d['defenders'])}"
     if t == "battle_cancelled":
         return "Battle declaration cancelled"
+    if t == "battle_withdrawn":
+        return f"Declared battle {d['battle'] + 1} taken out again"
     if t == "battles_fought":
         told = "; ".join(f"{_names(b['attackers'])} against {', '.join(b['defenders'])}" for b in d.get("battles", []))
         return f"{d['count']} battle(s) declared: {told or 'none'}"

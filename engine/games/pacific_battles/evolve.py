@@ -463,3 +463,9 @@ def _track_examined(s: PBState, d: dict[str, Any], side: str | None) -> None:
 @on("bridges_set")
 def _bridges(s: PBState, d: dict[str, Any], side: str | None) -> None:
     s.bridging = set(d["hexes"])
+
+
+@on("battle_withdrawn")
+def _withdrawn(s: PBState, d: dict[str, Any], side: str | None) -> None:
+    b = s.battles.pop(d["battle"])
+    s.attacked -= set(b["attackers"])

@@ -54,6 +54,7 @@ class Group:
     source: str
     marker: str = ""
     vp_each: int = 0  # 25.6d, 25.7d: VP paid for each unit
+    air: int = 0  # air strikes that come with the group
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def _build(spec: dict[str, Any]) -> Forces:
     battalion = {n: UnitSpec(n, d["side"], "infantry", "II", *d["factors"], group="breakdown",
                              corps=d.get("corps", "")) for n, d in spec["breakdown"].items()}
     groups = {n: Group(n, d["side"], d["turn"], d["interdiction"], d["source"], d.get("marker", ""),
-                       d.get("vp_each", 0)) for n, d in spec["groups"].items()}
+                       d.get("vp_each", 0), d.get("air", 0)) for n, d in spec["groups"].items()}
     markers = {side: {n: Marker(n, side, d["count"], d["when"], d["after"], d.get("held", 0))
                       for n, d in spec["markers"][side].items()} for side in SIDES}
     forces = Forces(units, battalion, groups, markers, spec["scenarios"], dict(spec["command"]),

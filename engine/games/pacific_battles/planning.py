@@ -108,6 +108,8 @@ def add_group(em: Emitter, side: str, group: str, turn: int | None = None) -> No
     g = q.forces().groups[group]
     due = s.turn if turn is None else turn
     units = [u.name for u in q.forces().of_group(group) if u.name not in s.off and u.name not in s.pieces]
+    if g.air:  # with the routine air in this turn's reinforcement phase (16.31)
+        em.emit("air_changed", None, side=side, boxes={"due": g.air}, why=f"the {group} group")
     if units:
         q.secret(em, "pieces_added", side, {"side": side, "track": len(units)}, side=side,
                  pieces=[[u, u, "track", due, not g.interdiction] for u in units])
@@ -212,10 +214,14 @@ def do_fire(em: Emitter, data: dict[str, Any], side: str) -> None:
     fire(em)
 
 
-def _fires(state: PBState, points: int, die: int) -> list[tuple[int, int]]:
-    if state.options.get("more_superiority"):
-        return air.superiority_fire(points, die)  # 30.0: the excess above eight fires apart
-    return [tables.air_superiority(points, die)] if points > 0 else []
+def _combats(state: PBState, points: int) -> list[int]:
+    """The air points of each separate superiority combat: one, or with optional 30.0 the
+    first eight and the rest (without it more than eight fire on the eight column)."""
+    if points <= 0:
+        return []
+    if state.options.get("more_superiority") and points > tables.AIR_SUPERIORITY_MAX:
+        return [tables.AIR_SUPERIORITY_MAX, points - tables.AIR_SUPERIORITY_MAX]
+    return [points]
 
 
 def fire(em: Emitter) -> None:
@@ -230,14 +236,11 @@ def fire(em: Emitter) -> None:
         at_others = s.fire.get(side, 0)
         shots = []
         for target, points in (("superiority", mine - at_others), ("others", at_others)):
-            if points <= 0:
-                continue
-            die = em.roll(index)
-            index += 1
-            e = d = 0
-            for fe, fd in _fires(s, points, die):
-                e, d = e + fe, d + fd
-            shots.append({"at": target, "points": points, "die": die, "eliminated": e, "damaged": d})
+            for part in _combats(s, points):  # 30.0: the points above eight fire apart, with a die of their own
+                die = em.roll(index)
+                index += 1
+                e, d = tables.air_superiority(part, die)
+                shots.append({"at": target, "points": part, "die": die, "eliminated": e, "damaged": d})
         report[side] = shots
     if not report:
         return
@@ -256,8 +259,7 @@ def fire(em: Emitter) -> None:
                     losses = air.take(e, d, n)
                     lose_air(em, enemy, m, losses.eliminated, losses.damaged, side)
                 elif targets and e + d:
-                    q.owe(em, {"side": side, "kind": "air_hits", "enemy": enemy,
-                                                             "eliminations": e, "damages": d})
+                    q.owe(em, {"side": side, "kind": "air_hits", "enemy": enemy, "eliminations": e, "damages": d})
 
 
 def lose_air(em: Emitter, side: str, mission: str, eliminated: int, damaged: int, by: str) -> None:

@@ -47,6 +47,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "move": {"unit": "str", "to": "str"}, "sail": {"carrier": "str", "to": "str", "cargo": "str"},
     "recon": {"hex": "str"}, "strike": {"hex": "str", "points": "int"},
     "declare": {"hex": "str"}, "add": {"unit": "str"}, "add_hex": {"hex": "str"}, "close": {}, "cancel": {},
+    "withdraw": {"battle": "int"},
     "fight": {}, "crt": {"table": "str"}, "play": {"marker": "str", "target": "str?"}, "pass": {},
     "lose": {"unit": "str"}, "break": {"unit": "str"}, "retreat": {"unit": "str", "to": "str"},
     "pursue": {"unit": "str", "to": "str"}, "stop": {}, "delay_turn": {"turn": "int"},
@@ -71,7 +72,8 @@ HANDLERS: dict[str, Handler] = {
     "dig": supplying.do_dig, "activate_free": supplying.do_activate_free,
     "move": impulse.do_move, "sail": impulse.do_sail, "recon": impulse.do_recon, "strike": impulse.do_strike,
     "declare": battles.do_declare, "add": battles.do_add, "add_hex": battles.do_add_hex,
-    "close": battles.do_close, "cancel": battles.do_cancel, "fight": battles.do_fight, "crt": battles.do_crt,
+    "close": battles.do_close, "cancel": battles.do_cancel, "withdraw": battles.do_withdraw,
+    "fight": battles.do_fight, "crt": battles.do_crt,
     "pass": battles.do_pass, "lose": battles.do_lose, "break": battles.do_break,
     "retreat": battles.do_retreat, "pursue": battles.do_pursue, "stop": battles.do_stop,
 }

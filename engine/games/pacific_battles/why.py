@@ -22,6 +22,10 @@ PHASE_OF = {  # the phase step each command belongs to, and the rule that says s
 }
 
 
+PENDING_RULE = {"fire": "16.52", "air_hits": "16.52", "losses": "15.2", "retreat": "15.3", "pursue": "15.4",
+                "react": "14.41", "crt": "14.4", "dig_in": "21.0", "staff": "7.3", "magic": "18.7"}
+
+
 def _in(state: PBState, where: str) -> bool:
     return state.phase.startswith(where) or seq.step(state.phase) == where
 
@@ -30,7 +34,8 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
     t = cmd.type
     if state.pending:
         d = state.pending[0]
-        return IllegalCommandError(d.get("rule", "") or "15.0", f"first {_pending(d)}")
+        rule = d.get("rule") or PENDING_RULE.get(d["kind"], "4.2")
+        return IllegalCommandError(rule, f"first {_pending(d)}")
     if t in PHASE_OF and not _in(state, PHASE_OF[t][0]):
         return IllegalCommandError("4.1", f"'{t}' belongs to the {PHASE_OF[t][0]} phase; this is the "
                                           f"{seq.title(state)}")
