@@ -36,6 +36,8 @@ def describe(state: PBState, event: Event) -> str | None:
         return None
     if t == "initiative_set":
         return f"{d['first']} has the initiative: {d['why']}"
+    if t == "marker_scheduled":
+        return f"{who} takes {d['marker']} at {d['why']}"
     if t == "marker_drawn":
         return f"{who} draws the {d['marker']} marker" if "marker" in d else f"{who} draws a command marker"
     if t == "marker_played":

@@ -54,11 +54,19 @@ def _created(s: PBState, d: dict[str, Any], side: str | None) -> None:
 def _forces(s: PBState, d: dict[str, Any], side: str | None) -> None:
     sd = d["side"]
     s.pool[sd], s.hand[sd] = sorted(d["pool"]), sorted(d["hand"])
+    s.reserved[sd] = sorted(d.get("reserved", []))
 
 
 @on("turn_began")
 def _turn(s: PBState, d: dict[str, Any], side: str | None) -> None:
     s.turn = d["turn"]
+    s.bought = {}
+
+
+@on("marker_scheduled")
+def _scheduled(s: PBState, d: dict[str, Any], side: str | None) -> None:
+    s.reserved[d["side"]].remove(d["marker"])
+    s.hand[d["side"]] = sorted([*s.hand[d["side"]], d["marker"]])
 
 
 @on("phase_began")
@@ -149,6 +157,8 @@ def _shift(s: PBState, d: dict[str, Any], side: str | None) -> None:
 @on("vp_scored")
 def _vp(s: PBState, d: dict[str, Any], side: str | None) -> None:
     s.vp[d["side"]] += d["points"]
+    if d.get("bought"):
+        s.bought[d["side"]] = s.bought.get(d["side"], 0) + 1
 
 
 # --- air (16.0) ------------------------------------------------------------------------------

@@ -17,6 +17,15 @@ LOGISTICS = ("Dig In", "Staff Planning")
 GUNG_HO_KINDS = ("infantry", "raider", "para")  # "USMC infantry, raider or airborne"
 MARGIN = 10  # Operation KE and USMC Relief: the Allies 10 or more VP ahead
 DECEMBER = 5  # 14th Corps: December 1942 or later
+# 35.1 (optional): the markers played at their historical dates (turn 1 = August 1942)
+HISTORICAL = {
+    "Japanese": {"Ironbottom Sound": 1, "Tokyo Express": 2, "Operation KA-GO": 2, "Battle of Santa Cruz Islands": 3,
+                 "The Bombardment": 3, "Night Bombing Tactics": 5, "Operation KE": 5},
+    "Allied": {"Battle of Eastern Solomons": 2, "Destroyer Support": 3, "Naval Battle of Guadalcanal": 4,
+               "Cactus Air Force": 4, "Fire Coordination": 5, "USMC Relief": 5, "14th Corps": 6},
+}
+WAIVED = ("Operation KE", "USMC Relief", "14th Corps")  # 35.1: on their date, whatever the VP or the month
+EXTRA_VP = 2  # 27.2: two VP a marker
 
 
 def after(side: str, name: str) -> str:
@@ -104,8 +113,11 @@ def _japanese_track(state: PBState) -> bool:
     return any(o.due >= state.turn for o in state.in_box("Japanese", "track"))
 
 
-def condition(state: PBState, side: str, name: str) -> tuple[bool, str]:
-    """Whether an immediate marker with a condition takes effect now, and why not."""
+def condition(state: PBState, side: str, name: str, scheduled: bool = False) -> tuple[bool, str]:
+    """Whether an immediate marker with a condition takes effect now, and why not
+    (``scheduled``: played at its date under 35.1, which waives the VP and month)."""
+    if scheduled and name in WAIVED:
+        return True, ""
     lead = state.vp["Allied"] - state.vp["Japanese"]
     if name == "Operation KE" and lead < MARGIN:
         return False, f"the Allies are not {MARGIN} or more VP ahead ({state.vp['Allied']} to {state.vp['Japanese']})"

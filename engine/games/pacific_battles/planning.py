@@ -36,22 +36,52 @@ def begin_turn(em: Emitter) -> None:
 # --- command markers (5.0) ---------------------------------------------------------------
 
 def draw_markers(em: Emitter, side: str) -> None:
-    """5.1: draw the command control level's number, one at a time, each applied at once."""
+    """5.1: draw the command control level's number, one at a time, each applied at once;
+    with 35.1 the markers of this month come first, in the open."""
     s: PBState = em.state
+    for name, turn in sorted(markers.HISTORICAL[side].items()):
+        if turn == s.turn and name in em.state.reserved[side]:
+            em.emit("marker_scheduled", side, side=side, marker=name, why="its historical date (35.1)")
+            if markers.immediate(side, name):
+                take_effect(em, side, name, scheduled=True)
     em.emit("markers_to_draw", side, side=side, count=s.command[side])
     while em.state.draws > 0 and em.state.pool[side]:
-        pool = sorted(em.state.pool[side])
-        name = dice.draw(em.state.secret, em.state.seq, pool)
-        em.rolled = True
-        q.secret(em, "marker_drawn", side, {"side": side}, side=side, marker=name)
-        if markers.immediate(side, name):
-            take_effect(em, side, name)
+        draw_one(em, side)
 
 
-def take_effect(em: Emitter, side: str, name: str) -> None:
+def draw_one(em: Emitter, side: str) -> None:
+    pool = sorted(em.state.pool[side])
+    name = dice.draw(em.state.secret, em.state.seq, pool)
+    em.rolled = True
+    q.secret(em, "marker_drawn", side, {"side": side}, side=side, marker=name)
+    if markers.immediate(side, name):
+        take_effect(em, side, name)
+
+
+def can_buy(state: PBState, side: str) -> bool:
+    """27.1-27.2 (optional): two VP for one more marker, up to the normal allotment a turn."""
+    return (bool(state.options.get("buy_markers")) and state.phase.startswith("markers_")
+            and state.vp[side] >= markers.EXTRA_VP and state.bought.get(side, 0) < state.command[side]
+            and bool(state.pool[side]))
+
+
+def gen_buy(state: PBState, side: str) -> Iterator[Command]:
+    if can_buy(state, side):
+        yield Command("buy_marker")
+    if state.options.get("buy_markers"):
+        yield Command("end_phase")
+
+
+def do_buy_marker(em: Emitter, data: dict[str, Any], side: str) -> None:
+    em.emit("vp_scored", side, side=side, points=-markers.EXTRA_VP, why="one more command marker (27.2)",
+            bought=True)
+    draw_one(em, side)
+
+
+def take_effect(em: Emitter, side: str, name: str, scheduled: bool = False) -> None:
     """The markers played the instant they are drawn."""
     s: PBState = em.state
-    ok, why = markers.condition(s, side, name)
+    ok, why = markers.condition(s, side, name, scheduled)
     if not ok:
         markers.play(em, side, name, f"no effect: {why}; back to the pool", to="pool")
         return

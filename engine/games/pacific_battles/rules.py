@@ -33,6 +33,8 @@ SCENARIOS = {name: spec["title"] for name, spec in q.forces().scenarios.items()}
 OPTIONS = {
     "more_superiority": "Optional 30.0: air superiority points above eight fire as a separate combat",
     "high_ground": "Optional 28.0: an HQ on hills or mountains supports two hexes farther",
+    "buy_markers": "Optional 27.0: spend two VP for each extra command marker, up to your normal picks",
+    "historical_markers": "Optional 35.1: the historical markers come at their historical dates",
 }
 FIELDS: dict[str, dict[str, str]] = {
     "place": {"unit": "str", "hex": "str"}, "end_phase": {},
@@ -50,7 +52,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "withdraw": {"battle": "int"},
     "fight": {}, "crt": {"table": "str"}, "play": {"marker": "str", "target": "str?"}, "pass": {},
     "lose": {"unit": "str"}, "break": {"unit": "str"}, "retreat": {"unit": "str", "to": "str"},
-    "pursue": {"unit": "str", "to": "str"}, "stop": {}, "delay_turn": {"turn": "int"},
+    "pursue": {"unit": "str", "to": "str"}, "stop": {}, "delay_turn": {"turn": "int"}, "buy_marker": {},
 }
 DEFAULTS = {t: {n: None for n, k in f.items() if k == "str?"} for t, f in FIELDS.items()}
 REVEALING = ("examined", "marker_drawn", "decisions_revealed", "track_examined", "battles_fought")
@@ -66,7 +68,7 @@ HANDLERS: dict[str, Handler] = {
     "place": arrivals.do_place, "end_phase": _end,
     "allocate": planning.do_allocate, "fire": planning.do_fire, "hit": planning.do_hit,
     "land": arrivals.do_land, "to_base": arrivals.do_to_base, "evacuate": arrivals.do_evacuate,
-    "buy": arrivals.do_buy,
+    "buy": arrivals.do_buy, "buy_marker": planning.do_buy_marker,
     "activate": supplying.do_activate, "refit": supplying.do_refit, "repair": supplying.do_repair,
     "fortify": supplying.do_fortify, "breakdown": supplying.do_breakdown, "combine": supplying.do_combine,
     "dig": supplying.do_dig, "activate_free": supplying.do_activate_free,
@@ -131,7 +133,12 @@ class PacificBattles:
                 commitment=dice.commitment(secret), last_turn=f.scenarios[scenario]["last"],
                 command=dict(f.command), air=dict(f.air["start"]))
         for side in SIDES:
-            q.secret(em, "forces_set", side, {"side": side}, side=side, pool=f.pool(side), hand=f.hand(side))
+            pool = f.pool(side)
+            reserved = sorted(markers.HISTORICAL[side]) if options.get("historical_markers") else []
+            for name in reserved:
+                pool.remove(name)
+            q.secret(em, "forces_set", side, {"side": side}, side=side, pool=pool, hand=f.hand(side),
+                     reserved=reserved)
             pieces = [[u.name, u.name, "track", f.groups[u.group].turn, not f.groups[u.group].interdiction]
                       for u in f.units.values() if u.side == side and (u.group == "start" or f.groups[u.group].turn)]
             q.secret(em, "pieces_added", side, {"side": side}, side=side, pieces=pieces)
@@ -190,7 +197,9 @@ class PacificBattles:
             yield from arrivals.gen_setup(state, side)
             return
         unit = only.data.get("unit") if only is not None and only.type == "move" else None
-        if phase.startswith("reinforcements_"):
+        if phase.startswith("markers_"):
+            yield from planning.gen_buy(state, side)
+        elif phase.startswith("reinforcements_"):
             yield from arrivals.gen_reinforcements(state, side)
         elif phase.startswith("logistics_"):
             yield from supplying.gen_logistics(state, side)

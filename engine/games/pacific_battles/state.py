@@ -75,6 +75,8 @@ class PBState:
     in_effect: dict[str, list[str]] = field(default_factory=lambda: {s: [] for s in SIDES})
     removed: dict[str, list[str]] = field(default_factory=lambda: {s: [] for s in SIDES})
     draws: int = 0  # command markers still to draw in this phase
+    reserved: dict[str, list[str]] = field(default_factory=lambda: {s: [] for s in SIDES})  # 35.1: for their date
+    bought: dict[str, int] = field(default_factory=dict)  # 27.2: markers bought this turn
     pieces: dict[str, Piece] = field(default_factory=dict)
     off: dict[str, Off] = field(default_factory=dict)
     counter: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))  # for new piece ids
@@ -121,8 +123,9 @@ class PBState:
         new = copy.copy(self)
         new.vp, new.command, new.counter = dict(self.vp), dict(self.command), dict(self.counter)
         new.options = dict(self.options)
-        for name in ("pool", "hand", "expiring", "in_effect", "removed"):
+        for name in ("pool", "hand", "expiring", "in_effect", "removed", "reserved"):
             setattr(new, name, {s: list(v) for s, v in getattr(self, name).items()})
+        new.bought = dict(self.bought)
         new.pieces, new.off, new.mix = dict(self.pieces), dict(self.off), list(self.mix)
         new.fortified, new.active, new.activated_now = set(self.fortified), set(self.active), set(self.activated_now)
         new.refit_credit = dict(self.refit_credit)
@@ -149,7 +152,7 @@ class PBState:
             "options": self.options, "last_turn": self.last_turn, "turn": self.turn, "phase": self.phase,
             "first": self.first, "vp": self.vp, "command": self.command,
             "pool": self.pool, "hand": self.hand, "expiring": self.expiring, "in_effect": self.in_effect,
-            "removed": self.removed, "draws": self.draws,
+            "removed": self.removed, "draws": self.draws, "reserved": self.reserved, "bought": self.bought,
             "pieces": {k: [p.unit, p.side, p.hex, p.suppressed] for k, p in sorted(self.pieces.items())},
             "off": {k: [o.unit, o.side, o.box, o.due, o.safe] for k, o in sorted(self.off.items())},
             "counter": self.counter, "mix": sorted(self.mix), "fortified": sorted(self.fortified),
@@ -176,8 +179,9 @@ class PBState:
             setattr(s, name, o[name])
         s.options, s.vp = dict(o["options"]), dict(o["vp"])
         s.command, s.counter = dict(o["command"]), dict(o["counter"])
-        for name in ("pool", "hand", "expiring", "in_effect", "removed"):
+        for name in ("pool", "hand", "expiring", "in_effect", "removed", "reserved"):
             setattr(s, name, {k: list(v) for k, v in o[name].items()})
+        s.bought = dict(o["bought"])
         s.pieces = {k: Piece(k, u, side, h, sup) for k, (u, side, h, sup) in o["pieces"].items()}
         s.off = {k: Off(k, u, side, box, due, safe) for k, (u, side, box, due, safe) in o["off"].items()}
         s.mix, s.fortified = list(o["mix"]), set(o["fortified"])
