@@ -58,7 +58,7 @@ def choose(rng: Chooser, phase: str, legal: list[Command]) -> Command:
         return undos[0]
     legal = [c for c in legal if c.type != "undo"]
     ends = [c for c in legal if c.type in ("end_phase", "end_advance")]
-    rest = [c for c in legal if c.type not in ("end_phase", "end_advance", "cancel_attack")]
+    rest = [c for c in legal if c.type not in ("end_phase", "end_advance", "cancel_attack", "cancel", "withdraw")]
     bias = next((v for k, v in END_BIAS.items() if k in phase), 0.1)
     if ends and (not rest or rng.unit() < bias):
         return ends[0]
@@ -68,8 +68,9 @@ def choose(rng: Chooser, phase: str, legal: list[Command]) -> Command:
     for c in rest:
         by_type[c.type].append(c)
     kinds = sorted(by_type)
-    if "resolve" in by_type and rng.unit() < 0.5:
-        return by_type["resolve"][0]
+    for eager in ("resolve", "fight"):  # a declared attack is fought more often than not
+        if eager in by_type and rng.unit() < 0.5:
+            return by_type[eager][0]
     return rng.pick(by_type[rng.pick(kinds)])
 
 
