@@ -131,10 +131,12 @@ def describe(state: PBState, event: Event) -> str | None:
             "MAGIC: on the Japanese track " + "; ".join(f"{u} ({turn_name(due)})" for _, u, due in d["units"]))
     if t == "strike_placed":
         what = (f"naval bombardment ({d['naval']}, {d.get('value')})" if d.get("naval")
+                else f"HQ artillery of {d.get('value')} (29.0)" if d.get("artillery")
                 else f"{d['air']} air strike point(s)")
         return f"{who} places {what} on {d['hex']}"
     if t == "strike_result":
-        return (f"Strike on {d['hex']}: {d['air']} air + {d['naval']} naval on the {d['column']} column, die "
+        return (f"Strike on {d['hex']}: {d['air']} air + {d['naval']} naval or artillery on the {d['column']} "
+                f"column, die "
                 f"{d['die']}: {d['result']}")
     if t == "battle_declared":
         return f"Battle declared: {', '.join(d.get('units', []))} against {', '.join(d['defenders'])}"

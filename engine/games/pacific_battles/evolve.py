@@ -355,7 +355,8 @@ def _examined(s: PBState, d: dict[str, Any], side: str | None) -> None:
 
 @on("strike_placed")
 def _strike(s: PBState, d: dict[str, Any], side: str | None) -> None:
-    s.strikes.append({"hex": d["hex"], "air": d["air"], "naval": d.get("naval"), "value": d.get("value", 0)})
+    s.strikes.append({"hex": d["hex"], "air": d["air"], "naval": d.get("naval"), "value": d.get("value", 0),
+                      "artillery": d.get("artillery")})
     if d["air"]:
         s.air[d["side"]].missions["strike"] -= d["air"]
         s.air[d["side"]].missions["struck"] = s.air[d["side"]].missions.get("struck", 0) + d["air"]

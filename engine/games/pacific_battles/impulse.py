@@ -158,10 +158,54 @@ def gen_strikes(state: PBState, side: str) -> Iterator[Command]:
         for n in range(1, room + 1):
             yield Command("strike", {"hex": h, "points": n})
     yield from gen_recon(state, side)
+    yield from gen_artillery(state, side)
 
 
 def do_strike(em: Emitter, data: dict[str, Any], side: str) -> None:
     em.emit("strike_placed", side, side=side, hex=data["hex"], air=data["points"])
+
+
+# --- HQ artillery (29.0, optional) ------------------------------------------------------------
+
+ARTILLERY_HQS = {"Japanese": 2, "Allied": 3}  # 29.1 limits: HQs firing into one hex
+
+
+def artillery_left(state: PBState, hq: str) -> int:
+    used = sum(st["value"] for st in state.strikes if st.get("artillery") == hq)
+    return q.spec(state.pieces[hq]).support - used
+
+
+def gen_artillery(state: PBState, side: str) -> Iterator[Command]:
+    """29.1, 29.2: an activated HQ in or next to a friendly supply unit's hex fires its support
+    value (or parts of it) at enemy hexes within its support radius; a supply point is spent
+    for each HQ that fires."""
+    if not state.options.get("artillery") or state.struck:
+        return
+    supply = [p for p in state.on_map(side) if p.unit == SUPPLY]
+    targets = sorted(q.enemy_hexes(state, side))
+    for hq in q.active_hqs(state, side):
+        left = artillery_left(state, hq.id)
+        fired = any(st.get("artillery") == hq.id for st in state.strikes)
+        if left <= 0 or not (fired or any(distance_between(p.hex, hq.hex) <= 1 for p in supply)):
+            continue
+        for h in targets:
+            firing = {st["artillery"] for st in state.strikes if st["hex"] == h and st.get("artillery")}
+            if not q.in_radius(state, hq, h) or (hq.id not in firing and len(firing) >= ARTILLERY_HQS[side]):
+                continue
+            for points in range(1, left + 1):
+                yield Command("artillery", {"hq": hq.id, "hex": h, "points": points})
+
+
+def do_artillery(em: Emitter, data: dict[str, Any], side: str) -> None:
+    s: PBState = em.state
+    hq = s.pieces[data["hq"]]
+    if not any(st.get("artillery") == hq.id for st in s.strikes):
+        point = sorted((p for p in s.on_map(side) if p.unit == SUPPLY and distance_between(p.hex, hq.hex) <= 1),
+                       key=lambda p: p.id)[0]
+        q.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[point.id], why="HQ artillery (29.1)")
+    q.secret(em, "strike_placed", side, {"side": side, "hex": data["hex"], "air": 0, "value": data["points"],
+                                          "artillery": True}, actor=side, side=side, hex=data["hex"], air=0,
+             value=data["points"], artillery=hq.id)
 
 
 def bombard(em: Emitter, side: str, name: str, hex_id: str) -> None:

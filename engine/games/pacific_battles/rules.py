@@ -34,6 +34,7 @@ OPTIONS = {
     "more_superiority": "Optional 30.0: air superiority points above eight fire as a separate combat",
     "high_ground": "Optional 28.0: an HQ on hills or mountains supports two hexes farther",
     "buy_markers": "Optional 27.0: spend two VP for each extra command marker, up to your normal picks",
+    "artillery": "Optional 29.0: activated HQs fire their support value as artillery in the strike phase",
     "historical_markers": "Optional 35.1: the historical markers come at their historical dates",
 }
 FIELDS: dict[str, dict[str, str]] = {
@@ -48,6 +49,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "dig": {"hex": "str"}, "activate_free": {"hq": "str"},
     "move": {"unit": "str", "to": "str"}, "sail": {"carrier": "str", "to": "str", "cargo": "str"},
     "recon": {"hex": "str"}, "strike": {"hex": "str", "points": "int"},
+    "artillery": {"hq": "str", "hex": "str", "points": "int"},
     "declare": {"hex": "str"}, "add": {"unit": "str"}, "add_hex": {"hex": "str"}, "close": {}, "cancel": {},
     "withdraw": {"battle": "int"},
     "fight": {}, "crt": {"table": "str"}, "play": {"marker": "str", "target": "str?"}, "pass": {},
@@ -73,6 +75,7 @@ HANDLERS: dict[str, Handler] = {
     "fortify": supplying.do_fortify, "breakdown": supplying.do_breakdown, "combine": supplying.do_combine,
     "dig": supplying.do_dig, "activate_free": supplying.do_activate_free,
     "move": impulse.do_move, "sail": impulse.do_sail, "recon": impulse.do_recon, "strike": impulse.do_strike,
+    "artillery": impulse.do_artillery,
     "declare": battles.do_declare, "add": battles.do_add, "add_hex": battles.do_add_hex,
     "close": battles.do_close, "cancel": battles.do_cancel, "withdraw": battles.do_withdraw,
     "fight": battles.do_fight, "crt": battles.do_crt,

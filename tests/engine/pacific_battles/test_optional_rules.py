@@ -1,0 +1,110 @@
+"""The optional rules: 27.0 (two VP for each extra marker), 29.0 (HQ artillery) and 35.1
+(the historical markers at their historical dates)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import IllegalCommandError
+from engine.games.pacific_battles import markers
+from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles.rules import RULES
+from engine.games.pacific_battles.testing import legal, new_game, play
+
+
+def through_setup(state) -> None:
+    for _ in range(3):
+        c = next(c for c in legal(state, "Japanese", "place"))
+        play(state, "place", "Japanese", **c.data)
+    play(state, "end_phase", "Japanese")
+
+
+def test_35_1_the_historical_markers_wait_for_their_dates() -> None:
+    s = new_game("hist", options={"historical_markers": True})
+    for side, dates in markers.HISTORICAL.items():
+        assert sorted(s.reserved[side]) == sorted(dates)
+        mix = q.forces().markers[side]
+        for name in dates:  # one of each is kept for its date, never drawn at random before it
+            assert s.pool[side].count(name) == mix[name].count - mix[name].held - 1
+    through_setup(s)
+    assert s.turn == 1
+    # August: the Japanese get Ironbottom Sound in the open, to use this turn
+    events = [e for e in RULES.create("historical", {"historical_markers": True}, "hist")
+              if e.type == "marker_scheduled"]
+    assert events == []  # nothing before the first markers phase
+    assert "Ironbottom Sound" in s.hand["Japanese"] and "Ironbottom Sound" not in s.reserved["Japanese"]
+    assert "Operation KE" in s.reserved["Japanese"]
+
+
+def test_35_1_a_scheduled_marker_takes_effect_without_its_condition() -> None:
+    s = new_game("hist2", options={"historical_markers": True})
+    ok, _ = markers.condition(s, "Japanese", "Operation KE", scheduled=True)
+    assert ok and not markers.condition(s, "Japanese", "Operation KE")[0]  # no 10-VP Allied lead needed on its date
+    assert markers.condition(s, "Allied", "14th Corps", scheduled=True)[0]
+
+
+def test_27_2_two_vp_buy_one_more_marker_up_to_the_normal_picks() -> None:
+    s = new_game("buy", options={"buy_markers": True})
+    through_setup(s)
+    # no VP on turn 1: nothing to buy, the markers phases run by themselves
+    assert not s.phase.startswith("markers_")
+    s2 = new_game("buy2", options={"buy_markers": True})
+    s2.vp["Allied"] = 5
+    through_setup(s2)
+    assert s2.phase == "markers_first" and s2.first == "Allied"
+    assert {"buy_marker", "end_phase"} <= {c.type for c in legal(s2, "Allied")}
+    hand, pool = len(s2.hand["Allied"]), len(s2.pool["Allied"])
+    play(s2, "buy_marker", "Allied")
+    assert s2.vp["Allied"] == 3 and len(s2.pool["Allied"]) == pool - 1
+    assert s2.bought["Allied"] == 1
+    play(s2, "buy_marker", "Allied")
+    assert s2.vp["Allied"] == 1  # two bought: the command level is 2, and there are no VP left anyway
+    with pytest.raises(IllegalCommandError):
+        play(s2, "buy_marker", "Allied")
+    assert s2.phase != "markers_first" or len(s2.hand["Allied"]) >= hand
+
+
+def test_29_activated_hqs_fire_artillery_from_next_to_their_supply() -> None:
+    from engine.core.hexes import distance_between
+    from engine.games.pacific_battles.testing import force_die, position
+
+    b = q.board()
+    hf = b.places["Henderson Field"]
+    target = next(h for h in sorted(b.terrain) if distance_between(h, hf) == 2)
+    near = b.neighbours(hf)[0]
+    s = position({"1 Mar Div HQ": ("1 Mar Div HQ", hf), "s1": ("Supply", near, "Allied"),
+                  "s2": ("Supply", near, "Allied"), "28 Inf": ("28 Inf", target)},
+                 phase="initial_first_strike", options={"artillery": True}, active=("1 Mar Div HQ",))
+    fire = [c.data for c in legal(s, "Allied", "artillery")]
+    assert {"hq": "1 Mar Div HQ", "hex": target, "points": 2} in fire  # support value 2 (29.1 (3))
+    assert all(distance_between(c["hex"], hf) <= 3 for c in fire)  # within the support radius (29.1 (2))
+    events = play(s, "artillery", "Allied", hq="1 Mar Div HQ", hex=target, points=1)
+    assert [e.type for e in events].count("supply_spent") == 1  # a supply point for firing (29.1 (1))
+    events = play(s, "artillery", "Allied", hq="1 Mar Div HQ", hex=target, points=1)  # 29.2: in parts
+    assert [e.type for e in events].count("supply_spent") == 0
+    assert not legal(s, "Allied", "artillery")  # its two points are spent
+    stub = next(e for e in events if e.type == "strike_placed")
+    from engine.core.visibility import for_viewer
+
+    assert "1 Mar Div HQ" not in str(for_viewer(stub, "Japanese", RULES.sides).data)  # which HQ fired stays hidden
+    force_die(s, 6)
+    events = play(s, "end_phase", "Allied")
+    result = next(e for e in events if e.type == "strike_result")
+    assert (result.data["naval"], result.data["air"]) == (2, 0)
+
+
+def test_29_an_hq_out_of_reach_of_supply_or_inactive_fires_nothing() -> None:
+    from engine.games.pacific_battles.testing import position
+
+    b = q.board()
+    hf = b.places["Henderson Field"]
+    enemy = b.neighbours(hf)[1]
+    s = position({"1 Mar Div HQ": ("1 Mar Div HQ", hf), "28 Inf": ("28 Inf", enemy)},
+                 phase="initial_first_strike", options={"artillery": True}, active=("1 Mar Div HQ",))
+    assert legal(s, "Allied", "artillery") == []  # no supply in or next to its hex
+    s = position({"1 Mar Div HQ": ("1 Mar Div HQ", hf), "s1": ("Supply", hf, "Allied"), "28 Inf": ("28 Inf", enemy)},
+                 phase="initial_first_strike", options={"artillery": True})
+    assert legal(s, "Allied", "artillery") == []  # not activated
+    s = position({"1 Mar Div HQ": ("1 Mar Div HQ", hf), "s1": ("Supply", hf, "Allied"), "28 Inf": ("28 Inf", enemy)},
+                 phase="initial_first_strike", active=("1 Mar Div HQ",))
+    assert legal(s, "Allied", "artillery") == []  # the option is off
