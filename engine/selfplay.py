@@ -107,13 +107,14 @@ def find_leaks(rules: Any, before: Any, new: list[Event], after: Any) -> list[st
     return hits
 
 
-def play_one(game: str, seed: int, index: int, check_leaks: bool = True) -> GameRecord:
+def play_one(game: str, seed: int, index: int, check_leaks: bool = True,
+             options: dict[str, Any] | None = None) -> GameRecord:
     rules = get_rules(game)
     check_leaks = check_leaks and hasattr(rules, "secrets")
     rng = Chooser(f"{game}:{seed}:{index}")
     rec = GameRecord()
     try:
-        rec.events = rules.create("campaign", {}, derive_secret(seed, f"selfplay-{index}"))
+        rec.events = rules.create("campaign", dict(options or {}), derive_secret(seed, f"selfplay-{index}"))
         state = replay(rules, rec.events)
         for _ in range(MAX_DECISIONS):
             prompt = rules.prompt(state)
@@ -146,7 +147,7 @@ def play_one(game: str, seed: int, index: int, check_leaks: bool = True) -> Game
 
 
 def run(game: str, games: int, seed: int, out: Any = None, keep_longest: bool = False,
-        check_leaks: bool = True) -> dict[str, Any]:
+        check_leaks: bool = True, options: dict[str, Any] | None = None) -> dict[str, Any]:
     out = out or sys.stdout
     stats = {"games": games, "finished": 0, "errors": 0, "replay_mismatches": 0}
     hidden = check_leaks and hasattr(get_rules(game), "secrets")
@@ -156,7 +157,7 @@ def run(game: str, games: int, seed: int, out: Any = None, keep_longest: bool = 
     longest: list[Event] = []
     started = time.perf_counter()
     for i in range(games):
-        rec = play_one(game, seed, i, check_leaks)
+        rec = play_one(game, seed, i, check_leaks, options)
         if rec.error:
             stats["errors"] += 1
             print(f"game {i}: ERROR {rec.error}", file=out)
@@ -189,8 +190,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save-longest", help="write the longest game's log (JSON) here")
+    parser.add_argument("--options", default="", help="game options to switch on, comma-separated")
     args = parser.parse_args(argv)
-    stats = run(args.game, args.games, args.seed, keep_longest=bool(args.save_longest))
+    options = {name: True for name in args.options.split(",") if name}
+    stats = run(args.game, args.games, args.seed, keep_longest=bool(args.save_longest), options=options)
     if args.save_longest:
         with open(args.save_longest, "w") as fh:
             json.dump([e.to_json() for e in stats["longest"]], fh)

@@ -199,10 +199,12 @@ def do_evacuate(em: Emitter, data: dict[str, Any], side: str) -> None:
     s: PBState = em.state
     p = s.pieces[data["unit"]]
     kind = "hq" if q.is_hq(p) else "battalion"
-    em.emit("pieces_removed", side, ids=[p.id], box="evacuated", owner=side, hex=p.hex, unit=p.unit)
+    what = "an HQ" if kind == "hq" else f"{q.battalions(p.unit)} battalion equivalent(s)"
+    q.secret(em, "pieces_removed", side, {"owner": side, "hex": p.hex, "what": what, "evacuated": True}, actor=side,
+             ids=[p.id], box="evacuated", owner=side, hex=p.hex, unit=p.unit)
     points = victory.for_evacuation(side, kind, s.in_effect[side]) * (1 if kind == "hq" else q.battalions(p.unit))
-    if points:
-        em.emit("vp_scored", None, side=side, points=points, why=f"{p.unit} evacuated (24.5)")
+    if points:  # what left is not told, only what it scores
+        em.emit("vp_scored", None, side=side, points=points, why=f"{what} evacuated (24.5)")
 
 
 def do_buy(em: Emitter, data: dict[str, Any], side: str) -> None:

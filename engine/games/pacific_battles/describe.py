@@ -95,7 +95,9 @@ def describe(state: PBState, event: Event) -> str | None:
         return f"{', '.join(q.label(state, i) for i in d['ids'])} {what} {d.get('from')} -> {d['to']}"
     if t == "pieces_removed":
         if "ids" not in d:
-            return f"{who} loses {d.get('what', 'a unit')}" + (f" in {d['hex']}" if d.get("hex") else "")
+            verb = "evacuates" if d.get("evacuated") else "loses"
+            return f"{who} {verb} {d.get('what', 'a unit')}" + (f" from {d['hex']}" if d.get("evacuated") and d.get(
+                "hex") else f" in {d['hex']}" if d.get("hex") else "")
         box = {"mix": "out of play", "replace": "to the Replacement box", "dead": "permanently eliminated",
                "evacuated": "evacuated"}[d["box"]]
         return f"{', '.join(q.label(state, i) for i in d['ids'])}: {box}" + (f" ({d['why']})" if d.get("why") else "")

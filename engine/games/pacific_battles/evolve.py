@@ -67,6 +67,7 @@ def _turn(s: PBState, d: dict[str, Any], side: str | None) -> None:
 def _scheduled(s: PBState, d: dict[str, Any], side: str | None) -> None:
     s.reserved[d["side"]].remove(d["marker"])
     s.hand[d["side"]] = sorted([*s.hand[d["side"]], d["marker"]])
+    s.played[d["side"]].add(d["marker"])  # taken in the open: no secret that it is held
 
 
 @on("phase_began")

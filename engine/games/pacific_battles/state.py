@@ -91,7 +91,7 @@ class PBState:
     fire: dict[str, int] = field(default_factory=dict)  # 16.52: side -> points firing at other missions
     examined: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # hexes, this phase
     revealed: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # enemy ids ever seen
-    played: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # markers ever played
+    played: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # markers ever shown
     moved: set[str] = field(default_factory=set)  # pieces moved this phase (11.2)
     eligible: set[str] = field(default_factory=set)  # follow-on movers, fixed at the phase start (10.2)
     bridging: set[str] = field(default_factory=set)  # hexes where engineers started this phase (20.2)

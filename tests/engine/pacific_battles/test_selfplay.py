@@ -21,6 +21,13 @@ def test_two_random_games_finish_replay_and_leak_nothing() -> None:
         out.getvalue()
 
 
+def test_a_random_game_with_every_option_on_finishes_replays_and_leaks_nothing() -> None:
+    out = io.StringIO()
+    stats = run("pacific_battles", 1, 11, out=out, options=dict.fromkeys(RULES.options, True))
+    assert (stats["finished"], stats["errors"], stats["replay_mismatches"], stats["leaks"]) == (1, 0, 0, 0), \
+        out.getvalue()
+
+
 def test_the_checker_finds_a_planted_leak_in_a_view(monkeypatch) -> None:
     state = new_game("plant")
     before = RULES.clone(state)
