@@ -187,6 +187,8 @@ def command_label(state: PBState, c: Command) -> str:
         return f"Land {lab(d['unit'])} in {d['hex']}"
     if t == "move":
         return f"Move {lab(d['unit'])} to {d['to']}"
+    if t == "carry":
+        return f"Move {lab(d['unit'])} to {d['to']} carrying a supply point (20.4)"
     if t == "sail":
         return f"Sail {lab(d['carrier'])} with its {d['cargo']} to {d['to']} (22.1)"
     if t == "strike":

@@ -56,8 +56,33 @@ def gen_movement(state: PBState, side: str, unit: str | None = None) -> Iterator
             yield Command("move", {"unit": pid, "to": h})
     if unit is not None:
         return
+    yield from _carries(state, side, zoc, enemy)
     yield from _sails(state, side)
     yield from gen_recon(state, side)
+
+
+def _carried(state: PBState, side: str, engineer: str) -> str | None:
+    """20.4: the supply point a combat effective engineer could pick up in its hex."""
+    p = state.pieces[engineer]
+    if q.kind(p.unit) != "engineer" or p.suppressed or p.id in state.moved:
+        return None
+    supply = sorted(x.id for x in state.at(p.hex) if x.side == side and x.unit == SUPPLY and x.id not in state.moved)
+    return supply[0] if supply else None
+
+
+def _carries(state: PBState, side: str, zoc: frozenset[str], enemy: set[str]) -> Iterator[Command]:
+    for pid in movers(state, side):
+        if _carried(state, side, pid) is not None:
+            for h in sorted(moves(state, pid, zoc, enemy)):
+                yield Command("carry", {"unit": pid, "to": h})
+
+
+def do_carry(em: Emitter, data: dict[str, Any], side: str) -> None:
+    """20.4: the engineer moves with one supply point and drops it at the end of its move."""
+    p = em.state.pieces[data["unit"]]
+    point = _carried(em.state, side, p.id)
+    q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": 2}, actor=side,
+             ids=[p.id, point], to=data["to"], **{"from": p.hex})
 
 
 def do_move(em: Emitter, data: dict[str, Any], side: str) -> None:

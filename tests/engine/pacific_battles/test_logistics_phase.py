@@ -469,7 +469,7 @@ def test_17_2_one_naval_bombardment_a_hex() -> None:
     with pytest.raises(IllegalCommandError):
         play(s, "play", "Allied", marker="Naval Battle of Guadalcanal", target=CLEAR_TARGET)
     assert any(c["hex"] == CLEAR_TARGET for c in datas(s, "Allied", "strike"))  # naval and air combine (17.2)
-    assert s.strikes == [{"hex": CLEAR_TARGET, "air": 0, "naval": "Destroyer Support", "value": 2}]
+    assert s.strikes == [{"hex": CLEAR_TARGET, "air": 0, "naval": "Destroyer Support", "value": 2, "artillery": None}]
 
 
 def test_16_83_an_s_result_suppresses_the_combat_units_and_eliminates_one_supply_point() -> None:
@@ -499,3 +499,18 @@ def test_16_84_aa_damages_one_air_unit_after_the_bombardment() -> None:
     assert s.air["Allied"].damaged == 1  # one air unit, not the three
     assert s.air["Allied"].missions.get("struck") == 2
     assert not s.pieces["124 Inf"].suppressed and len(supply_at(s, CLEAR_TARGET)) == 2
+
+
+def test_20_4_an_engineer_carries_one_supply_point_and_drops_it_at_the_end_of_its_move() -> None:
+    s = position({"1 Eng": ("1 Eng", HF), "s1": ("Supply", HF, "Allied"), "s2": ("Supply", HF, "Allied")},
+                 phase="initial_first_movement")
+    carries = [c.data for c in legal(s, "Allied", "carry")]
+    moves = [c.data for c in legal(s, "Allied", "move") if c.data["unit"] == "1 Eng"]
+    assert carries and {c["to"] for c in carries} == {m["to"] for m in moves}  # the engineer's own movement
+    to = carries[0]["to"]
+    play(s, "carry", "Allied", unit="1 Eng", to=to)
+    assert s.pieces["1 Eng"].hex == to and s.pieces["s1"].hex == to and s.pieces["s2"].hex == HF  # one point only
+    assert legal(s, "Allied", "carry") == []  # it has moved: nothing more to carry
+    s = position({"1 Eng": ("1 Eng", HF), "s1": ("Supply", HF, "Allied")}, phase="initial_first_movement",
+                 suppressed=("1 Eng",))
+    assert legal(s, "Allied", "carry") == []  # only a combat effective engineer (20.0)
