@@ -36,6 +36,8 @@ def describe(state: PBState, event: Event) -> str | None:
         return None
     if t == "initiative_set":
         return f"{d['first']} has the initiative: {d['why']}"
+    if t == "start_force":
+        return f"{who} start force (35.4)" + (f", die {d['die']}: {d['note']}" if "die" in d else ": rolled in secret")
     if t == "marker_scheduled":
         return f"{who} takes {d['marker']} at {d['why']}"
     if t == "marker_drawn":

@@ -481,3 +481,9 @@ def _bridges(s: PBState, d: dict[str, Any], side: str | None) -> None:
 def _withdrawn(s: PBState, d: dict[str, Any], side: str | None) -> None:
     b = s.battles.pop(d["battle"])
     s.attacked -= set(b["attackers"])
+
+
+@on("start_force")
+def _start_force(s: PBState, d: dict[str, Any], side: str | None) -> None:
+    for unit, due in d["changes"]:
+        s.off[unit] = replace(s.off[unit], due=due)

@@ -24,6 +24,7 @@ from engine.games.pacific_battles import (
     markers,
     planning,
     supplying,
+    variable,
 )
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
@@ -35,6 +36,7 @@ OPTIONS = {
     "high_ground": "Optional 28.0: an HQ on hills or mountains supports two hexes farther",
     "buy_markers": "Optional 27.0: spend two VP for each extra command marker, up to your normal picks",
     "artillery": "Optional 29.0: activated HQs fire their support value as artillery in the strike phase",
+    "variable_forces": "Optional 35.3-35.4: each side's start force by a secret die (a reconstructed table)",
     "historical_markers": "Optional 35.1: the historical markers come at their historical dates",
 }
 FIELDS: dict[str, dict[str, str]] = {
@@ -146,6 +148,12 @@ class PacificBattles:
             pieces = [[u.name, u.name, "track", f.groups[u.group].turn, not f.groups[u.group].interdiction]
                       for u in f.units.values() if u.side == side and (u.group == "start" or f.groups[u.group].turn)]
             q.secret(em, "pieces_added", side, {"side": side}, side=side, pieces=pieces)
+        if options.get("variable_forces"):
+            for side in SIDES:  # 35.4: rolled and deployed in secret
+                die = em.roll()
+                row = variable.table()[side][die]
+                q.secret(em, "start_force", side, {"side": side}, side=side, die=die, note=row.note,
+                         changes=[list(c) for c in row.changes])
         flow.end_phase(em)
         flow.settle(em, self._needs_input)
         return em.events

@@ -108,3 +108,32 @@ def test_29_an_hq_out_of_reach_of_supply_or_inactive_fires_nothing() -> None:
     s = position({"1 Mar Div HQ": ("1 Mar Div HQ", hf), "s1": ("Supply", hf, "Allied"), "28 Inf": ("28 Inf", enemy)},
                  phase="initial_first_strike", active=("1 Mar Div HQ",))
     assert legal(s, "Allied", "artillery") == []  # the option is off
+
+
+def test_35_4_each_side_rolls_its_start_force_in_secret() -> None:
+    from engine.core.visibility import for_viewer
+    from engine.games.pacific_battles import variable
+
+    seen: dict[str, set[int]] = {"Allied": set(), "Japanese": set()}
+    for n in range(30):
+        events = RULES.create("historical", {"variable_forces": True}, f"vf-{n}")
+        state = new_game(f"vf-{n}", options={"variable_forces": True})
+        for e in (e for e in events if e.type == "start_force"):
+            side, die = e.data["side"], e.data["die"]
+            seen[side].add(die)
+            other = "Japanese" if side == "Allied" else "Allied"
+            stub = for_viewer(e, other, RULES.sides)
+            assert "die" not in stub.data and "changes" not in stub.data  # 35.4: "done in secret"
+            for unit, due in variable.table()[side][die].changes:
+                assert state.off[unit].due == due
+        if any(e.type == "start_force" and e.data["side"] == "Japanese" and e.data["die"] >= 3 for e in events):
+            assert "Kuma Bn" in [c.data["unit"] for c in legal(state, "Japanese", "place")]  # set up with 25.4a
+    assert seen["Allied"] and seen["Japanese"] and len(seen["Japanese"]) > 2
+
+
+def test_35_4_the_table_covers_every_die_and_moves_only_a_sides_own_units() -> None:
+    from engine.games.pacific_battles import variable
+
+    t = variable.table()
+    assert all(sorted(rows) == [1, 2, 3, 4, 5, 6] for rows in t.values())
+    assert t["Allied"][3].changes == () and t["Japanese"][1].changes == ()  # the printed forces are a row
