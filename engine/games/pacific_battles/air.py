@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from engine.core.errors import IllegalCommandError
 from engine.games.pacific_battles import tables
 
-MISSIONS = ("superiority", "interdiction", "recon", "strike", "supply")
+MISSIONS = ("superiority", "interdiction", "recon", "strike", "supply", "support")  # support: 31.0
 
 
 def check_allocation(reserve: int, allocation: dict[str, int], air_supply: int = 0) -> None:

@@ -75,6 +75,7 @@ def gen_declare(state: PBState, side: str) -> Iterator[Command]:
             yield Command("declare", {"hex": h})
         for i in range(len(state.battles)):  # a declared battle may be taken out again before the fight
             yield Command("withdraw", {"battle": i})
+        yield from _air_support(state, side)
         a, d = unmet(state, side)
         if not a and not d:
             yield Command("fight") if state.battles else Command("end_phase")
@@ -117,6 +118,39 @@ def do_cancel(em: Emitter, data: dict[str, Any], side: str) -> None:
     q.secret(em, "battle_cancelled", side, None, actor=side)
 
 
+CAS_LIMIT = 2  # 31.21: air units a battle; the scenario sets none (R-PB-31)
+
+
+def _air_support(state: PBState, side: str) -> Iterator[Command]:
+    """31.0-31.1: points on the Close Air Support mission added to declared battles."""
+    left = state.air[side].missions.get("support", 0)
+    for i, b in enumerate(state.battles):
+        room = min(left, CAS_LIMIT - b.get("support", 0))
+        for n in range(1, room + 1):
+            yield Command("air_support", {"battle": i, "points": n})
+
+
+def do_air_support(em: Emitter, data: dict[str, Any], side: str) -> None:
+    q.secret(em, "close_support_added", side, None, actor=side, side=side, battle=data["battle"],
+             points=data["points"])
+
+
+def close_support_aa(em: Emitter, b: dict[str, Any], attacker: str) -> None:
+    """31.1-31.2: after the battle a die for each close support air unit: damaged on a 6, on
+    a 5-6 when an enemy AA unit was in or next to a defending hex; the rest go to Reserve."""
+    n = b.get("support", 0)
+    if not n:
+        return
+    s: PBState = em.state
+    near = {h for x in b["defenders"] for h in (x, *q.board().neighbours(x))}
+    aa = any(p.side != attacker and q.kind(p.unit) == "aa" and p.hex in near for p in s.pieces.values())
+    dice = [em.roll(i) for i in range(n)]
+    damaged = sum(1 for die in dice if tables.close_support_damaged(die, aa))
+    em.emit("air_changed", None, side=attacker, boxes={"damaged": damaged, "reserve": n - damaged},
+            missions={"cas": -n}, why=f"close air support AA: dice {dice}{' near enemy AA' if aa else ''} (31.2)",
+            dice=dice)
+
+
 def do_withdraw(em: Emitter, data: dict[str, Any], side: str) -> None:
     q.secret(em, "battle_withdrawn", side, None, actor=side, battle=data["battle"])
 
@@ -124,8 +158,8 @@ def do_withdraw(em: Emitter, data: dict[str, Any], side: str) -> None:
 def do_fight(em: Emitter, data: dict[str, Any], side: str) -> None:
     s: PBState = em.state
     em.emit("battles_fought", side, count=len(s.battles),
-            battles=[{"attackers": [[i, s.pieces[i].unit] for i in b["attackers"]], "defenders": b["defenders"]}
-                     for b in s.battles])
+            battles=[{"attackers": [[i, s.pieces[i].unit] for i in b["attackers"]], "defenders": b["defenders"],
+                      "support": b.get("support", 0)} for b in s.battles])
     # The defender is always asked (whether it holds a marker or not: asking only when it
     # does would tell the attacker that it does).
     q.owe(em, {"side": other(side), "kind": "react"})
@@ -202,7 +236,7 @@ def assess(state: PBState, b: dict[str, Any]) -> tuple[combat.Assessment, list[P
     a = combat.assess(q.board(), q.forces(), counted(state, attackers), counted(state, defenders),
                       attacker_hqs=q.active_hqs(state, side), defender_hqs=q.active_hqs(state, other(side)),
                       fortified=any(h in state.fortified for h in b["defenders"]),
-                      banzai="Banzai!" in names, gung_ho="Gung Ho!" in names,
+                      banzai="Banzai!" in names, gung_ho="Gung Ho!" in names, close_support=b.get("support", 0),
                       across=_across(state, attackers, b["defenders"]))
     return a, attackers, defenders
 
@@ -263,6 +297,7 @@ def do_crt(em: Emitter, data: dict[str, Any], side: str) -> None:
     if result.pursuit:
         q.owe(em, {"side": attacker, "kind": "pursue", "battle": i,
                                                  "ids": att_ids, "hexes": b["defenders"], "moved": []})
+    close_support_aa(em, b, attacker)
 
 
 def _owe(em: Emitter, who: str, need: int, measure: str, ids: list[str], battle: int, enemy: str,

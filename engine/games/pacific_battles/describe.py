@@ -146,6 +146,8 @@ def describe(state: PBState, event: Event) -> str | None:
         return f"Battle declared: {', '.join(d.get('units', []))} against {', '.join(d['defenders'])}"
     if t == "battle_cancelled":
         return "Battle declaration cancelled"
+    if t == "close_support_added":
+        return f"{d['points']} close air support point(s) on battle {d['battle'] + 1} (31.1)"
     if t == "battle_withdrawn":
         return f"Declared battle {d['battle'] + 1} taken out again"
     if t == "battles_fought":

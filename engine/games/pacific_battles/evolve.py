@@ -481,9 +481,26 @@ def _bridges(s: PBState, d: dict[str, Any], side: str | None) -> None:
 def _withdrawn(s: PBState, d: dict[str, Any], side: str | None) -> None:
     b = s.battles.pop(d["battle"])
     s.attacked -= set(b["attackers"])
+    if b.get("support") and side is not None:  # its close air support goes back to the mission
+        air = s.air[side]
+        air.missions["support"] = air.missions.get("support", 0) + b["support"]
+        air.missions["cas"] -= b["support"]
+        if air.missions["cas"] <= 0:
+            del air.missions["cas"]
 
 
 @on("start_force")
 def _start_force(s: PBState, d: dict[str, Any], side: str | None) -> None:
     for unit, due in d["changes"]:
         s.off[unit] = replace(s.off[unit], due=due)
+
+
+@on("close_support_added")
+def _close_support(s: PBState, d: dict[str, Any], side: str | None) -> None:
+    b = s.battles[d["battle"]]
+    b["support"] = b.get("support", 0) + d["points"]
+    air = s.air[d["side"]]
+    air.missions["support"] -= d["points"]
+    air.missions["cas"] = air.missions.get("cas", 0) + d["points"]
+    if air.missions["support"] <= 0:
+        del air.missions["support"]

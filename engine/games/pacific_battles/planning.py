@@ -182,25 +182,36 @@ def gen_allocate(state: PBState, side: str) -> Iterator[Command]:
     if side not in state.round.waiting:
         return
     reserve = state.air[side].reserve
-    yield Command("allocate", {m: 0 for m in MISSIONS})
-    for m in MISSIONS:
+    missions = allocation_missions(state)
+    none = dict.fromkeys(missions, 0)
+    yield Command("allocate", none)
+    for m in missions:
         for n in range(1, reserve + 1):
             if m == "interdiction" and n not in tables.INTERDICTION_POINTS:
                 continue
-            yield Command("allocate", {**{k: 0 for k in MISSIONS}, m: n})
+            yield Command("allocate", {**none, m: n})
     if reserve >= 2:  # a mixed one: half to superiority, the rest to strikes
         half = reserve // 2
-        yield Command("allocate", {**{k: 0 for k in MISSIONS}, "superiority": half, "strike": reserve - half})
+        yield Command("allocate", {**none, "superiority": half, "strike": reserve - half})
+
+
+ALLOCATION = (*MISSIONS, "support")  # "support": close air support, optional 31.0
+
+
+def allocation_missions(state: PBState) -> tuple[str, ...]:
+    return ALLOCATION if state.options.get("close_air_support") else MISSIONS
 
 
 def check_allocate(state: PBState, side: str, data: dict[str, Any]) -> None:
     if state.phase != "air_allocation" or side not in state.round.waiting:
         raise IllegalCommandError("4.1", "air missions are allocated in the planning impulse, once a turn")
-    air.check_allocation(state.air[side].reserve, {m: data[m] for m in MISSIONS})
+    if data.get("support") and not state.options.get("close_air_support"):
+        raise IllegalCommandError("31.0", "close air support is an optional rule this game does not use")
+    air.check_allocation(state.air[side].reserve, {m: data[m] for m in ALLOCATION})
 
 
 def do_allocate(em: Emitter, data: dict[str, Any], side: str) -> None:
-    allocation = {m: data[m] for m in MISSIONS}
+    allocation = {m: data[m] for m in allocation_missions(em.state)}
     event = sealed.sealed_event(AIR_ROUND, side, allocation)
     em.emit(event.type, side, **event.data)
     if not em.state.round.open:

@@ -37,11 +37,12 @@ OPTIONS = {
     "buy_markers": "Optional 27.0: spend two VP for each extra command marker, up to your normal picks",
     "artillery": "Optional 29.0: activated HQs fire their support value as artillery in the strike phase",
     "variable_forces": "Optional 35.3-35.4: each side's start force by a secret die (a reconstructed table)",
+    "close_air_support": "Optional 31.0: air points allocated to close air support shift a battle right",
     "historical_markers": "Optional 35.1: the historical markers come at their historical dates",
 }
 FIELDS: dict[str, dict[str, str]] = {
     "place": {"unit": "str", "hex": "str"}, "end_phase": {},
-    "allocate": dict.fromkeys(MISSIONS, "int"), "fire": {"at_others": "int"},
+    "allocate": {**dict.fromkeys(MISSIONS, "int"), "support": "int?"}, "fire": {"at_others": "int"},
     "hit": {"mission": "str", "kind": "str"},
     "land": {"unit": "str", "hex": "str"}, "to_base": {"unit": "str"}, "evacuate": {"unit": "str"},
     "buy": {"unit": "str"},
@@ -54,12 +55,12 @@ FIELDS: dict[str, dict[str, str]] = {
     "recon": {"hex": "str"}, "strike": {"hex": "str", "points": "int"},
     "artillery": {"hq": "str", "hex": "str", "points": "int"},
     "declare": {"hex": "str"}, "add": {"unit": "str"}, "add_hex": {"hex": "str"}, "close": {}, "cancel": {},
-    "withdraw": {"battle": "int"},
+    "withdraw": {"battle": "int"}, "air_support": {"battle": "int", "points": "int"},
     "fight": {}, "crt": {"table": "str"}, "play": {"marker": "str", "target": "str?"}, "pass": {},
     "lose": {"unit": "str"}, "break": {"unit": "str"}, "retreat": {"unit": "str", "to": "str"},
     "pursue": {"unit": "str", "to": "str"}, "stop": {}, "delay_turn": {"turn": "int"}, "buy_marker": {},
 }
-DEFAULTS = {t: {n: None for n, k in f.items() if k == "str?"} for t, f in FIELDS.items()}
+DEFAULTS = {t: {n: None if k == "str?" else 0 for n, k in f.items() if k.endswith("?")} for t, f in FIELDS.items()}
 REVEALING = ("examined", "marker_drawn", "decisions_revealed", "track_examined", "battles_fought")
 
 Handler = Callable[[Emitter, dict[str, Any], str], None]
@@ -81,6 +82,7 @@ HANDLERS: dict[str, Handler] = {
     "artillery": impulse.do_artillery, "carry": impulse.do_carry,
     "declare": battles.do_declare, "add": battles.do_add, "add_hex": battles.do_add_hex,
     "close": battles.do_close, "cancel": battles.do_cancel, "withdraw": battles.do_withdraw,
+    "air_support": battles.do_air_support,
     "fight": battles.do_fight, "crt": battles.do_crt,
     "pass": battles.do_pass, "lose": battles.do_lose, "break": battles.do_break,
     "retreat": battles.do_retreat, "pursue": battles.do_pursue, "stop": battles.do_stop,
@@ -387,14 +389,15 @@ def _check_fields(command: Command) -> None:
         raise MalformedCommandError("", f"{command.type} takes {sorted(fields) or 'no fields'}, not {sorted(extra)}")
     for name, kind in fields.items():
         value = command.data.get(name, DEFAULTS.get(command.type, {}).get(name, ...))
-        if kind == "int":
+        if kind.startswith("int"):
             ok = isinstance(value, int) and not isinstance(value, bool) and -1000 < value < 1000
         elif kind == "list":
             ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
         else:
             ok = isinstance(value, str) or (kind == "str?" and value is None)
         if not ok:
-            want = {"str": "a string", "str?": "a string or null", "list": "a list of strings", "int": "a whole number"}
+            want = {"str": "a string", "str?": "a string or null", "list": "a list of strings", "int": "a whole number",
+                    "int?": "a whole number"}
             raise MalformedCommandError("", f"{command.type}: '{name}' must be {want[kind]}")
 
 

@@ -80,7 +80,8 @@ def build_view(rules: Any, state: PBState, side: str | None, legal: list[Command
         sides[sd] = entry
     acting = side is not None and side in prompt.acting
     view: dict[str, Any] = {
-        "game": rules.id, "side": side, "turn": state.turn, "month": turn_name(state.turn) if state.turn else "set-up",
+        "game": rules.id, "side": side, "options": dict(state.options), "turn": state.turn,
+        "month": turn_name(state.turn) if state.turn else "set-up",
         "last_turn": state.last_turn, "phase": state.phase, "phase_title": seq.title(state) if state.phase else "",
         "first": state.first, "henderson": state.henderson,
         "prompt": {"side": prompt.side, "sides": list(prompt.acting), "kind": prompt.kind,
@@ -109,7 +110,7 @@ def _battles(state: PBState, side: str | None, everything: bool) -> list[dict[st
     for b in state.battles:
         out.append({"attackers": [[i, state.pieces[i].unit] for i in b["attackers"] if i in state.pieces],
                     "defenders": b["defenders"], "done": b["done"], "result": b.get("result"),
-                    "markers": [m for _, m in b["markers"]]})
+                    "markers": [m for _, m in b["markers"]], "support": b.get("support", 0)})
     if state.declaring is not None:
         d = state.declaring
         out.append({"attackers": [[i, state.pieces[i].unit] for i in d["attackers"] if i in state.pieces],

@@ -137,3 +137,45 @@ def test_35_4_the_table_covers_every_die_and_moves_only_a_sides_own_units() -> N
     t = variable.table()
     assert all(sorted(rows) == [1, 2, 3, 4, 5, 6] for rows in t.values())
     assert t["Allied"][3].changes == () and t["Japanese"][1].changes == ()  # the printed forces are a row
+
+
+def test_31_close_air_support_shifts_the_battle_and_risks_aa() -> None:
+    from engine.games.pacific_battles.testing import force_dice, position
+
+    b = q.board()
+    hf = b.places["Henderson Field"]
+    enemy = b.neighbours(hf)[0]
+    s = position({"1 Mar": ("1 Mar", hf), "28 Inf": ("28 Inf", enemy)}, phase="initial_first_combat",
+                 options={"close_air_support": True}, air={"Allied": {"missions": {"support": 3}}})
+    play(s, "declare", "Allied", hex=enemy)
+    play(s, "add", "Allied", unit="1 Mar")
+    play(s, "close", "Allied")
+    offers = [c.data for c in legal(s, "Allied", "air_support")]
+    assert offers == [{"battle": 0, "points": 1}, {"battle": 0, "points": 2}]  # at most two a battle (R-PB-31)
+    play(s, "air_support", "Allied", battle=0, points=2)
+    assert s.air["Allied"].missions == {"support": 1, "cas": 2}
+    play(s, "fight", "Allied")
+    play(s, "pass", "Japanese")
+    force_dice(s, {(1, 0): 3, (1, 1): 6, (2, 0): 1})  # the battle's die, ...
+    from engine.games.pacific_battles.battles import assess
+
+    a, _, _ = assess(s, s.battles[0])
+    assert any(sh.rule == "31.1" and sh.value == 2 for sh in a.shifts)  # one column a point
+    before = s.air["Allied"].reserve + s.air["Allied"].damaged
+    events = play(s, "crt", "Allied", table="raid")
+    aa = next(e for e in events if e.type == "air_changed" and "31.2" in e.data["why"])
+    assert len(aa.data["dice"]) == 2 and "cas" not in s.air["Allied"].missions
+    assert s.air["Allied"].damaged == sum(1 for d in aa.data["dice"] if d == 6)  # no enemy AA near: only a 6
+    assert s.air["Allied"].reserve + s.air["Allied"].damaged == before + 2
+
+
+def test_31_without_the_option_no_support_mission() -> None:
+    from engine.games.pacific_battles.planning import check_allocate
+    from engine.games.pacific_battles.testing import position
+
+    s = position({}, phase="air_allocation")
+    s.round.sides = ("Allied", "Japanese")
+    s.air["Allied"].reserve = 4
+    with pytest.raises(IllegalCommandError) as err:
+        check_allocate(s, "Allied", {"superiority": 0, "interdiction": 0, "recon": 0, "strike": 0, "support": 2})
+    assert err.value.rule == "31.0"
