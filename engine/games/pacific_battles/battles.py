@@ -269,6 +269,8 @@ def do_crt(em: Emitter, data: dict[str, Any], side: str) -> None:
     for who, ids, loss in ((attacker, att_ids, result.attacker_loss), (defender, def_ids, result.defender_loss)):
         enemy = other(who)
         if loss == "all":
+            if who == defender and s.options.get("capture_supply"):  # 32.0: the supply waits for the victor
+                ids = [x for x in ids if s.pieces[x].unit != SUPPLY]
             eliminate(em, ids, enemy, dead, f"the battle for {', '.join(b['defenders'])}")
         elif loss == "half":
             attacking = who == attacker
@@ -487,13 +489,20 @@ def _retreat_elimination(em: Emitter, pid: str, d: dict[str, Any], why: str) -> 
     eliminate(em, [pid], enemy, d["dead"], why)
 
 
+def _capturable(state: PBState, side: str, p: Piece) -> bool:
+    """32.0 (optional): enemy supply left alone in a cleared hex waits to be captured."""
+    return bool(state.options.get("capture_supply")) and p.side != side and p.unit == SUPPLY
+
+
 def gen_pursue(state: PBState, side: str) -> Iterator[Command]:
     d = state.pending[0]
-    cleared = {h for h in d["hexes"] if not any(p.side != side for p in state.at(h))}
+    cleared = {h for h in d["hexes"] if not any(p.side != side and not _capturable(state, side, p)
+                                                for p in state.at(h))}
+    pieces = [p for p in state.pieces.values() if not _capturable(state, side, p)]
     for pid in d["ids"]:
         if pid not in state.pieces or pid in d["moved"]:
             continue
-        for h in retreat.pursuit_hexes(q.board(), q.forces(), list(state.pieces.values()), state.pieces[pid], cleared):
+        for h in retreat.pursuit_hexes(q.board(), q.forces(), pieces, state.pieces[pid], cleared):
             yield Command("pursue", {"unit": pid, "to": h})
     yield Command("stop")
 
@@ -504,6 +513,23 @@ def do_pursue(em: Emitter, data: dict[str, Any], side: str) -> None:
             **{"from": p.hex})
     d = em.state.pending[0]
     q.progress(em, side, changes={"moved": [*d["moved"], p.id]})
+    capture(em, side, data["to"])
+
+
+def capture(em: Emitter, side: str, hex_id: str) -> None:
+    """32.1: a die for each enemy supply point in the hex entered: 1-3 it becomes ours, 4-6
+    it is eliminated."""
+    s: PBState = em.state
+    points = sorted(p.id for p in s.at(hex_id) if _capturable(s, side, p))
+    for i, pid in enumerate(points):
+        die = em.roll(i)
+        captured = die <= 3
+        em.emit("pieces_removed", None, ids=[pid], box="mix", owner=other(side), unit=SUPPLY,
+                why=f"{'captured' if captured else 'destroyed'} on a {die} (32.1)", die=die)
+        if captured:
+            new = q.new_ids(em.state, side, 1)[0]
+            em.emit("piece_placed", None, id=new, unit=SUPPLY, side=side, hex=hex_id, new_ids=1,
+                    why="captured supply (32.1)")
 
 
 def do_stop(em: Emitter, data: dict[str, Any], side: str) -> None:

@@ -38,6 +38,7 @@ OPTIONS = {
     "artillery": "Optional 29.0: activated HQs fire their support value as artillery in the strike phase",
     "variable_forces": "Optional 35.3-35.4: each side's start force by a secret die (a reconstructed table)",
     "close_air_support": "Optional 31.0: air points allocated to close air support shift a battle right",
+    "capture_supply": "Optional 32.0: enemy supply in a hex you clear and pursue into may be captured",
     "historical_markers": "Optional 35.1: the historical markers come at their historical dates",
 }
 FIELDS: dict[str, dict[str, str]] = {

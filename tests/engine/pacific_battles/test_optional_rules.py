@@ -179,3 +179,48 @@ def test_31_without_the_option_no_support_mission() -> None:
     with pytest.raises(IllegalCommandError) as err:
         check_allocate(s, "Allied", {"superiority": 0, "interdiction": 0, "recon": 0, "strike": 0, "support": 2})
     assert err.value.rule == "31.0"
+
+
+def test_32_supply_in_a_cleared_hex_is_captured_on_1_to_3_when_the_victor_pursues_into_it() -> None:
+    from engine.games.pacific_battles.testing import force_die, position
+
+    b = q.board()
+    hf = b.places["Henderson Field"]
+    enemy = b.neighbours(hf)[0]
+    spots = {"1 Mar": ("1 Mar", hf), "Kuma Bn": ("Kuma Bn", enemy),
+             "j1": ("Supply", enemy, "Japanese"), "j2": ("Supply", enemy, "Japanese")}
+    s = position(spots, phase="initial_first_combat", options={"capture_supply": True})
+    play(s, "declare", "Allied", hex=enemy)
+    play(s, "add", "Allied", unit="1 Mar")
+    play(s, "close", "Allied")
+    play(s, "fight", "Allied")
+    play(s, "pass", "Japanese")
+    force_die(s, 6)
+    events = play(s, "crt", "Allied", table="assault")
+    assert next(e for e in events if e.type == "battle_resolved").data["result"] == "DE"
+    assert "Kuma Bn" not in s.pieces and {"j1", "j2"} <= set(s.pieces)  # the supply waits (32.0)
+    assert {"unit": "1 Mar", "to": enemy} in [c.data for c in legal(s, "Allied", "pursue")]
+    events = play(s, "pursue", "Allied", unit="1 Mar", to=enemy)
+    rolls = [e for e in events if e.type == "pieces_removed" and e.data.get("die")]
+    assert len(rolls) == 2 and "j1" not in s.pieces and "j2" not in s.pieces
+    captured = sum(1 for e in rolls if e.data["die"] <= 3)
+    ours = [p for p in s.at(enemy) if p.side == "Allied" and p.unit == "Supply"]
+    assert len(ours) == captured  # 1-3 captured, 4-6 eliminated (32.1)
+
+
+def test_32_without_the_option_supply_goes_with_its_defenders() -> None:
+    from engine.games.pacific_battles.testing import force_die, position
+
+    b = q.board()
+    hf = b.places["Henderson Field"]
+    enemy = b.neighbours(hf)[0]
+    s = position({"1 Mar": ("1 Mar", hf), "Kuma Bn": ("Kuma Bn", enemy), "j1": ("Supply", enemy, "Japanese")},
+                 phase="initial_first_combat")
+    play(s, "declare", "Allied", hex=enemy)
+    play(s, "add", "Allied", unit="1 Mar")
+    play(s, "close", "Allied")
+    play(s, "fight", "Allied")
+    play(s, "pass", "Japanese")
+    force_die(s, 6)
+    play(s, "crt", "Allied", table="assault")
+    assert "j1" not in s.pieces and s.at(enemy) == []
