@@ -12,8 +12,9 @@ from engine.core.errors import IllegalCommandError
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.core.hexes import distance_between
-from engine.games.pacific_battles import planning, tables, victory
+from engine.games.pacific_battles import deception, planning, tables, victory
 from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles.forces import DECEPTION
 from engine.games.pacific_battles.logistics import PORT_FREE_LANDING, is_port
 from engine.games.pacific_battles.movement import SUPPLY
 from engine.games.pacific_battles.retreat import STACK_LIMIT
@@ -29,6 +30,8 @@ def setup_units(state: PBState) -> list[str]:
 
 
 def setup_hexes(state: PBState, unit: str) -> list[str]:
+    if unit == DECEPTION:  # 34.1: on or next to the units already set up
+        return sorted(deception.placement_hexes(state, "Japanese"))
     hf = q.henderson_hex()
     size = q.battalions(unit)
     return sorted(h for h in q.board().terrain if distance_between(h, hf) <= q.SETUP_RADIUS
@@ -37,9 +40,9 @@ def setup_hexes(state: PBState, unit: str) -> list[str]:
 
 
 def gen_setup(state: PBState, side: str) -> Iterator[Command]:
-    for unit in setup_units(state):
-        for h in setup_hexes(state, unit):
-            yield Command("place", {"unit": unit, "hex": h})
+    for pid in setup_units(state):
+        for h in setup_hexes(state, state.off[pid].unit):
+            yield Command("place", {"unit": pid, "hex": h})
     if not setup_units(state):
         yield Command("end_phase")
 
@@ -65,6 +68,8 @@ def begin(em: Emitter, side: str) -> None:
     em.emit("air_changed", None, side=side, boxes={"reserve": points + due, "due": -due},
             why=", ".join(why) + " (16.31: usable from the next turn's allocation)")
     planning.add_supply(em, side, f.air["supply"][side], safe=False)
+    if deception.on(s) and s.turn >= deception.FROM_TURN:
+        deception.add(em, side, deception.EACH_TURN[side], s.turn)
 
 
 def due_units(state: PBState, side: str) -> list[str]:
@@ -80,6 +85,9 @@ def landing_hexes(state: PBState, side: str, pid: str) -> list[str]:
     """25.6b, 25.7b: any coastal hex free of enemy units (6.21), within 26.8's limit of
     three battalion equivalents and one supply unit a hex unless it is an active port."""
     unit = state.off[pid].unit
+    if unit == DECEPTION:  # 34.1: with the turn's landings, or on or next to friendly units; no stacking
+        enemy = q.enemy_hexes(state, side)
+        return sorted((set(q.board().coastal) - enemy) | deception.placement_hexes(state, side))
     supply = unit == SUPPLY
     size = 0 if supply else q.battalions(unit)
     mech = False if supply else q.unit_spec(unit).mechanised
@@ -146,7 +154,7 @@ def do_land(em: Emitter, data: dict[str, Any], side: str) -> None:
     if not o.safe and tables.interdiction_column(points) is not None:
         die = em.roll()
         result = tables.interdiction(points, die)
-        what = "a supply point" if o.unit == SUPPLY else "a unit"
+        what = "a supply point" if o.unit == SUPPLY else "a unit"  # a deception marker reads as a unit
         # where it was to land is told only if it lands (4.1 1e: interdiction comes before placing)
         em.emit("interdicted", None, side=side, die=die, points=points, result=result, what=what)
         if result == "AA":
@@ -160,7 +168,7 @@ def do_land(em: Emitter, data: dict[str, Any], side: str) -> None:
         elif result == "E":
             _interdiction_loss(em, side, pid)
             return
-    landed = [0, 1] if o.unit == SUPPLY else [q.battalions(o.unit), 0]
+    landed = [0, 1] if o.unit == SUPPLY else [0, 0] if o.unit == DECEPTION else [q.battalions(o.unit), 0]
     q.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, actor=side, id=pid, hex=hex_id,
              landed=landed)
 
@@ -171,8 +179,8 @@ def _interdiction_loss(em: Emitter, side: str, pid: str) -> None:
     s: PBState = em.state
     o = s.off[pid]
     spec = q.unit_spec(o.unit)
-    if o.unit == SUPPLY:
-        q.secret(em, "pieces_removed", side, {"side": side, "what": "supply point"}, ids=[pid], box="mix")
+    if o.unit in (SUPPLY, DECEPTION):  # back to the counter mix (16.62)
+        q.secret(em, "pieces_removed", side, {"side": side, "what": "a counter"}, ids=[pid], box="mix")
         return
     if spec.breaks is not None:
         bn, n = spec.breaks

@@ -14,6 +14,7 @@ from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.games.pacific_battles import combat, markers, retreat, tables
 from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles.forces import DECEPTION
 from engine.games.pacific_battles.impulse import examine, vp_for
 from engine.games.pacific_battles.movement import SUPPLY, Piece
 from engine.games.pacific_battles.state import PBState, other
@@ -322,7 +323,7 @@ def eliminate(em: Emitter, ids: list[str], by: str | None, dead: list[str], why:
         p = s.pieces.get(pid) or s.off.get(pid)
         if p is None:
             continue
-        box = "mix" if p.unit == SUPPLY else ("dead" if pid in dead else "replace")
+        box = "mix" if p.unit in (SUPPLY, DECEPTION) else ("dead" if pid in dead else "replace")
         data = {"ids": [pid], "box": box, "owner": p.side, "unit": p.unit, "why": why}
         if public:
             em.emit("pieces_removed", None, **data)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.core.game import Emitter
-from engine.games.pacific_battles import arrivals, battles, impulse, markers, planning, supplying, victory
+from engine.games.pacific_battles import arrivals, battles, deception, impulse, markers, planning, supplying, victory
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles.logistics import henderson_active
@@ -117,6 +117,7 @@ def end_of_turn(em: Emitter) -> None:
 def settle(em: Emitter, needs_input: Callable[[PBState], bool], limit: int = 5000) -> None:
     """End phases and run automatic steps until a decision is owed or the game is over."""
     for _ in range(limit):
+        deception.sweep(em)
         s: PBState = em.state
         if s.result is not None:
             return

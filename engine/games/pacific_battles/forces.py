@@ -12,9 +12,10 @@ from typing import Any
 
 DATA = Path(__file__).parent / "data" / "forces.toml"
 SIDES = ("Allied", "Japanese")
-KINDS = ("infantry", "snlf", "raider", "para", "engineer", "armor", "aa", "amphibious", "recon", "hq")
+KINDS = ("infantry", "snlf", "raider", "para", "engineer", "armor", "aa", "amphibious", "recon", "hq", "deception")
 # Battalion equivalents of a size (15.23, 24.0 VP, 7.5 refit): a regiment is three.
-BATTALIONS = {"I": 1, "II": 1, "III": 3, "X": 1, "XX": 1, "XXX": 1, "XXXX": 1}
+BATTALIONS = {"I": 1, "II": 1, "III": 3, "X": 1, "XX": 1, "XXX": 1, "XXXX": 1, "-": 0}
+
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,16 @@ class UnitSpec:
         if self.breaks is not None:
             return self.breaks[1]
         return BATTALIONS[self.size]
+
+
+DECEPTION = "Deception"  # optional 34.1-34.4 and 35.2: a marker that moves like a unit and is nothing
+
+
+@cache
+def deception_spec(side: str) -> UnitSpec:
+    """34.3: "Deception markers have a movement factor": [designed] their side's battalions'
+    (10 Japanese, 8 US, 26.7), non-mechanised; no factors, no stacking, no ZOC."""
+    return UnitSpec(DECEPTION, side, "deception", "-", 0, 0, 10 if side == "Japanese" else 8, "deception")
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from engine.core.visibility import ADMIN, SPECTATOR
 from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles.forces import DECEPTION
 from engine.games.pacific_battles.movement import SUPPLY
 from engine.games.pacific_battles.state import SIDES, PBState, other
 
@@ -56,7 +57,7 @@ def hidden_things(state: PBState, viewer: str | None) -> list[str]:
             known_names.add(spec.name)
             known_factors.update(_factors(spec.name))
     out: set[str] = set()
-    generic = {SUPPLY, *q.forces().battalion}  # "Jp Bn" names a kind of counter, not a unit: its id is the secret
+    generic = {SUPPLY, DECEPTION, *q.forces().battalion}  # "Jp Bn" names a kind of counter: its id is the secret
     for pid, unit in unknown:
         if pid != unit:
             out.add(pid)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.games.pacific_battles.board import Board
-from engine.games.pacific_battles.forces import Forces, UnitSpec
+from engine.games.pacific_battles.forces import DECEPTION, Forces, UnitSpec, deception_spec
 
 SUPPLY = "Supply"  # supply units: no ZOC, no stacking (7.8); not in the counter list
 
@@ -37,13 +37,15 @@ class Piece:
 def spec_of(forces: Forces, piece: Piece) -> UnitSpec | None:
     if piece.unit == SUPPLY:
         return None
+    if piece.unit == DECEPTION:
+        return deception_spec(piece.side)
     return forces.units.get(piece.unit) or forces.battalion[piece.unit]
 
 
 def has_zoc(forces: Forces, piece: Piece) -> bool:
     """13.0: every combat effective ground combat unit; not HQs, supply or suppressed units."""
     spec = spec_of(forces, piece)
-    return spec is not None and spec.kind != "hq" and not piece.suppressed
+    return spec is not None and spec.kind not in ("hq", "deception") and not piece.suppressed
 
 
 def zoc_of(board: Board, forces: Forces, pieces: Iterable[Piece], side: str) -> frozenset[str]:

@@ -10,7 +10,7 @@ from engine.core import dice, sealed
 from engine.core.errors import IllegalCommandError
 from engine.core.events import Command
 from engine.core.game import Emitter
-from engine.games.pacific_battles import air, markers, tables, victory
+from engine.games.pacific_battles import air, deception, markers, tables, victory
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.logistics import combat_effective_engineer
 from engine.games.pacific_battles.movement import SUPPLY
@@ -107,6 +107,8 @@ def take_effect(em: Emitter, side: str, name: str, scheduled: bool = False) -> N
         if name != "USMC Relief":
             em.emit("command_raised", None, side=side, by=1)
         add_group(em, side, name)
+        if deception.on(em.state):
+            deception.add(em, side, deception.WITH_MARKER.get(name, 0), em.state.turn)
     elif name == "Tokyo Express":
         die = em.roll()
         markers.play(em, side, name, f"{die} supply point(s) arrive, not subject to interdiction", die=die)

@@ -10,7 +10,7 @@ from engine.core.hexes import distance_between
 from engine.core.visibility import hide
 from engine.games.pacific_battles import terrain
 from engine.games.pacific_battles.board import Board, load_board
-from engine.games.pacific_battles.forces import Forces, UnitSpec, load_forces
+from engine.games.pacific_battles.forces import DECEPTION, Forces, UnitSpec, deception_spec, load_forces
 from engine.games.pacific_battles.movement import SUPPLY, Piece, has_zoc, spec_of, zoc_of
 from engine.games.pacific_battles.retreat import STACK_LIMIT, stack
 from engine.games.pacific_battles.state import PBState, other
@@ -37,6 +37,8 @@ def spec(state_or_piece: Any) -> UnitSpec | None:
 def unit_spec(unit: str) -> UnitSpec | None:
     if unit == SUPPLY:
         return None
+    if unit == DECEPTION:
+        return deception_spec("Allied")  # kind, size and class are the same for both sides
     return forces().units.get(unit) or forces().battalion[unit]
 
 
@@ -54,8 +56,8 @@ def is_hq(p: Piece) -> bool:
 
 
 def is_combat(p: Piece) -> bool:
-    """2.36: every land unit other than HQ and supply units."""
-    return not is_supply(p) and not is_hq(p)
+    """2.36: every land unit other than HQ and supply units (a deception marker is none)."""
+    return not is_supply(p) and not is_hq(p) and p.unit != DECEPTION
 
 
 def battalions(unit: str) -> int:

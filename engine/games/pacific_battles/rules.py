@@ -18,6 +18,7 @@ from engine.core.game import Emitter, Outcome, Prompt, check_turn
 from engine.games.pacific_battles import (
     arrivals,
     battles,
+    deception,
     evolve,
     flow,
     impulse,
@@ -39,6 +40,7 @@ OPTIONS = {
     "variable_forces": "Optional 35.3-35.4: each side's start force by a secret die (a reconstructed table)",
     "close_air_support": "Optional 31.0: air points allocated to close air support shift a battle right",
     "capture_supply": "Optional 32.0: enemy supply in a hex you clear and pursue into may be captured",
+    "deception": "Optional 34.1-34.4 and 35.2: deception markers, stacks that are nothing",
     "historical_markers": "Optional 35.1: the historical markers come at their historical dates",
 }
 FIELDS: dict[str, dict[str, str]] = {
@@ -151,6 +153,8 @@ class PacificBattles:
             pieces = [[u.name, u.name, "track", f.groups[u.group].turn, not f.groups[u.group].interdiction]
                       for u in f.units.values() if u.side == side and (u.group == "start" or f.groups[u.group].turn)]
             q.secret(em, "pieces_added", side, {"side": side}, side=side, pieces=pieces)
+        if options.get(deception.OPTION):
+            deception.add(em, "Japanese", deception.AT_START["Japanese"], 0)  # 35.2: at the set-up
         if options.get("variable_forces"):
             for side in SIDES:  # 35.4: rolled and deployed in secret
                 die = em.roll()

@@ -224,3 +224,45 @@ def test_32_without_the_option_supply_goes_with_its_defenders() -> None:
     force_die(s, 6)
     play(s, "crt", "Allied", table="assault")
     assert "j1" not in s.pieces and s.at(enemy) == []
+
+
+def test_34_deception_markers_are_stacks_that_are_nothing_and_go_when_an_enemy_comes_near() -> None:
+    from engine.core.hexes import distance_between
+    from engine.games.pacific_battles.testing import position
+
+    s = new_game("dec", options={"deception": True})
+    decoys = [o.id for o in s.off.values() if o.unit == "Deception"]
+    assert len(decoys) == 6 and all(s.off[i].due == 0 for i in decoys)  # 35.2: six at the set-up
+    assert [c for c in legal(s, "Japanese", "place") if c.data["unit"] in decoys] == []  # next to units only
+    unit = next(c for c in legal(s, "Japanese", "place") if c.data["unit"] == "81 Inf")
+    play(s, "place", "Japanese", **unit.data)
+    spots = {c.data["hex"] for c in legal(s, "Japanese", "place") if c.data["unit"] == decoys[0]}
+    assert unit.data["hex"] in spots and all(distance_between(h, unit.data["hex"]) <= 1 for h in spots)  # 34.1
+    far = next(h for h in sorted(spots) if h != unit.data["hex"])
+    play(s, "place", "Japanese", unit=decoys[0], hex=far)
+    allied = RULES.view(s, "Allied")
+    stack = next(st for st in allied["stacks"] if st["hex"] == far)
+    assert stack == {"hex": far, "side": "Japanese", "zoc": False, "fortified": False, "units": None}
+    assert decoys[0] in leaks_needles(s)  # its id is a secret from the Allies
+
+    # 34.3: the instant an enemy land unit is next to it, it is shown and removed
+    b = q.board()
+    spot = b.places["Koli Point"]
+    near = b.neighbours(spot)[0]
+    s = position({"d1": ("Deception", spot, "Japanese"), "1 Mar": ("1 Mar", b.neighbours(near)[0])},
+                 phase="initial_first_movement", options={"deception": True})
+    moves = {c.data["to"] for c in legal(s, "Allied", "move") if c.data["unit"] == "1 Mar"}
+    target = next(h for h in sorted(moves) if distance_between(h, spot) == 1)
+    events = play(s, "move", "Allied", unit="1 Mar", to=target)
+    gone = [e for e in events if e.type == "pieces_removed"]
+    assert gone and "d1" not in s.pieces
+    from engine.core.visibility import for_viewer
+
+    stub = for_viewer(gone[0], "Allied", RULES.sides)
+    assert "d1" not in str(stub.data) and stub.data["deception"] == 1  # shown as a deception, no id
+
+
+def leaks_needles(state) -> list[str]:
+    from engine.games.pacific_battles.leaks import hidden_things
+
+    return hidden_things(state, "Allied")
