@@ -22,8 +22,14 @@ from engine.games.pacific_battles.supplying import do_breakdown
 
 
 def begin(em: Emitter, side: str) -> None:
-    """18.1: the enemy stacks next to friendly units are examined at the phase's start."""
+    """18.1: the enemy stacks next to friendly units are examined at the phase's start.
+    22.3: an assault whose hex the enemy has left lands there unopposed."""
     s: PBState = em.state
+    for target in sorted(set(s.assaults.values())):
+        ids = sorted(pid for pid, h in s.assaults.items() if h == target and s.pieces[pid].side == side)
+        if ids and not any(p.side != side for p in s.at(target)):
+            em.emit("pieces_moved", side, ids=ids, to=target, counts=False, landing=True,
+                    **{"from": s.pieces[ids[0]].hex})
     near = {n for p in s.on_map(side) for n in q.board().neighbours(p.hex)}
     hexes = near & q.enemy_hexes(s, side)
     if hexes:
@@ -55,8 +61,9 @@ def unmet(state: PBState, side: str) -> tuple[list[str], list[str]]:
     yet attacked): 14.11, 14.13."""
     must, targets = obligations(state, side)
     hexes = defended(state)
-    return (sorted(must - state.attacked),
-            sorted({state.pieces[t].hex for t in targets} - hexes))
+    at_sea = {pid: h for pid, h in state.assaults.items() if pid in state.pieces and state.pieces[pid].side == side}
+    return (sorted((must | set(at_sea)) - state.attacked),  # 22.3: an assault from the sea attacks its hex
+            sorted(({state.pieces[t].hex for t in targets} | set(at_sea.values())) - hexes))
 
 
 def _can_attack(p: Piece) -> bool:
@@ -290,17 +297,21 @@ def do_crt(em: Emitter, data: dict[str, Any], side: str) -> None:
         alive = [x for x in who_ids if x in em.state.pieces and em.state.pieces[x].unit != SUPPLY]
         if alive:
             em.emit("suppressed", None, ids=alive, why=result.words)
+    sea = [x for x in att_ids if x in s.assaults]
     if result.retreat:
         role, length = result.retreat.split()
         who = attacker if role == "attacker" else defender
+        ids = [x for x in att_ids if x not in sea] if role == "attacker" else def_ids  # the sea has no retreat
         q.owe(em, {
             "side": who, "kind": "retreat", "battle": i, "role": role, "length": length,
-            "ids": att_ids if role == "attacker" else def_ids, "done": [], "dead": dead, "banzai": banzai,
-            "routs": {}})
+            "ids": ids, "done": [], "dead": dead, "banzai": banzai, "routs": {}})
     if result.pursuit:
         q.owe(em, {"side": attacker, "kind": "pursue", "battle": i,
                                                  "ids": att_ids, "hexes": b["defenders"], "moved": []})
     close_support_aa(em, b, attacker)
+    if sea:  # 22.3: they land only where the result lets the attackers pursue into a cleared hex
+        q.owe(em, {"side": attacker, "kind": "landing", "battle": i, "ids": sea, "pursuit": bool(result.pursuit),
+                   "dead": dead})
 
 
 def _owe(em: Emitter, who: str, need: int, measure: str, ids: list[str], battle: int, enemy: str,
@@ -578,4 +589,24 @@ def advance(em: Emitter) -> bool:
             em.emit("decision_made", None)
             return True
         return False
+    if kind == "landing":
+        _land_or_drown(em, d)
+        em.emit("decision_made", None)
+        return True
     return False
+
+
+def _land_or_drown(em: Emitter, d: dict[str, Any]) -> None:
+    """22.3: the assault force still at sea lands in its hex if the result allowed pursuit and
+    the hex is cleared; otherwise it is eliminated."""
+    s: PBState = em.state
+    side = d["side"]
+    for target in sorted({s.assaults[x] for x in d["ids"] if x in s.assaults}):
+        ids = sorted(x for x in d["ids"] if s.assaults.get(x) == target)
+        clear = not any(p.side != side and not _capturable(s, side, p) for p in s.at(target))
+        if d["pursuit"] and clear:
+            em.emit("pieces_moved", side, ids=ids, to=target, counts=False, landing=True,
+                    **{"from": s.pieces[ids[0]].hex})
+            capture(em, side, target)
+        else:
+            eliminate(em, ids, other(side), d["dead"], "the assault from the sea failed (22.3)")

@@ -93,7 +93,8 @@ def describe(state: PBState, event: Event) -> str | None:
         if "ids" not in d:
             how = " by sea" if d.get("amphibious") else ""
             return f"{who} moves {d.get('count', 1)} unit(s){how} {d.get('from')} -> {d.get('to')}"
-        what = "retreats" if d.get("retreat") else "pursues" if d.get("pursuit") else "moves"
+        what = ("retreats" if d.get("retreat") else "pursues" if d.get("pursuit") else "lands" if d.get("landing")
+                else f"sails to assault {d['assault']} from" if d.get("assault") else "moves")
         return f"{', '.join(q.label(state, i) for i in d['ids'])} {what} {d.get('from')} -> {d['to']}"
     if t == "pieces_removed":
         if "ids" not in d:
@@ -193,6 +194,8 @@ def command_label(state: PBState, c: Command) -> str:
         return f"Move {lab(d['unit'])} to {d['to']}"
     if t == "carry":
         return f"Move {lab(d['unit'])} to {d['to']} carrying a supply point (20.4)"
+    if t == "assault":
+        return f"Assault {d['target']} from the sea with {lab(d['carrier'])} and its stack (22.3)"
     if t == "sail":
         return f"Sail {lab(d['carrier'])} with its {d['cargo']} to {d['to']} (22.1)"
     if t == "strike":

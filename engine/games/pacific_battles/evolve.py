@@ -250,6 +250,10 @@ def _moved(s: PBState, d: dict[str, Any], side: str | None) -> None:
         s.pieces[pid] = replace(s.pieces[pid], hex=d["to"])
         if d.get("counts", True):
             s.moved.add(pid)
+        if d.get("assault"):
+            s.assaults[pid] = d["assault"]
+        else:
+            s.assaults.pop(pid, None)
     _unfortify(s)
 
 
@@ -260,6 +264,7 @@ def _removed(s: PBState, d: dict[str, Any], side: str | None) -> None:
     for pid in d["ids"]:
         p = s.pieces.pop(pid, None)
         o = s.off.pop(pid, None)
+        s.assaults.pop(pid, None)
         unit, sd = (p.unit, p.side) if p is not None else (o.unit, o.side)
         s.active.discard(pid)
         if d["box"] != "mix":

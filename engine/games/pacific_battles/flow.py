@@ -12,7 +12,7 @@ from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles.logistics import henderson_active
 from engine.games.pacific_battles.movement import SUPPLY
-from engine.games.pacific_battles.state import SIDES, PBState
+from engine.games.pacific_battles.state import SIDES, PBState, other
 
 MONTHS = ("August 1942", "September 1942", "October 1942", "November 1942", "December 1942", "January 1943",
           "February 1943", "March 1943")
@@ -61,6 +61,10 @@ def leave(em: Emitter) -> None:
         supplying.end(em, side)
     elif seq.step(phase) == "strike" and not s.struck:
         impulse.resolve_strikes(em, side)
+    elif seq.step(phase) == "combat":
+        stranded = sorted(pid for pid in s.assaults if pid in s.pieces and s.pieces[pid].side == side)
+        if stranded:  # 22.3: an assault that did not land is lost
+            battles.eliminate(em, stranded, other(side), [], "the assault from the sea did not land (22.3)")
     if seq.step(phase) in ("movement", "strike", "combat") or phase.startswith("reinforcements_"):
         for sd in SIDES:  # 12.5.1: overstacked HQs become inactive at the end of any phase
             over = set(q.overstacked(em.state, sd))

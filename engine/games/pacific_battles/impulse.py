@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.core.events import Command
 from engine.core.game import Emitter
-from engine.core.hexes import distance_between
+from engine.core.hexes import distance_between, neighbor_ids
 from engine.games.pacific_battles import markers, planning, tables, terrain, victory
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.movement import SUPPLY, bridged_sides, reachable
@@ -35,8 +35,9 @@ def begin_movement(em: Emitter, side: str, follow_on: bool) -> None:
 
 def movers(state: PBState, side: str) -> list[str]:
     follow = state.phase.startswith("follow_")
+    land = q.board().terrain
     return sorted(p.id for p in state.on_map(side) if p.id not in state.moved and p.unit != SUPPLY
-                  and (not follow or p.id in state.eligible))
+                  and p.hex in land and (not follow or p.id in state.eligible))
 
 
 def moves(state: PBState, pid: str, zoc: frozenset[str] | None = None,
@@ -58,6 +59,7 @@ def gen_movement(state: PBState, side: str, unit: str | None = None) -> Iterator
         return
     yield from _carries(state, side, zoc, enemy)
     yield from _sails(state, side)
+    yield from _assaults(state, side)
     yield from gen_recon(state, side)
 
 
@@ -117,6 +119,36 @@ def _sails(state: PBState, side: str) -> Iterator[Command]:
                 yield Command("sail", {"carrier": p.id, "to": h, "cargo": kind})
 
 
+def sea_next_to(hex_id: str) -> str | None:
+    """The all-sea hex an assault on ``hex_id`` comes from (the first, west to east)."""
+    b = q.board()
+    seas = sorted(n for n in neighbor_ids(hex_id) if n in b.sea)
+    return seas[0] if seas else None
+
+
+def _assaults(state: PBState, side: str) -> Iterator[Command]:
+    """22.3: a combat effective amphibious unit in a coastal hex takes its stack to the sea
+    next to a coastal hex held by the enemy; they land only by winning the battle there."""
+    follow = state.phase.startswith("follow_")
+    targets = sorted(h for h in q.enemy_hexes(state, side) if h in q.board().coastal and sea_next_to(h))
+    for p in state.on_map(side):
+        if q.kind(p.unit) != "amphibious" or p.suppressed or p.id in state.moved or p.hex not in q.board().coastal:
+            continue
+        if (follow and p.id not in state.eligible) or not _cargo(state, side, p.id, "units"):
+            continue
+        for h in targets:
+            yield Command("assault", {"carrier": p.id, "target": h})
+
+
+def do_assault(em: Emitter, data: dict[str, Any], side: str) -> None:
+    p = em.state.pieces[data["carrier"]]
+    ids = sorted([p.id, *_cargo(em.state, side, p.id, "units")])
+    sea = sea_next_to(data["target"])
+    q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": sea, "count": len(ids),
+                                        "assault": data["target"]}, actor=side, ids=ids, to=sea,
+             assault=data["target"], **{"from": p.hex})
+
+
 def do_sail(em: Emitter, data: dict[str, Any], side: str) -> None:
     p = em.state.pieces[data["carrier"]]
     ids = sorted([p.id, *_cargo(em.state, side, p.id, data["cargo"])])
@@ -134,7 +166,7 @@ def recon_points(state: PBState, side: str) -> int:
 def gen_recon(state: PBState, side: str) -> Iterator[Command]:
     if recon_points(state, side) <= 0:
         return
-    for h in sorted(q.enemy_hexes(state, side) - state.examined[side]):
+    for h in sorted((q.enemy_hexes(state, side) & set(q.board().terrain)) - state.examined[side]):
         yield Command("recon", {"hex": h})
 
 
@@ -178,7 +210,7 @@ def gen_strikes(state: PBState, side: str) -> Iterator[Command]:
     if state.struck:
         return
     avail = strike_points(state, side)
-    for h in sorted(q.enemy_hexes(state, side)):
+    for h in sorted(q.enemy_hexes(state, side) & set(q.board().terrain)):
         room = min(avail, tables.AIR_STRIKE_LIMIT - placed_at(state, h))
         for n in range(1, room + 1):
             yield Command("strike", {"hex": h, "points": n})
@@ -207,7 +239,7 @@ def gen_artillery(state: PBState, side: str) -> Iterator[Command]:
     if not state.options.get("artillery") or state.struck:
         return
     supply = [p for p in state.on_map(side) if p.unit == SUPPLY]
-    targets = sorted(q.enemy_hexes(state, side))
+    targets = sorted(q.enemy_hexes(state, side) & set(q.board().terrain))
     for hq in q.active_hqs(state, side):
         left = artillery_left(state, hq.id)
         fired = any(st.get("artillery") == hq.id for st in state.strikes)

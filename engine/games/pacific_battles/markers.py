@@ -63,7 +63,8 @@ def playable(state: PBState, side: str) -> list[tuple[str, str | None]]:
                 continue
             out.append((name, None))
         elif name == "Recon" and step == "movement":
-            out.extend((name, h) for h in sorted(q.enemy_hexes(state, side) - state.examined[side]))
+            out.extend((name, h) for h in sorted((q.enemy_hexes(state, side) & set(q.board().terrain))
+                                                 - state.examined[side]))
         elif name in NAVAL and step == "strike" and not state.struck:
             out.extend((name, h) for h in _naval_targets(state, side))
         elif (name == "Fire Coordination" and step == "strike") or (name == "MAGIC" and _japanese_track(state)):
@@ -99,7 +100,7 @@ def _battle_marker_ok(state: PBState, side: str, name: str, battle: dict) -> boo
 def _naval_targets(state: PBState, side: str) -> list[str]:
     """17.2: one naval bombardment a hex; targets hold enemy ground units (16.8)."""
     naval = {s["hex"] for s in state.strikes if s["naval"]}
-    return sorted(h for h in q.enemy_hexes(state, side) if h not in naval)
+    return sorted(h for h in q.enemy_hexes(state, side) if h not in naval and h in q.board().terrain)
 
 
 def _inactive_hqs(state: PBState, side: str) -> list[str]:

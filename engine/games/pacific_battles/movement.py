@@ -53,7 +53,7 @@ def zoc_of(board: Board, forces: Forces, pieces: Iterable[Piece], side: str) -> 
     nothing on Guadalcanal blocks a ZOC, R-PB-TEC; units do not block it either, 13.2)."""
     out: set[str] = set()
     for p in pieces:
-        if p.side == side and has_zoc(forces, p):
+        if p.side == side and has_zoc(forces, p) and p.hex in board.terrain:  # no ZOC from the sea (22.3)
             out.add(p.hex)
             out.update(board.neighbours(p.hex))
     return frozenset(out)

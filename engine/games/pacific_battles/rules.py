@@ -54,7 +54,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "breakdown": {"unit": "str"}, "combine": {"into": "str", "units": "list"},
     "dig": {"hex": "str"}, "activate_free": {"hq": "str"},
     "move": {"unit": "str", "to": "str"}, "carry": {"unit": "str", "to": "str"},
-    "sail": {"carrier": "str", "to": "str", "cargo": "str"},
+    "sail": {"carrier": "str", "to": "str", "cargo": "str"}, "assault": {"carrier": "str", "target": "str"},
     "recon": {"hex": "str"}, "strike": {"hex": "str", "points": "int"},
     "artillery": {"hq": "str", "hex": "str", "points": "int"},
     "declare": {"hex": "str"}, "add": {"unit": "str"}, "add_hex": {"hex": "str"}, "close": {}, "cancel": {},
@@ -82,7 +82,7 @@ HANDLERS: dict[str, Handler] = {
     "fortify": supplying.do_fortify, "breakdown": supplying.do_breakdown, "combine": supplying.do_combine,
     "dig": supplying.do_dig, "activate_free": supplying.do_activate_free,
     "move": impulse.do_move, "sail": impulse.do_sail, "recon": impulse.do_recon, "strike": impulse.do_strike,
-    "artillery": impulse.do_artillery, "carry": impulse.do_carry,
+    "artillery": impulse.do_artillery, "carry": impulse.do_carry, "assault": impulse.do_assault,
     "declare": battles.do_declare, "add": battles.do_add, "add_hex": battles.do_add_hex,
     "close": battles.do_close, "cancel": battles.do_cancel, "withdraw": battles.do_withdraw,
     "air_support": battles.do_air_support,
@@ -102,6 +102,7 @@ PENDING_TEXT = {
     "air_hits": "choose the enemy missions that take the air losses (16.52)",
     "dig_in": "place the Dig In fortifications", "staff": "activate an HQ for free (Staff Planning)",
     "magic": "delay one turn's Japanese reinforcements, or pass (MAGIC)",
+    "landing": "land the assault from the sea (22.3)",
 }
 
 
@@ -375,6 +376,7 @@ def _gen_magic(state: PBState, side: str) -> Iterator[Command]:
 
 
 PENDING["magic"] = _gen_magic
+PENDING["landing"] = lambda state, side: iter(())  # runs by itself (battles.advance)
 
 
 def _do_delay(em: Emitter, data: dict[str, Any], side: str) -> None:

@@ -95,6 +95,7 @@ class PBState:
     moved: set[str] = field(default_factory=set)  # pieces moved this phase (11.2)
     eligible: set[str] = field(default_factory=set)  # follow-on movers, fixed at the phase start (10.2)
     bridging: set[str] = field(default_factory=set)  # hexes where engineers started this phase (20.2)
+    assaults: dict[str, str] = field(default_factory=dict)  # piece at sea -> the hex it assaults (22.3)
     strikes: list[dict[str, Any]] = field(default_factory=list)  # placed, not yet resolved (16.8)
     struck: bool = False  # this phase's strikes are resolved: no more may be placed (16.8)
     landed: dict[str, list[int]] = field(default_factory=dict)  # hex -> [battalions, supply] landed (26.8)
@@ -136,6 +137,7 @@ class PBState:
         new.played = {s: set(v) for s, v in self.played.items()}
         new.moved, new.eligible, new.attacked = set(self.moved), set(self.eligible), set(self.attacked)
         new.bridging = set(self.bridging)
+        new.assaults = dict(self.assaults)
         new.strikes = copy.deepcopy(self.strikes)
         new.landed = {h: list(v) for h, v in self.landed.items()}
         new.battles = copy.deepcopy(self.battles)
@@ -163,6 +165,7 @@ class PBState:
             "revealed": {s: sorted(v) for s, v in self.revealed.items()},
             "played": {s: sorted(v) for s, v in self.played.items()},
             "moved": sorted(self.moved), "eligible": sorted(self.eligible), "bridging": sorted(self.bridging),
+            "assaults": self.assaults,
             "strikes": self.strikes,
             "struck": self.struck, "landed": self.landed,
             "battles": self.battles, "declaring": self.declaring, "fought": self.fought,
@@ -194,6 +197,7 @@ class PBState:
         s.played = {k: set(v) for k, v in o["played"].items()}
         s.moved, s.eligible, s.attacked = set(o["moved"]), set(o["eligible"]), set(o["attacked"])
         s.bridging = set(o["bridging"])
+        s.assaults = dict(o["assaults"])
         s.strikes, s.battles, s.declaring = list(o["strikes"]), list(o["battles"]), o["declaring"]
         s.landed = {h: list(v) for h, v in o["landed"].items()}
         s.pending, s.shifts, s.last_battle = list(o["pending"]), dict(o["shifts"]), o["last_battle"]

@@ -16,7 +16,7 @@ PHASE_OF = {  # the phase step each command belongs to, and the rule that says s
     "activate": ("logistics", "7.3"), "refit": ("logistics", "7.5"), "repair": ("logistics", "7.6"),
     "fortify": ("logistics", "20.3"), "breakdown": ("logistics", "9.1"), "combine": ("logistics", "9.2"),
     "move": ("movement", "11.0"), "carry": ("movement", "20.4"),
-    "sail": ("movement", "22.1"), "recon": ("movement", "16.7"),
+    "sail": ("movement", "22.1"), "assault": ("movement", "22.3"), "recon": ("movement", "16.7"),
     "strike": ("strike", "16.8"), "declare": ("combat", "14.2"), "add": ("combat", "14.2"),
     "add_hex": ("combat", "14.22"), "close": ("combat", "14.2"), "cancel": ("combat", "14.2"),
     "fight": ("combat", "14.2"),

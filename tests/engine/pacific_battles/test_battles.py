@@ -11,13 +11,13 @@ import pytest
 from engine.core.errors import IllegalCommandError, NotYourTurnError
 from engine.core.events import Event
 from engine.core.game import Emitter
-from engine.core.hexes import distance_between
+from engine.core.hexes import distance_between, neighbor_ids
 from engine.core.visibility import for_viewer
 from engine.games.pacific_battles import battles, combat, flow, leaks
 from engine.games.pacific_battles.queries import board, forces
 from engine.games.pacific_battles.rules import RULES
 from engine.games.pacific_battles.state import SIDES, PBState, other
-from engine.games.pacific_battles.testing import force_dice, legal, play, position
+from engine.games.pacific_battles.testing import force_dice, force_die, legal, play, position
 
 B = board()
 HF = B.places["Henderson Field"]
@@ -533,3 +533,47 @@ def test_the_leak_checker_finds_a_planted_unexamined_unit_name_as_a_whole_word()
     assert leaks.find(needles, json.dumps({**view, "note": "the 24 Inf regiment"})) == []
     theirs = leaks.hidden_things(s, "Japanese")
     assert "1 Mar" in theirs and "4 Inf" not in theirs  # the other way round for the Japanese
+
+
+def _assault_position(die: int, table: str):
+    b = B
+    target = next(h for h in sorted(b.coastal) if any(n in b.sea for n in neighbor_ids(h))
+                  and b.terrain[h] in ("clear", "cultivated"))
+    start = next(h for h in sorted(b.coastal) if distance_between(h, target) > 6)
+    s = position({"1 LVT": ("1 LVT", start), "1 Mar": ("1 Mar", start), "Kuma Bn": ("Kuma Bn", target)},
+                 phase="initial_first_movement")
+    assert {"carrier": "1 LVT", "target": target} in [c.data for c in legal(s, "Allied", "assault")]
+    play(s, "assault", "Allied", carrier="1 LVT", target=target)
+    sea = s.pieces["1 Mar"].hex
+    assert sea in B.sea and s.pieces["1 LVT"].hex == sea and s.assaults == {"1 LVT": target, "1 Mar": target}
+    assert s.phase == "initial_first_strike"  # nothing else could move: the movement phase ended by itself
+    play(s, "end_phase", "Allied")
+    assert s.phase == "initial_first_combat"
+    with pytest.raises(IllegalCommandError):
+        play(s, "end_phase", "Allied")  # 22.3: the assault must be fought
+    play(s, "declare", "Allied", hex=target)
+    play(s, "add", "Allied", unit="1 Mar")
+    play(s, "add", "Allied", unit="1 LVT")
+    play(s, "close", "Allied")
+    play(s, "fight", "Allied")
+    play(s, "pass", "Japanese")
+    force_die(s, die)
+    play(s, "crt", "Allied", table=table)
+    return s, target
+
+
+def test_22_3_an_assault_from_the_sea_lands_when_it_clears_the_hex() -> None:
+    s, target = _assault_position(6, "assault")  # 6 against 2: DE, pursuit allowed
+    while s.pending and s.pending[0]["kind"] == "pursue":
+        play(s, "stop", "Allied")
+    assert s.pieces["1 Mar"].hex == target and s.pieces["1 LVT"].hex == target and not s.assaults
+
+
+def test_22_3_an_assault_from_the_sea_that_does_not_clear_the_hex_is_eliminated() -> None:
+    s, target = _assault_position(1, "raid")  # a raid never clears the hex
+    while s.pending:
+        d = s.pending[0]
+        c = legal(s, d["side"])[0]
+        play(s, c.type, d["side"], **c.data)
+    assert "1 Mar" not in s.pieces and "1 LVT" not in s.pieces
+    assert s.off["1 Mar"].box in ("replace", "dead") and s.vp["Japanese"] >= 6  # 3 battalions x 2 VP (24.4)
