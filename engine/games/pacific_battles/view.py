@@ -91,6 +91,7 @@ def build_view(rules: Any, state: PBState, side: str | None, legal: list[Command
         "battles": _battles(state, side, everything), "last_battle": state.last_battle,
         "result": state.result, "reconstructed": load_board().note,
     }
+    view["battle_preview"] = _preview(state)
     if acting and state.pending and state.pending[0]["side"] == side:
         view["decision"] = {k: v for k, v in state.pending[0].items() if k != "dead"}
     if legal is None and acting:
@@ -98,6 +99,25 @@ def build_view(rules: Any, state: PBState, side: str | None, legal: list[Command
     if acting:
         view["legal"] = [{"type": c.type, "data": c.data, "label": rules.label(state, c)} for c in legal or []]
     return view
+
+
+def _preview(state: PBState) -> dict[str, Any] | None:
+    """The battle whose CRT is being chosen (14.3, 14.4): strengths, every shift with its
+    section, the column, and both tables' results on it, for everybody (the battle's units
+    are known to both sides once it is fought, R-PB-18.0)."""
+    if not state.pending or state.pending[0]["kind"] != "crt":
+        return None
+    from engine.games.pacific_battles import battles, tables
+
+    i = state.pending[0]["battle"]
+    b = state.battles[i]
+    a, attackers, defenders = battles.assess(state, b)
+    return {"battle": i, "hexes": b["defenders"], "attacker": attackers[0].side, "chooser": state.pending[0]["side"],
+            "attackers": [p.unit for p in attackers], "defenders": [p.unit for p in defenders],
+            "attack": a.attack, "defence": a.defence, "base": a.base, "column": a.column,
+            "shifts": [[s.value, s.why, s.rule] for s in a.shifts], "markers": [m for _, m in b["markers"]],
+            "tables": {name: [t.lookup(a.column, die) for die in range(1, 7)] for name, t in tables.CRTS.items()},
+            "words": {code: r.words for code, r in tables.RESULTS.items()}}
 
 
 def _battles(state: PBState, side: str | None, everything: bool) -> list[dict[str, Any]]:

@@ -577,3 +577,18 @@ def test_22_3_an_assault_from_the_sea_that_does_not_clear_the_hex_is_eliminated(
         play(s, c.type, d["side"], **c.data)
     assert "1 Mar" not in s.pieces and "1 LVT" not in s.pieces
     assert s.off["1 Mar"].box in ("replace", "dead") and s.vp["Japanese"] >= 6  # 3 battalions x 2 VP (24.4)
+
+
+def test_14_3_both_sides_see_the_battle_to_fight_with_every_shift_and_both_tables() -> None:
+    s = position({"1 Mar": ("1 Mar", HF), "124 Inf": ("124 Inf", B.neighbours(HF)[0])}, phase="initial_first_combat")
+    play(s, "declare", "Allied", hex=B.neighbours(HF)[0])
+    play(s, "add", "Allied", unit="1 Mar")
+    play(s, "close", "Allied")
+    assert RULES.view(s, "Japanese")["battle_preview"] is None
+    play(s, "fight", "Allied")
+    play(s, "pass", "Japanese")
+    for side in ("Allied", "Japanese", None):
+        p = RULES.view(s, side)["battle_preview"]
+        assert (p["attack"], p["defence"], p["chooser"]) == (6, 5, "Allied")
+        assert set(p["tables"]) == {"raid", "assault"} and all(len(r) == 6 for r in p["tables"].values())
+        assert p["column"] == battles.assess(s, s.battles[0])[0].column
