@@ -74,8 +74,11 @@ def test_a_pacific_battles_game_is_played_through_the_api_and_the_set_up_stays_h
         assert r.status_code == 200, r.text
     assert view["turn"] == 1 and view["first"] == "Allied" and view["phase"] == "air_allocation"
     assert set(view["prompt"]["sides"]) == {"Allied", "Japanese"}
+    reserve = view["sides"]["Allied"]["air"]["reserve"]  # 5, or 4 after a Weather marker
+    assert reserve >= 3
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(g["Allied"]),
-                    json={"type": "allocate", "data": {"superiority": 2, "interdiction": 2, "recon": 1, "strike": 0},
+                    json={"type": "allocate", "data": {"superiority": reserve - 3, "interdiction": 2, "recon": 1,
+                                                       "strike": 0},
                           "expected_seq": view_seq(client, gid, g["Allied"])})
     assert r.status_code == 200, r.text
     japanese = client.get(f"/api/games/{gid}", headers=bearer(g["Japanese"])).json()

@@ -1,0 +1,83 @@
+"""Pacific Battles in real Chromium, two players in two browsers (issue 12, the first
+board): the Japanese set up in secret, the Allies see only unknown stacks; both allocate
+their air missions in secret, each seeing only "allocated" of the other until the reveal;
+the Allies land a reinforcement.  Screenshots in test-artifacts/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, Page, expect
+
+SET_UP = ("11+13 Eng", "3 K SNLF (-)", "81 Inf")
+
+
+def new_game(http: httpx.Client) -> tuple[str, str, str]:
+    r = http.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Japanese",
+                                      "name": "Hyakutake"})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    invite = body["invite_url"].split("token=")[1]
+    r2 = http.post(f"/api/games/{body['game_id']}/join", json={"token": invite, "name": "Vandegrift"})
+    assert r2.status_code == 200, r2.text
+    return body["game_id"], body["token"], r2.json()["token"]
+
+
+def do(page: Page, kind: str, option: int = 0) -> None:
+    """Pick an option of the page's command group of ``kind`` and give the command."""
+    form = page.locator(f"form.command-group:has(input[name=type][value={kind}])")
+    form.locator("select").select_option(index=option)
+    form.locator("button").click()
+
+
+def test_two_players_set_up_allocate_in_secret_and_land(browser: Browser, server: str, artifacts: Path) -> None:
+    with httpx.Client(base_url=server, timeout=30) as http:
+        gid, japanese_token, allied_token = new_game(http)
+    jp_context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
+    us_context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
+    try:
+        jp = jp_context.new_page()
+        jp.goto(f"/games/{gid}#token={japanese_token}")
+        us = us_context.new_page()
+        us.goto(f"/games/{gid}#token={allied_token}")
+        expect(jp.locator(".prompt")).to_contain_text("Set up your units within three hexes of Henderson Field")
+        expect(us.locator(".prompt")).to_contain_text("Waiting for Japanese")
+        for n in range(len(SET_UP)):
+            do(jp, "place")
+            expect(jp.locator("g.counter.own")).to_have_count(n + 1)
+        jp.screenshot(path=str(artifacts / "pb-japanese-set-up.png"))
+        # the Allies' board follows by itself: unknown stacks, no name
+        expect(us.locator("g.counter.enemy.unknown").first).to_be_visible(timeout=10_000)
+        text = us.content()
+        assert [n for n in (*SET_UP, "Banzai!") if n in text] == []
+        us.screenshot(path=str(artifacts / "pb-allied-fog.png"))
+
+        jp.locator("form.command-button button", has_text="End").click()
+        # the markers are drawn by themselves; both allocate in secret
+        expect(us.locator("form.allocate")).to_be_visible(timeout=10_000)
+        expect(jp.locator("form.allocate")).to_be_visible(timeout=10_000)
+        us.fill("form.allocate input[name=superiority]", "2")
+        us.fill("form.allocate input[name=interdiction]", "2")
+        us.locator("form.allocate button").click()
+        expect(us.locator("form.allocate")).to_have_count(0)
+        expect(jp.locator(".sides")).to_contain_text("allocated", timeout=10_000)
+        jp.screenshot(path=str(artifacts / "pb-allocation-sealed.png"))
+        assert "interdiction 2" not in jp.content()
+        jp.fill("form.allocate input[name=strike]", "4")
+        jp.fill("form.allocate input[name=superiority]", "2")  # as many as the Allies: nothing to choose (16.52)
+        jp.locator("form.allocate button").click()
+        expect(jp.locator(".log")).to_contain_text("Air missions revealed", timeout=10_000)
+        expect(us.locator(".log")).to_contain_text("Air missions revealed", timeout=10_000)
+
+        # air superiority fires by itself; the Allies (first, 25.2) land a reinforcement
+        expect(us.locator("form.command-group:has(input[name=type][value=land])")).to_be_visible(timeout=10_000)
+        before = us.locator("g.counter.own").count()
+        do(us, "land")
+        expect(us.locator("g.counter.own")).to_have_count(before + 1)
+        us.screenshot(path=str(artifacts / "pb-allied-landing.png"))
+        expect(jp.locator("g.counter.enemy.unknown").first).to_be_visible(timeout=10_000)
+        assert "1 Mar Div HQ" not in jp.content() and "USMC" not in jp.content()
+    finally:
+        jp_context.close()
+        us_context.close()
