@@ -19,6 +19,8 @@ MONTHS = ("August 1942", "September 1942", "October 1942", "November 1942", "Dec
 
 
 def turn_name(turn: int) -> str:
+    if turn == 0:
+        return "before the first turn"
     return MONTHS[turn - 1] if 1 <= turn <= len(MONTHS) else f"turn {turn}"
 
 

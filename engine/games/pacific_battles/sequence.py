@@ -16,7 +16,7 @@ IMPULSES = (("initial", FIRST), ("initial", SECOND), ("follow", FIRST), ("follow
 STEPS = (("movement", "movement (11.0)"), ("strike", "air/naval strike (16.0, 17.0)"), ("combat", "land combat (14.0)"))
 
 TRACK = TurnTrack(
-    setup=[Phase("japanese_setup", "Japanese", "Japanese set-up (25.4)")],
+    setup=[Phase("japanese_setup", "Japanese", "set-up (25.4)")],
     turn=[
         Phase("initiative", None, "initiative (4.1 1a, 25.2)"),
         Phase("markers_first", FIRST, "command markers (5.0)"),
