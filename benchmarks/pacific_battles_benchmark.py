@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import argparse
 import io
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from replay_benchmark import best_ms  # noqa: E402
 
 from engine.core.game import replay  # noqa: E402
 from engine.games import get_rules  # noqa: E402
@@ -27,15 +28,6 @@ from engine.selfplay import run  # noqa: E402
 
 REPLAY_GOAL_MS = 20.0
 LEGAL_GOAL_MS = 5.0
-
-
-def best_ms(fn, repeat: int) -> tuple[float, float]:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t) * 1000)
-    return min(times), statistics.median(times)
 
 
 def main() -> None:

@@ -3,12 +3,13 @@ the Allies through the API."""
 
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
+import httpx
 
 SET_UP = ("11+13 Eng", "3 K SNLF (-)", "81 Inf")  # 25.4a: placed in secret
 
 
-def new_game(client: TestClient) -> dict[str, str]:
+def new_game(client: httpx.Client) -> dict[str, str]:
+    """Through the API of an in-process app (a TestClient) or of a running server."""
     r = client.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Japanese",
                                         "name": "Hyakutake"})
     assert r.status_code == 201, r.text

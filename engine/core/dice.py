@@ -51,3 +51,14 @@ def draw(secret: str, event_no: int, pool: Sequence[T], index: int = 0) -> T:
 def derive_secret(seed: int | str, game_id: str = "") -> str:
     """A game secret from a seed (tests, self-play); servers pass a random one."""
     return hashlib.sha256(f"{len(game_id)}:{game_id}:{seed}".encode()).hexdigest()
+
+
+def force(state: object, value: int, index: int = 0) -> None:
+    """For tests and examples: give ``state`` a secret under which die ``index`` of its next
+    event shows ``value``."""
+    for n in range(10_000):
+        secret = f"forced-{value}-{n}"
+        if roll(secret, state.seq, index) == value:  # type: ignore[attr-defined]
+            state.secret = secret  # type: ignore[attr-defined]
+            return
+    raise RuntimeError("no secret found")  # practically impossible

@@ -8,20 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+from pb_support import SET_UP, new_game
 from playwright.sync_api import Browser, Page, expect
-
-SET_UP = ("11+13 Eng", "3 K SNLF (-)", "81 Inf")
-
-
-def new_game(http: httpx.Client) -> tuple[str, str, str]:
-    r = http.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Japanese",
-                                      "name": "Hyakutake"})
-    assert r.status_code == 201, r.text
-    body = r.json()
-    invite = body["invite_url"].split("token=")[1]
-    r2 = http.post(f"/api/games/{body['game_id']}/join", json={"token": invite, "name": "Vandegrift"})
-    assert r2.status_code == 200, r2.text
-    return body["game_id"], body["token"], r2.json()["token"]
 
 
 def do(page: Page, kind: str, option: int = 0) -> None:
@@ -33,7 +21,8 @@ def do(page: Page, kind: str, option: int = 0) -> None:
 
 def test_two_players_set_up_allocate_in_secret_and_land(browser: Browser, server: str, artifacts: Path) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
-        gid, japanese_token, allied_token = new_game(http)
+        g = new_game(http)
+    gid, japanese_token, allied_token = g["id"], g["Japanese"], g["Allied"]
     jp_context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
     us_context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.core import dice, undo
+from engine.core import dice, fields, undo
 from engine.core.errors import IllegalCommandError, MalformedCommandError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Emitter, Outcome, Prompt, check_turn
@@ -49,8 +49,7 @@ FIELDS: dict[str, dict[str, str]] = {
 }
 # Optional ("str?") fields default to null, so that {"target": null} and a missing
 # "target" are the same command.
-DEFAULTS: dict[str, dict[str, Any]] = {
-    t: {name: None for name, kind in fields.items() if kind == "str?"} for t, fields in FIELDS.items()}
+DEFAULTS: dict[str, dict[str, Any]] = fields.defaults(FIELDS)
 
 Handler = Callable[[Emitter, dict[str, Any], str], None]
 HANDLERS: dict[str, Handler] = {
@@ -222,7 +221,7 @@ class FirstBlood:
             return self._undo(state, command, describe)
         if command.type not in HANDLERS:
             raise MalformedCommandError("", f"unknown command {command.type!r}; known: {sorted(HANDLERS)}")
-        _check_fields(command)
+        fields.check(command, FIELDS, DEFAULTS)
         prompt = self.prompt(state)
         check_turn(prompt, command)
         side = prompt.side
@@ -388,22 +387,6 @@ class FirstBlood:
 def _short(phase: str) -> str:
     """"IJ combat (§7)" -> "IJ combat"."""
     return sequence.PHASE_TITLES.get(phase, phase).split(" (")[0]
-
-
-def _check_fields(command: Command) -> None:
-    if not isinstance(command.data, dict):
-        raise MalformedCommandError("", "a command's data must be an object")
-    fields = FIELDS[command.type]
-    extra = set(command.data) - set(fields)
-    if extra:
-        raise MalformedCommandError("", f"{command.type} takes {sorted(fields) or 'no fields'}, not {sorted(extra)}")
-    for name, kind in fields.items():
-        value = command.data.get(name, DEFAULTS.get(command.type, {}).get(name, ...))
-        ok = (isinstance(value, str) or (kind == "str?" and value is None)) if kind.startswith("str") else (
-            isinstance(value, list) and all(isinstance(v, str) for v in value))
-        if not ok:
-            want = {"str": "a string", "str?": "a string or null", "list": "a list of strings"}[kind]
-            raise MalformedCommandError("", f"{command.type}: '{name}' must be {want}")
 
 
 def _phase_text(rules: FirstBlood, state: FBState, side: str | None) -> str:

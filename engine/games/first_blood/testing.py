@@ -47,12 +47,7 @@ def position(units: dict[str, str], *, phase: str = "us_movement", turn: int = 1
 
 def force_die(state: FBState, value: int, index: int = 0) -> None:
     """Choose a secret so that the next event's die ``index`` shows ``value``."""
-    for n in range(10_000):
-        secret = f"forced-{value}-{n}"
-        if dice.roll(secret, state.seq, index) == value:
-            state.secret = secret
-            return
-    raise RuntimeError("no secret found")  # practically impossible
+    dice.force(state, value, index)
 
 
 def play(state: FBState, command: str, side: str | None = None, **data: Any) -> list[Event]:

@@ -81,27 +81,33 @@ def base_units(state: PBState, side: str) -> list[str]:
     return sorted(o.id for o in state.in_box(side, "base") if o.due < state.turn)
 
 
-def landing_hexes(state: PBState, side: str, pid: str) -> list[str]:
+def landing_hexes(state: PBState, side: str, pid: str, memo: dict[Any, list[str]] | None = None) -> list[str]:
     """25.6b, 25.7b: any coastal hex free of enemy units (6.21), within 26.8's limit of
-    three battalion equivalents and one supply unit a hex unless it is an active port."""
+    three battalion equivalents and one supply unit a hex unless it is an active port.
+    ``memo``: kept by a caller listing many units (alike units land alike)."""
     unit = state.off[pid].unit
-    if unit == DECEPTION:  # 34.1: with the turn's landings, or on or next to friendly units; no stacking
-        enemy = q.enemy_hexes(state, side)
-        return sorted((set(q.board().coastal) - enemy) | deception.placement_hexes(state, side))
     supply = unit == SUPPLY
-    size = 0 if supply else q.battalions(unit)
-    mech = False if supply else q.unit_spec(unit).mechanised
+    size = 0 if supply or unit == DECEPTION else q.battalions(unit)
+    mech = False if supply or unit == DECEPTION else q.unit_spec(unit).mechanised
+    key = (unit == DECEPTION, supply, size, mech)
+    if memo is not None and key in memo:
+        return memo[key]
     enemy = q.enemy_hexes(state, side)
-    pieces = list(state.pieces.values())
-    out = []
-    for h in sorted(q.board().coastal):
-        if h in enemy or q.board().cost(h, h, mech) is None:
-            continue
-        got = state.landed.get(h, [0, 0])
-        if not is_port(q.board(), q.forces(), pieces, h, side) and (
-                got[0] + size > PORT_FREE_LANDING[0] or got[1] + supply > PORT_FREE_LANDING[1]):
-            continue
-        out.append(h)
+    if unit == DECEPTION:  # 34.1: with the turn's landings, or on or next to friendly units; no stacking
+        out = sorted((set(q.board().coastal) - enemy) | deception.placement_hexes(state, side))
+    else:
+        pieces = list(state.pieces.values())
+        ports = {h for h in q.board().objectives if is_port(q.board(), q.forces(), pieces, h, side)}
+        out = []
+        for h in sorted(q.board().coastal):
+            if h in enemy or q.board().cost(h, h, mech) is None:
+                continue
+            got = state.landed.get(h, [0, 0])
+            if h not in ports and (got[0] + size > PORT_FREE_LANDING[0] or got[1] + supply > PORT_FREE_LANDING[1]):
+                continue
+            out.append(h)
+    if memo is not None:
+        memo[key] = out
     return out
 
 
@@ -129,8 +135,9 @@ def buyable(state: PBState, side: str) -> list[str]:
 
 
 def gen_reinforcements(state: PBState, side: str) -> Iterator[Command]:
+    memo: dict[Any, list[str]] = {}
     for pid in due_units(state, side) + base_units(state, side):
-        for h in landing_hexes(state, side, pid):
+        for h in landing_hexes(state, side, pid, memo):
             yield Command("land", {"unit": pid, "hex": h})
         if state.off[pid].box == "track":
             yield Command("to_base", {"unit": pid})

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.core import dice, undo
+from engine.core import dice, fields, undo
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Emitter, Outcome, Prompt, check_turn
@@ -63,7 +63,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "lose": {"unit": "str"}, "break": {"unit": "str"}, "retreat": {"unit": "str", "to": "str"},
     "pursue": {"unit": "str", "to": "str"}, "stop": {}, "delay_turn": {"turn": "int"}, "buy_marker": {},
 }
-DEFAULTS = {t: {n: None if k == "str?" else 0 for n, k in f.items() if k.endswith("?")} for t, f in FIELDS.items()}
+DEFAULTS = fields.defaults(FIELDS)
 REVEALING = ("examined", "marker_drawn", "decisions_revealed", "track_examined", "battles_fought")
 
 Handler = Callable[[Emitter, dict[str, Any], str], None]
@@ -271,7 +271,7 @@ class PacificBattles:
             return self._undo(state, command, describe)
         if command.type not in FIELDS:
             raise MalformedCommandError("", f"unknown command {command.type!r}; known: {sorted(FIELDS)}")
-        _check_fields(command)
+        fields.check(command, FIELDS, DEFAULTS)
         prompt = self.prompt(state)
         check_turn(prompt, command)
         side = command.side if command.side in prompt.acting else prompt.side
@@ -385,27 +385,6 @@ def _do_delay(em: Emitter, data: dict[str, Any], side: str) -> None:
     q.secret(em, "off_moved", "Japanese", {"side": "Japanese", "delayed_turn": data["turn"]}, ids=ids, box="track",
              due=data["turn"] + 1)
     em.emit("decision_made", side)
-
-
-def _check_fields(command: Command) -> None:
-    if not isinstance(command.data, dict):
-        raise MalformedCommandError("", "a command's data must be an object")
-    fields = FIELDS[command.type]
-    extra = set(command.data) - set(fields)
-    if extra:
-        raise MalformedCommandError("", f"{command.type} takes {sorted(fields) or 'no fields'}, not {sorted(extra)}")
-    for name, kind in fields.items():
-        value = command.data.get(name, DEFAULTS.get(command.type, {}).get(name, ...))
-        if kind.startswith("int"):
-            ok = isinstance(value, int) and not isinstance(value, bool) and -1000 < value < 1000
-        elif kind == "list":
-            ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
-        else:
-            ok = isinstance(value, str) or (kind == "str?" and value is None)
-        if not ok:
-            want = {"str": "a string", "str?": "a string or null", "list": "a list of strings", "int": "a whole number",
-                    "int?": "a whole number"}
-            raise MalformedCommandError("", f"{command.type}: '{name}' must be {want[kind]}")
 
 
 def _phase_text(state: PBState, side: str | None) -> str:

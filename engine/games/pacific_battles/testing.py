@@ -58,12 +58,7 @@ def _side(unit: str) -> str:
 
 def force_die(state: PBState, value: int, index: int = 0) -> None:
     """Choose a secret so that the next event's die ``index`` shows ``value``."""
-    for n in range(10_000):
-        secret = f"forced-{value}-{n}"
-        if dice.roll(secret, state.seq, index) == value:
-            state.secret = secret
-            return
-    raise RuntimeError("no secret found")  # practically impossible
+    dice.force(state, value, index)
 
 
 def force_dice(state: PBState, values: dict[tuple[int, int], int]) -> None:
