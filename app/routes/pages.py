@@ -147,14 +147,12 @@ def new_game(request: Request, session: SessionDep, service: ServiceDep, setting
              title: str = Form("", max_length=120), email: str = Form("", max_length=254),
              two_units_as_engineer: bool = Form(False), move_days: str = Form("", max_length=3),
              vacation_days: int = Form(0, ge=0, le=30), game: str = Form("first_blood", max_length=40),
-             scenario: str = Form("", max_length=40), more_superiority: bool = Form(False),
-             high_ground: bool = Form(False)) -> Response:
+             scenario: str = Form("", max_length=40),
+             option: list[str] = Form([], max_length=20, description="optional rules switched on")) -> Response:
     limits.hit("create", client_address(request))
-    if game == "pacific_battles":
-        chosen = {"more_superiority": more_superiority, "high_ground": high_ground}
-    else:
-        chosen = {"two_units_as_engineer": two_units_as_engineer}
-    options = {k: True for k, v in chosen.items() if v}
+    options = dict.fromkeys(option, True)  # the engine refuses a name it does not know
+    if two_units_as_engineer:
+        options["two_units_as_engineer"] = True
     days = int(move_days) if move_days.isdigit() else None
     try:
         email = check_email(email)
@@ -358,9 +356,11 @@ def command(request: Request, game: GameDep, seat: OptionalSeatDep, session: Ses
 @posts.post("/games/{game_id}/allocate", response_class=HTMLResponse)
 def allocate(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
              seq: int = Form(...), superiority: int = Form(0, ge=0, le=99), interdiction: int = Form(0, ge=0, le=99),
-             recon: int = Form(0, ge=0, le=99), strike: int = Form(0, ge=0, le=99)) -> HTMLResponse:
-    """Pacific Battles' secret air allocation (4.1 1c) from its form."""
-    data = {"superiority": superiority, "interdiction": interdiction, "recon": recon, "strike": strike}
+             recon: int = Form(0, ge=0, le=99), strike: int = Form(0, ge=0, le=99),
+             support: int = Form(0, ge=0, le=99)) -> HTMLResponse:
+    """Pacific Battles' secret air allocation (4.1 1c) from its form (support: optional 31.0)."""
+    data = {"superiority": superiority, "interdiction": interdiction, "recon": recon, "strike": strike,
+            "support": support}
     return _submit(request, game, seat, session, service, "allocate", data, seq, "")
 
 

@@ -71,10 +71,15 @@ def test_the_landing_page_starts_either_game(client: TestClient) -> None:
     assert "First Blood" in page and "Pacific Battles Vol. 1: Guadalcanal" in page
     assert 'name="game" value="pacific_battles"' in page and 'value="short"' in page
     r = client.post("/new", data={"game": "pacific_battles", "scenario": "short", "side": "Allied",
-                                  "name": "Vandegrift", "high_ground": "true"}, follow_redirects=False)
+                                  "name": "Vandegrift", "option": ["high_ground", "deception"]},
+                follow_redirects=False)
     assert r.status_code == 303, r.text
     gid = r.headers["location"].split("/games/")[1].split("?")[0]
     page = client.get(f"/games/{gid}").text
     assert "Pacific Battles: Guadalcanal" in page and "You play the Allied" in page
+    view = client.get(f"/api/games/{gid}", headers={"Cookie": r.headers["set-cookie"].split(";")[0]}).json()
+    assert view["options"] == {"high_ground": True, "deception": True}
+    r = client.post("/new", data={"game": "pacific_battles", "side": "Allied", "option": ["no_such_rule"]})
+    assert r.status_code == 422 and "no_such_rule" in r.text
     r = client.post("/new", data={"game": "pacific_battles", "scenario": "longest", "side": "Allied"})
     assert r.status_code == 422 and "scenario" in r.text
