@@ -7,7 +7,7 @@ rule; clicks are only translated into the engine's own legal commands.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
@@ -148,9 +148,9 @@ def new_game(request: Request, session: SessionDep, service: ServiceDep, setting
              two_units_as_engineer: bool = Form(False), move_days: str = Form("", max_length=3),
              vacation_days: int = Form(0, ge=0, le=30), game: str = Form("first_blood", max_length=40),
              scenario: str = Form("", max_length=40),
-             option: list[str] = Form([], max_length=20, description="optional rules switched on")) -> Response:
+             option: Annotated[list[str] | None, Form(max_length=20)] = None) -> Response:
     limits.hit("create", client_address(request))
-    options = dict.fromkeys(option, True)  # the engine refuses a name it does not know
+    options = dict.fromkeys(option or [], True)  # the optional rules ticked; the engine refuses unknown ones
     if two_units_as_engineer:
         options["two_units_as_engineer"] = True
     days = int(move_days) if move_days.isdigit() else None
