@@ -25,7 +25,6 @@ def turn_name(turn: int) -> str:
 
 
 def enter(em: Emitter, phase: str, turn: int) -> None:
-    s: PBState = em.state
     if phase == "initiative":
         em.emit("turn_began", None, turn=turn, name=turn_name(turn))
     step = seq.step(phase)
@@ -50,7 +49,6 @@ def enter(em: Emitter, phase: str, turn: int) -> None:
         battles.begin(em, side)
     elif phase == "victory":
         end_of_turn(em)
-    del s
 
 
 def leave(em: Emitter) -> None:
