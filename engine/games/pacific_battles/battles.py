@@ -27,9 +27,11 @@ def begin(em: Emitter, side: str) -> None:
     s: PBState = em.state
     for target in sorted(set(s.assaults.values())):
         ids = sorted(pid for pid, h in s.assaults.items() if h == target and s.pieces[pid].side == side)
-        if ids and not any(p.side != side for p in s.at(target)):
-            em.emit("pieces_moved", side, ids=ids, to=target, counts=False, landing=True,
-                    **{"from": s.pieces[ids[0]].hex})
+        if ids and not any(p.side != side for p in s.at(target)):  # what lands is not told (no battle)
+            sea = s.pieces[ids[0]].hex
+            q.secret(em, "pieces_moved", side, {"side": side, "from": sea, "to": target, "count": len(ids),
+                                                "landing": True}, actor=side, ids=ids, to=target, counts=False,
+                     landing=True, **{"from": sea})
     near = {n for p in s.on_map(side) for n in q.board().neighbours(p.hex)}
     hexes = near & q.enemy_hexes(s, side)
     if hexes:
