@@ -49,15 +49,13 @@ def playable(state: PBState, side: str) -> list[tuple[str, str | None]]:
     """(marker, target) pairs ``side`` may play now outside a battle window: the targets
     are hexes (Recon, naval bombardment) or None."""
     out: list[tuple[str, str | None]] = []
-    hand = sorted(set(state.hand[side]))
+    if sequence.side_of(state) != side or state.pending:
+        return out  # only in one's own phases (the defender's window is battle_reactions)
     phase = state.phase
-    mine = sequence.side_of(state) == side and not state.pending
     step = sequence.step(phase)
-    for name in hand:
-        if not mine:
-            continue
+    for name in sorted(set(state.hand[side])):
         if name in LOGISTICS and phase.startswith("logistics_"):
-            if name == "Staff Planning" and not _inactive_hqs(state, side):
+            if name == "Staff Planning" and not _hqs_to_activate(state, side):
                 continue
             if name == "Dig In" and not [p for p in state.on_map(side) if p.hex not in state.fortified]:
                 continue
@@ -103,7 +101,7 @@ def _naval_targets(state: PBState, side: str) -> list[str]:
     return sorted(h for h in q.enemy_hexes(state, side) if h not in naval and h in q.board().terrain)
 
 
-def _inactive_hqs(state: PBState, side: str) -> list[str]:
+def _hqs_to_activate(state: PBState, side: str) -> list[str]:
     """The HQs not yet activated in this logistics phase (7.4 flips the others at its end)."""
     return sorted(p.id for p in state.on_map(side) if q.is_hq(p) and p.id not in state.activated_now
                   and not p.suppressed)
