@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.core import dice, fields, undo
+from engine.core import dice, fields, forfeit, undo
 from engine.core.errors import IllegalCommandError, MalformedCommandError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Emitter, Outcome, Prompt, check_turn
@@ -32,7 +32,7 @@ from engine.games.first_blood.phases import (
 )
 from engine.games.first_blood.state import FBState
 
-TIME_FORFEIT = "time_forfeit"  # the server's clock ends the game (app/services/clock.py)
+TIME_FORFEIT = forfeit.TIME_FORFEIT  # the server's clock ends the game (app/services/clock.py)
 SCENARIOS = {"campaign": "The campaign: US set-up, then Sep I to Jan III (15 turns)"}
 OPTIONS = {
     engineering.OPTION_TWO_UNITS: "Optional §10: any two US ground units may work as one engineer",
@@ -255,20 +255,10 @@ class FirstBlood:
         return em
 
     def _time_forfeit(self, state: FBState, command: Command, describe: bool) -> Emitter:
-        """The server's clock, not a player, ends the game on time (a command with no side:
-        players' commands always carry theirs).  The rulebook has no clocks; the win goes
-        to the side that claimed it."""
-        if command.side is not None:
-            raise IllegalCommandError("", "only the server's clock can end a game on time")
-        if state.result is not None:
-            raise IllegalCommandError("", "the game is over")
-        loser = command.data.get("loser") if isinstance(command.data, dict) else None
-        if loser not in self.sides or set(command.data) != {"loser"}:
-            raise MalformedCommandError("", f"{TIME_FORFEIT} takes {{'loser': one of {list(self.sides)}}}")
-        winner = q.other(loser)
+        """The server's clock ends the game on time (engine/core/forfeit.py)."""
+        winner, _, reason = forfeit.judge(command, self.sides, state.result is not None)
         em = Emitter(self, state, describe)
-        em.emit("game_ended", None, winner=winner, turn=state.turn,
-                reason=f"{loser} did not decide within the time allowed; {winner} claimed the game on time")
+        em.emit("game_ended", None, winner=winner, turn=state.turn, reason=reason)
         return em
 
     def _why(self, state: FBState, side: str, cmd: Command) -> RuleError:

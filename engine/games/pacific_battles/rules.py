@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.core import dice, fields, undo
+from engine.core import dice, fields, forfeit, undo
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Emitter, Outcome, Prompt, check_turn
@@ -267,6 +267,11 @@ class PacificBattles:
         return self._decide(state, command, describe=True).outcome()
 
     def _decide(self, state: PBState, command: Command, describe: bool) -> Emitter:
+        if command.type == forfeit.TIME_FORFEIT:  # the server's clock (engine/core/forfeit.py)
+            winner, _, reason = forfeit.judge(command, self.sides, state.result is not None)
+            em = Emitter(self, state, describe)
+            em.emit("game_ended", None, winner=winner, level="won on time", reason=reason)
+            return em
         if command.type == undo.UNDO:
             return self._undo(state, command, describe)
         if command.type not in FIELDS:

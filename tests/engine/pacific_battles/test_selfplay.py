@@ -72,3 +72,18 @@ def test_an_allocation_stays_sealed_in_every_output_of_the_other_side() -> None:
         RULES.apply(state, e)
     assert any('"decision": ' in n for n in leaks.hidden_things(state, "Japanese"))
     assert find_leaks(RULES, before, events, state) == []
+
+
+def test_the_servers_clock_ends_a_game_on_time_and_only_the_clock() -> None:
+    import pytest
+
+    from engine.core.errors import IllegalCommandError, MalformedCommandError
+
+    state = new_game("clock")
+    with pytest.raises(IllegalCommandError):
+        RULES.decide(state, Command("time_forfeit", {"loser": "Japanese"}, "Allied"))  # a player may not
+    with pytest.raises(MalformedCommandError):
+        RULES.decide(state, Command("time_forfeit", {"loser": "IJ"}, None))
+    for e in RULES.decide(state, Command("time_forfeit", {"loser": "Japanese"}, None)):
+        RULES.apply(state, e)
+    assert state.result["winner"] == "Allied" and RULES.prompt(state).side is None
