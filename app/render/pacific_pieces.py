@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from app.render.counters import n, text
-from app.render.pacific_map import _point, render_pacific_map
+from app.render.pacific_map import PX_PER_KM, _point, render_pacific_map
 from engine.games.pacific_battles.board import load_board
 
 SIZE = 16.0  # a counter's side, in map pixels (a hex is about 42 across)
+HEX_PX = 3.0 * PX_PER_KM  # from one hex centre to the next (3 km, 26.10)
 COLOURS = {"Allied": ("#b9d98a", "#1d3b12"), "Japanese": ("#d8c28a", "#3d2a0b")}  # 2.31: green, khaki
 
 
@@ -49,6 +50,13 @@ def render_pieces(view: dict[str, Any]) -> str:
             out.append(f'<circle class="fortified" cx="{n(x)}" cy="{n(y)}" r="{n(SIZE)}" fill="none" '
                        f'stroke="#7a2a12" stroke-width="2" stroke-dasharray="3 2"><title>fortified (21.0)</title>'
                        "</circle>")
+    for u in view.get("units", []):  # 10.4: the support radius of one's own activated HQs
+        if u.get("kind") == "hq" and u.get("active") and u["hex"] in board.km:
+            x, y = _point(board, u["hex"])
+            r = (u["radius"] + 0.5) * HEX_PX
+            out.append(f'<circle class="hq-radius" cx="{n(x)}" cy="{n(y)}" r="{n(r)}" fill="#f4e27a" '
+                       f'fill-opacity="0.12" stroke="#8a6d00" stroke-dasharray="6 4"><title>{text(u["unit"])}: support {u["support"]}, '
+                       f'radius {u["radius"]} (10.1, 10.4)</title></circle>')
     by_hex: dict[str, list[dict[str, Any]]] = {}
     for u in view.get("units", []):
         by_hex.setdefault(u["hex"], []).append(u)
