@@ -55,8 +55,8 @@ def render_pieces(view: dict[str, Any]) -> str:
             x, y = _point(board, u["hex"])
             r = (u["radius"] + 0.5) * HEX_PX
             out.append(f'<circle class="hq-radius" cx="{n(x)}" cy="{n(y)}" r="{n(r)}" fill="#f4e27a" '
-                       f'fill-opacity="0.12" stroke="#8a6d00" stroke-dasharray="6 4"><title>{text(u["unit"])}: support {u["support"]}, '
-                       f'radius {u["radius"]} (10.1, 10.4)</title></circle>')
+                       f'fill-opacity="0.12" stroke="#8a6d00" stroke-dasharray="6 4"><title>{text(u["unit"])}: '
+                       f'support {u["support"]}, radius {u["radius"]} (10.1, 10.4)</title></circle>')
     by_hex: dict[str, list[dict[str, Any]]] = {}
     for u in view.get("units", []):
         by_hex.setdefault(u["hex"], []).append(u)
