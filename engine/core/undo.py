@@ -146,3 +146,20 @@ def retracted(events: Iterable[tuple[int, Event]]) -> dict[int, int]:
 def unmarked(data: dict[str, Any]) -> dict[str, Any]:
     """An event's data without the undo mark (what the game itself recorded)."""
     return {k: v for k, v in data.items() if k != MARK}
+
+
+def take_back(rules: Any, state: Any, command: Command, describe: bool) -> Any:
+    """Decide an ``undo`` command for any game: the sender must be a side the game waits
+    for, and only the last step goes (``decide``).  Returns the game's ``Emitter``."""
+    from engine.core.errors import MalformedCommandError
+    from engine.core.game import Emitter, check_turn
+
+    prompt = rules.prompt(state)
+    check_turn(prompt, command)
+    if not isinstance(command.data, dict) or set(command.data) - {"step"}:
+        raise MalformedCommandError("", "undo takes {'step': the number of the step's first event}")
+    side = command.side if command.side in prompt.acting else prompt.side
+    em = Emitter(rules, state, describe)
+    for event in decide(state, command, side):
+        em.emit(event.type, event.side, **event.data)
+    return em

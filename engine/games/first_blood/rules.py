@@ -218,7 +218,7 @@ class FirstBlood:
         if command.type == TIME_FORFEIT:
             return self._time_forfeit(state, command, describe)
         if command.type == undo.UNDO:
-            return self._undo(state, command, describe)
+            return undo.take_back(self, state, command, describe)
         if command.type not in HANDLERS:
             raise MalformedCommandError("", f"unknown command {command.type!r}; known: {sorted(HANDLERS)}")
         fields.check(command, FIELDS, DEFAULTS)
@@ -241,17 +241,6 @@ class FirstBlood:
         sequence.settle(em, self._needs_input)
         if undo.undoable(side, cmd, em.rolled, False, self.prompt(em.state).side):  # nothing is hidden in FB
             em.events = undo.seal(state, em.events, em.state, side, FBState.clone)
-        return em
-
-    def _undo(self, state: FBState, command: Command, describe: bool) -> Emitter:
-        """Take back the last step (engine/core/undo.py holds the rule)."""
-        prompt = self.prompt(state)
-        check_turn(prompt, command)
-        if not isinstance(command.data, dict) or set(command.data) - {"step"}:
-            raise MalformedCommandError("", "undo takes {'step': the number of the step's first event}")
-        em = Emitter(self, state, describe)
-        for event in undo.decide(state, command, prompt.side):
-            em.emit(event.type, event.side, **event.data)
         return em
 
     def _time_forfeit(self, state: FBState, command: Command, describe: bool) -> Emitter:

@@ -10,7 +10,7 @@ from typing import Any
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.core.hexes import distance_between, neighbor_ids
-from engine.games.pacific_battles import markers, planning, tables, terrain, victory
+from engine.games.pacific_battles import air, markers, planning, tables, terrain, victory
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.movement import SUPPLY, bridged_sides, reachable
 from engine.games.pacific_battles.state import PBState, other
@@ -286,9 +286,8 @@ def resolve_strikes(em: Emitter, side: str) -> None:
     em.emit("strikes_resolved", side, side=side, count=len(by_hex))
     for i, (h, got) in enumerate(sorted(by_hex.items())):
         t = terrain.TERRAIN[q.board().terrain[h]]
-        column = tables.strike_column(got["air"] + got["naval"], t.bombardment, em.state.shifts[side])
         die = em.roll(i)
-        result = tables.strike(column, die)
+        column, result = air.strike(got["air"] + got["naval"], t.bombardment, die, em.state.shifts[side])
         em.emit("strike_result", side, side=side, hex=h, air=got["air"], naval=got["naval"], column=column,
                 die=die, result=result, terrain=t.bombardment, shift=em.state.shifts[side])
         enemy = other(side)

@@ -273,7 +273,7 @@ class PacificBattles:
             em.emit("game_ended", None, winner=winner, level="won on time", reason=reason)
             return em
         if command.type == undo.UNDO:
-            return self._undo(state, command, describe)
+            return undo.take_back(self, state, command, describe)
         if command.type not in FIELDS:
             raise MalformedCommandError("", f"unknown command {command.type!r}; known: {sorted(FIELDS)}")
         fields.check(command, FIELDS, DEFAULTS)
@@ -329,17 +329,6 @@ class PacificBattles:
             turns = sorted({due for _, _, due in track if due >= s.turn})
             if turns:
                 q.owe(em, {"side": side, "kind": "magic", "turns": turns})
-
-    def _undo(self, state: PBState, command: Command, describe: bool) -> Emitter:
-        prompt = self.prompt(state)
-        check_turn(prompt, command)
-        if not isinstance(command.data, dict) or set(command.data) - {"step"}:
-            raise MalformedCommandError("", "undo takes {'step': the number of the step's first event}")
-        side = command.side if command.side in prompt.acting else prompt.side
-        em = Emitter(self, state, describe)
-        for event in undo.decide(state, command, side):
-            em.emit(event.type, event.side, **event.data)
-        return em
 
     def _why(self, state: PBState, side: str, cmd: Command) -> RuleError:
         from engine.games.pacific_battles.why import why_not
