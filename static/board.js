@@ -27,7 +27,8 @@
 
   function clickable(event) {
     var map = event.target.closest && event.target.closest(".map-stack");
-    return map ? event.target.closest("[data-unit], [data-loc], g.hex[data-hex]") : null;
+    // (Pacific Battles: any element of its map that names a hex, e.g. a highlighted hex)
+    return map ? event.target.closest("[data-unit], [data-loc], g.hex[data-hex], .pb-map [data-hex]") : null;
   }
 
   document.addEventListener("click", function (event) {

@@ -3,6 +3,8 @@ the Allies through the API."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 
 SET_UP = ("11+13 Eng", "3 K SNLF (-)", "81 Inf")  # 25.4a: placed in secret
@@ -19,3 +21,18 @@ def new_game(client: httpx.Client) -> dict[str, str]:
     assert r2.status_code == 200, r2.text
     client.cookies.clear()
     return {"id": body["game_id"], "Japanese": body["token"], "Allied": r2.json()["token"]}
+
+
+def seat(client: httpx.Client, gid: str, token: str | None) -> None:
+    """Sit ``client`` in the seat of ``token`` (None: a spectator) as the browser does: a cookie."""
+    client.cookies.clear()
+    if token:
+        r = client.post(f"/games/{gid}/seat", data={"token": token}, follow_redirects=False)
+        assert r.status_code == 303, r.text
+
+
+def seq_of(page: str) -> int:
+    """The event count a board page was drawn after (its state element carries it)."""
+    found = re.search(r'id="board-state"[^>]*data-seq="(\d+)"', page)
+    assert found, "no seq on the page"
+    return int(found.group(1))

@@ -6,21 +6,38 @@ already cut down to what the viewer may know."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any
 
 from app.render.counters import n, text
-from app.render.pacific_map import PX_PER_KM, _point, render_pacific_map
+from app.render.pacific_map import PX_PER_KM, _corners, _point, render_pacific_map
 from engine.games.pacific_battles.board import load_board
 
 SIZE = 16.0  # a counter's side, in map pixels (a hex is about 42 across)
 HEX_PX = 3.0 * PX_PER_KM  # from one hex centre to the next (3 km, 26.10)
+HEX_RADIUS = 3.0 / math.sqrt(3) * PX_PER_KM
 COLOURS = {"Allied": ("#b9d98a", "#1d3b12"), "Japanese": ("#d8c28a", "#3d2a0b")}  # 2.31: green, khaki
 
 
-def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, css: str) -> str:
+@dataclass
+class Mark:
+    """A hex the map highlights for the player: ``kind`` "reach" (the selected piece may
+    go there, ``cost`` its movement points) or "target" (a command aims at it)."""
+
+    hex: str
+    kind: str
+    label: str
+    cost: str = ""
+
+
+def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, css: str, hex_id: str,
+             unit: str | None = None) -> str:
     fill, ink = COLOURS.get(side, ("#ddd", "#222"))
     h = SIZE / 2
-    return (f'<g class="counter {css}"><title>{text(title)}</title>'
+    # one's own counters are buttons (select, Enter or Space); an enemy stack stands for its hex
+    attrs = (f' data-unit="{text(unit)}" role="button" tabindex="0" aria-label="{text(title)}"' if unit else "")
+    return (f'<g class="counter {css}" data-hex="{hex_id}"{attrs}><title>{text(title)}</title>'
             f'<rect x="{n(x - h)}" y="{n(y - h)}" width="{n(SIZE)}" height="{n(SIZE)}" rx="1.5" fill="{fill}" '
             f'stroke="{ink}" stroke-width="0.8"/>'
             f'<text x="{n(x)}" y="{n(y - 1.5)}" font-size="5" text-anchor="middle" fill="{ink}">{text(top)}</text>'
@@ -41,7 +58,25 @@ def _short(name: str) -> str:
     return name if len(name) <= 9 else name[:8] + "."
 
 
-def render_pieces(view: dict[str, Any]) -> str:
+def render_marks(marks: list[Mark]) -> str:
+    board = load_board()
+    out = ['<g class="marks">']
+    for m in marks:
+        if m.hex not in board.km:
+            continue
+        x, y = _point(board, m.hex)
+        label = m.label + (f", {m.cost} movement points" if m.cost else "")
+        out.append(f'<polygon class="mark {m.kind}" data-hex="{m.hex}" role="button" tabindex="0" '
+                   f'aria-label="{text(label)}" points="{_corners(x, y, HEX_RADIUS * 0.92)}"><title>{text(label)}'
+                   "</title></polygon>")
+        if m.cost:
+            out.append(f'<text class="mark-cost" x="{n(x)}" y="{n(y + HEX_RADIUS * 0.75)}" font-size="8" '
+                       f'text-anchor="middle">{text(m.cost)}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def render_pieces(view: dict[str, Any], selected: str = "") -> str:
     board = load_board()
     out = ['<g class="pieces">']
     for h in view.get("fortified", []):
@@ -71,8 +106,9 @@ def render_pieces(view: dict[str, Any]) -> str:
             if u.get("kind") == "hq":
                 state.append("activated" if u.get("active") else "not activated")
             title = f"{u['unit']} ({u['id']}) in {h}: {_factors(u)}" + (f", {', '.join(state)}" if state else "")
-            css = "own" + (" suppressed" if u.get("suppressed") else "")
-            out.append(_counter(x + 2.5 * i, y - 2.5 * i, u["side"], _short(u["unit"]), _factors(u), title, css))
+            css = "own" + (" suppressed" if u.get("suppressed") else "") + (" selected" if u["id"] == selected else "")
+            out.append(_counter(x + 2.5 * i, y - 2.5 * i, u["side"], _short(u["unit"]), _factors(u), title, css, h,
+                                u["id"]))
         if len(units) > 4:
             out.append(f'<text x="{n(x + SIZE)}" y="{n(y)}" font-size="6">+{len(units) - 4}</text>')
     for st in view.get("stacks", []):
@@ -84,15 +120,16 @@ def render_pieces(view: dict[str, Any]) -> str:
         if st.get("units"):
             names = ", ".join(u["unit"] for u in st["units"])
             out.append(_counter(x, y, st["side"], _short(st["units"][0]["unit"]), f"{len(st['units'])} seen",
-                                f"{st['side']} stack in {h}, examined: {names} ({zoc})", "enemy examined"))
+                                f"{st['side']} stack in {h}, examined: {names} ({zoc})", "enemy examined", h))
         else:
             out.append(_counter(x, y, st["side"], "?", zoc, f"{st['side']} stack in {h}: not examined ({zoc}, 18.4)",
-                                "enemy unknown"))
+                                "enemy unknown", h))
     out.append("</g>")
     return "".join(out)
 
 
-def render_board_svg(view: dict[str, Any]) -> str:
-    """The reconstructed map with the view's pieces on it, as one SVG."""
+def render_board_svg(view: dict[str, Any], marks: list[Mark] | None = None, selected: str = "") -> str:
+    """The reconstructed map with the view's marks and pieces on it (marks under the
+    counters, so that both stay clickable), as one SVG."""
     base = render_pacific_map()
-    return base[: base.rindex("</svg>")] + render_pieces(view) + "</svg>"
+    return base[: base.rindex("</svg>")] + render_marks(marks or []) + render_pieces(view, selected) + "</svg>"

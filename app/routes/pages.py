@@ -369,6 +369,8 @@ def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: Sessi
           seq: int = Form(...), hex: str = Form(""), unit: str = Form(""),  # noqa: A002
           select: str = Form("")) -> HTMLResponse:
     """A click on the map: the legal command it stands for, or a new selection."""
+    if game.game == "pacific_battles":
+        return _pb_click(request, game, seat, session, service, seq, hex, unit, select)
     ctx = board_context(session, service, game, seat, BoardRequest(select=select))
     cmd = ctx.command_for_click(hex_id=hex or None, unit=unit or None)
     if cmd is None:
@@ -383,6 +385,30 @@ def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: Sessi
                             BoardRequest(select=pick or "", error=error, inspect=hex, since=_since(seq, game)))
     keep = select if cmd.type in ("attack", "add") else ""
     return _submit(request, game, seat, session, service, cmd.type, cmd.data, seq, keep)
+
+
+def _pb_click(request: Request, game: Game, seat: Seat | None, session: SessionDep, service: ServiceDep,
+              seq: int, hex_id: str, unit: str, select: str) -> HTMLResponse:
+    """Pacific Battles: one legal command there is given; several are listed to choose
+    from; else the click selects one's own piece there, or the engine says why nothing
+    happens (the move, landing or battle the click most likely meant)."""
+    ctx = pb_context(session, service, game, seat, select=select)
+    cmds = ctx.command_for_click(hex_id or None, unit or None)
+    since = _since(seq, game)
+    if len(cmds) == 1:
+        return _submit(request, game, seat, session, service, cmds[0].type, cmds[0].data, seq, "")
+    where = hex_id or next((u["hex"] for u in ctx.view["units"] if u["id"] == unit), None) or ""
+    if cmds:
+        return render_board(request, session, service, game, seat, BoardRequest(select=select, inspect=where,
+                                                                                since=since))
+    pick = ctx.selection_for_click(hex_id or None, unit or None)
+    error = None
+    if pick is None and ctx.your_turn and where:
+        probe = ctx.probe_for_click(where) if ctx.side else None
+        why = service.why_not(game, ctx.state, ctx.side, probe) if probe is not None and ctx.side else None
+        error, pick = why or ctx.nothing_here(where), ctx.select
+    return render_board(request, session, service, game, seat,
+                        BoardRequest(select=pick or "", error=error, inspect=where, since=since))
 
 
 def _refused_click(ctx: BoardContext, service: ServiceDep, where: str) -> str:
@@ -429,7 +455,7 @@ def render_board(request: Request, session: SessionDep, service: ServiceDep, gam
     if game.game == "pacific_battles":  # its own board (issue 12): the whole board each time
         full = template == "game.html"
         ctx = pb_context(session, service, game, seat, req.error, oob=not full, private_url=private_url,
-                         invite_url=invite_url)
+                         invite_url=invite_url, select=req.select, inspect=req.inspect)
         return page(request, "pb_game.html" if full else "partials/pb_board.html", b=ctx)
     context = board_context(session, service, game, seat, req, invite_url, private_url)
     chat = chat_panel(request, session, game, seat) if not context.oob else None  # its own updates after

@@ -1,7 +1,9 @@
 """What the Pacific Battles board page shows a viewer: its view of the game (already cut
-down to what it may know), its legal commands grouped by kind, the map with its pieces,
-and the log as it may read it.  The first browser board of issue 12: every command the
-engine offers can be given from it; the richer displays come next."""
+down to what it may know), its legal commands (grouped by kind, and as marks on the map
+for the selected unit and for the hexes a command names), the map with its pieces, the
+displays, and the log as it may read it.  A click on the map is turned into the one
+legal command it stands for, a choice between several, a new selection, or the engine's
+reason why nothing happens there."""
 
 from __future__ import annotations
 
@@ -13,11 +15,13 @@ from sqlalchemy.orm import Session
 
 from app import store
 from app.models import Game, Seat
-from app.render.pacific_pieces import render_board_svg
+from app.render.pacific_pieces import Mark, render_board_svg
 from app.services.games import GameService
 from app.visible import readable, viewer_of
 from engine.core.events import Command
 from engine.games import get_rules
+from engine.games.pacific_battles import sequence
+from engine.games.pacific_battles.flow import turn_name
 
 LOG_LINES = 80
 TITLES = {  # the kinds of command, as the player reads them, with their rule
@@ -28,6 +32,7 @@ TITLES = {  # the kinds of command, as the player reads them, with their rule
     "breakdown": "Break down (9.1)", "combine": "Combine (9.2)", "dig": "Dig In: fortify a hex",
     "activate_free": "Staff Planning: activate an HQ", "move": "Move (11.0)",
     "carry": "Move an engineer with a supply point (20.4)", "sail": "Amphibious move (22.1)",
+    "assault": "Assault from the sea (22.3)",
     "recon": "Air recon (16.7)", "strike": "Air strike (16.8)", "declare": "Declare a battle against (14.2)",
     "add": "Add an attacker", "add_hex": "Add a defending hex (14.22)", "crt": "Choose the CRT (14.4)",
     "play": "Play a campaign marker", "lose": "Take a loss (15.2)", "break": "Break down to take a loss (15.22)",
@@ -37,6 +42,22 @@ TITLES = {  # the kinds of command, as the player reads them, with their rule
     "artillery": "HQ artillery (29.0)", "buy_marker": "Buy a command marker, 2 VP (27.2)",
 }
 SINGLE = ("end_phase", "close", "cancel", "fight", "pass", "stop", "undo")
+UNIT_FIELDS = ("unit", "carrier", "engineer", "hq")  # the fields that name the piece a command is given to
+PLACE_FIELDS = ("to", "hex", "target")  # the fields that name the hex a command goes to
+AIR_BOXES = (("reserve", "Reserve"), ("superiority", "Air Superiority"), ("interdiction", "Interdiction"),
+             ("recon", "Recon"), ("flown", "Recon flown"), ("strike", "Strike"), ("struck", "Strike flown"),
+             ("cas", "Close Air Support (31.0)"), ("support", "CAS committed"), ("supply", "Air Supply"),
+             ("damaged", "Damaged"), ("eliminated", "Eliminated"))
+MARKS = {"move": "reach", "sail": "reach", "carry": "reach", "retreat": "reach", "pursue": "reach",
+         "place": "reach", "land": "reach"}  # anything else that names a hex is aimed at it: "target"
+
+
+def owner(c: Command) -> str | None:
+    return next((c.data[f] for f in UNIT_FIELDS if isinstance(c.data.get(f), str)), None)
+
+
+def place(c: Command) -> str | None:
+    return next((c.data[f] for f in PLACE_FIELDS if isinstance(c.data.get(f), str)), None)
 
 
 @dataclass
@@ -47,16 +68,31 @@ class Group:
 
 
 @dataclass
+class Button:
+    type: str
+    data: str  # JSON
+    label: str
+
+
+@dataclass
 class PBBoard:
     game: Game
     seat: Seat | None
     view: dict[str, Any]
+    state: Any
+    legal: list[Command]
     seq: int
     svg: str
     groups: list[Group]
-    buttons: list[tuple[str, str, str]]  # (type, data JSON, label)
+    buttons: list[Button]
     allocate: bool
     log: list[dict[str, Any]]
+    selected: dict[str, Any] | None = None  # the selected piece, as the player knows it
+    selected_buttons: list[Button] = field(default_factory=list)  # its commands that name no hex
+    choosers: list[dict[str, str]] = field(default_factory=list)  # own pieces that have orders to give
+    inspect: str | None = None  # a hex whose contents and commands the panel lists
+    here: list[Button] = field(default_factory=list)  # the commands at the inspected hex
+    stack: list[str] = field(default_factory=list)  # what the player knows is there
     error: str | None = None
     oob: bool = False
     private_url: str | None = None
@@ -70,9 +106,91 @@ class PBBoard:
     def your_turn(self) -> bool:
         return self.side is not None and self.side in self.view["prompt"]["sides"]
 
+    @property
+    def turns(self) -> list[tuple[int, str]]:
+        return [(t, turn_name(t)) for t in range(1, self.view["last_turn"] + 1)]
+
+    @property
+    def phases(self) -> list[dict[str, Any]]:
+        """The turn's sequence of play (4.1) with the current phase marked."""
+        names = [p.name for p in sequence.TRACK.turn]
+        now = names.index(self.view["phase"]) if self.view["phase"] in names else -1
+        return [{"title": p.title, "side": sequence.side_of(self.state, p.name), "now": i == now,
+                 "past": i < now} for i, p in enumerate(sequence.TRACK.turn)]
+
+    @property
+    def vp_top(self) -> int:
+        top = max(e["vp"] for e in self.view["sides"].values())
+        return max(20, (top // 10 + 1) * 10)
+
+    @property
+    def air_boxes(self) -> list[tuple[str, str]]:
+        cas = bool(self.view["options"].get("close_air_support"))
+        return [b for b in AIR_BOXES if cas or b[0] not in ("cas", "support")]
+
+    @property
+    def select(self) -> str:
+        return self.selected["id"] if self.selected else ""
+
+    def at(self, hex_id: str) -> list[Command]:
+        """The commands a click on ``hex_id`` may stand for: the selected piece's to there,
+        else those that name only the hex (declare a battle on it, recon it, ...)."""
+        if self.selected:
+            mine = [c for c in self.legal if owner(c) == self.select and place(c) == hex_id]
+            if mine:
+                return mine
+        return [c for c in self.legal if owner(c) is None and place(c) == hex_id]
+
+    def command_for_click(self, hex_id: str | None, unit: str | None) -> list[Command]:
+        """What a click means: a counter of one's own stands for itself (added to a battle
+        being declared, or selected) unless the selected piece has somewhere to go there."""
+        if unit:
+            adds = [c for c in self.legal if c.type == "add" and c.data.get("unit") == unit]
+            if adds:
+                return adds[:1]
+            where = next((u["hex"] for u in self.view["units"] if u["id"] == unit), None)
+            if where and self.selected and unit != self.select:
+                return [c for c in self.legal if owner(c) == self.select and place(c) == where]
+            return []
+        return self.at(hex_id) if hex_id else []
+
+    def selection_for_click(self, hex_id: str | None, unit: str | None) -> str | None:
+        if unit:
+            return unit if unit in self.own_ids() else None
+        ids = [u["id"] for u in self.view["units"] if u["hex"] == hex_id and u["side"] == self.side]
+        if not ids:
+            return None
+        if self.select in ids:  # clicking a stack again selects the next piece in it
+            return ids[(ids.index(self.select) + 1) % len(ids)]
+        return ids[0]
+
+    def own_ids(self) -> set[str]:
+        return {u["id"] for u in self.view["units"] if u["side"] == self.side} | {c["id"] for c in self.choosers}
+
+    def probe_for_click(self, hex_id: str) -> Command | None:
+        """The command the player most likely meant by a click that matched none, so that
+        the engine can say why it is refused."""
+        phase = self.view["phase"] or ""
+        step = sequence.step(phase)
+        if self.selected:
+            kind = {"movement": "move", "japanese_setup": "place"}.get(step)
+            if kind is None and phase.startswith("reinforcements"):
+                kind = "land"
+            if kind is not None:
+                return Command(kind, {"unit": self.select, ("to" if kind == "move" else "hex"): hex_id})
+        if step == "combat" and not self.view.get("decision"):
+            return Command("declare", {"hex": hex_id})
+        if step == "strike":
+            return Command("strike", {"hex": hex_id, "points": 1})
+        return None
+
+    def nothing_here(self, hex_id: str) -> str:
+        return f"Nothing to do at {hex_id} now. {self.view['prompt']['text']}"
+
 
 def pb_context(session: Session, service: GameService, game: Game, seat: Seat | None, error: str | None = None,
-               oob: bool = False, private_url: str | None = None, invite_url: str | None = None) -> PBBoard:
+               oob: bool = False, private_url: str | None = None, invite_url: str | None = None,
+               select: str = "", inspect: str = "") -> PBBoard:
     rules = get_rules(game.game)
     state = service.state(session, game)
     side = seat.side if seat else None
@@ -88,15 +206,83 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
             continue
         label = _label(rules, state, c)
         if c.type in SINGLE:
-            buttons.append((c.type, json.dumps(c.data, sort_keys=True), label))
+            buttons.append(Button(c.type, _json(c), label))
             continue
         g = groups.setdefault(c.type, Group(c.type, TITLES.get(c.type, c.type)))
-        g.options.append((json.dumps(c.data, sort_keys=True), label))
+        g.options.append((_json(c), label))
     first = max(0, game.seq - LOG_LINES)
     rows = store.page_events(session, game.id, first, game.seq - first)[1] if game.seq else []
     lines = [{"seq": r.seq, "text": r.text} for r in reversed(readable(rows, game, viewer_of(game, side))) if r.text]
-    return PBBoard(game, seat, view, game.seq, render_board_svg(view), list(groups.values()), buttons, allocate,
-                   lines, error, oob, private_url, invite_url)
+    board = PBBoard(game, seat, view, state, legal, game.seq, "", list(groups.values()), buttons, allocate, lines,
+                    error=error, oob=oob, private_url=private_url, invite_url=invite_url)
+    board.choosers = _choosers(view, state, legal)
+    if select and select in board.own_ids():
+        board.selected = _piece(view, state, select, side)
+    marks = _marks(board, rules, state, service, game, side)
+    if inspect:
+        board.inspect = inspect
+        board.here = [Button(c.type, _json(c), _label(rules, state, c)) for c in board.at(inspect)]
+        board.stack = _stack(view, inspect)
+    if board.selected:
+        board.selected_buttons = [Button(c.type, _json(c), _label(rules, state, c)) for c in legal
+                                  if owner(c) == board.select and place(c) is None]
+    board.svg = render_board_svg(view, marks, selected=board.select)
+    return board
+
+
+def _marks(board: PBBoard, rules: Any, state: Any, service: GameService, game: Game,
+           side: str | None) -> list[Mark]:
+    """The hexes the map highlights: where the selected piece may go (with the cost of a
+    move, 11.0), and the hexes commands of no piece name (battles to declare, strikes)."""
+    by_hex: dict[str, list[Command]] = {}
+    for c in board.legal:
+        h = place(c)
+        if h is None:
+            continue
+        if (board.selected and owner(c) == board.select) or owner(c) is None:
+            by_hex.setdefault(h, []).append(c)
+    reach = service.reachable(game, state, side, board.select) if board.selected and side else {}
+    marks = []
+    for h, cmds in sorted(by_hex.items()):
+        kind = MARKS.get(cmds[0].type, "target")
+        cost = reach[h]["cost"] if h in reach else None
+        label = _label(rules, state, cmds[0]) + (f" ({len(cmds)} choices)" if len(cmds) > 1 else "")
+        marks.append(Mark(h, kind, label, f"{cost:g}" if cost is not None else ""))
+    return marks
+
+
+def _choosers(view: dict[str, Any], state: Any, legal: list[Command]) -> list[dict[str, str]]:
+    """The own pieces with an order to give now, on the map or off it (set-up, landings)."""
+    names = {u["id"]: u for u in view["units"]}
+    out = []
+    for pid in sorted({o for c in legal if (o := owner(c))}):
+        u = names.get(pid)
+        unit = u["unit"] if u else getattr(state.off.get(pid), "unit", pid)
+        where = u["hex"] if u else "off the map"
+        out.append({"id": pid, "label": unit if unit == pid else f"{unit} ({pid})", "where": where})
+    return out
+
+
+def _piece(view: dict[str, Any], state: Any, pid: str, side: str | None) -> dict[str, Any]:
+    u = next((u for u in view["units"] if u["id"] == pid), None)
+    if u is not None:
+        return u
+    off = state.off.get(pid)  # an own piece off the map (only own pieces can be selected)
+    return {"id": pid, "unit": off.unit if off else pid, "side": side, "hex": None, "box": off.box if off else ""}
+
+
+def _stack(view: dict[str, Any], hex_id: str) -> list[str]:
+    out = [f"{u['unit']} ({u['id']})" for u in view["units"] if u["hex"] == hex_id]
+    for st in view["stacks"]:
+        if st["hex"] == hex_id:
+            seen = ", ".join(u["unit"] for u in st["units"] or [])
+            zoc = "with a ZOC" if st["zoc"] else "without a ZOC"
+            out.append(f"{st['side']} stack {zoc}: {seen}" if seen else f"{st['side']} stack {zoc}, not examined")
+    return out
+
+
+def _json(c: Command) -> str:
+    return json.dumps(c.data, sort_keys=True)
 
 
 def _label(rules: Any, state: Any, c: Command) -> str:

@@ -8,14 +8,7 @@ import json
 import re
 
 from fastapi.testclient import TestClient
-from pb_support import SET_UP, new_game
-
-
-def seat(client: TestClient, gid: str, token: str | None) -> None:
-    client.cookies.clear()
-    if token:
-        r = client.post(f"/games/{gid}/seat", data={"token": token}, follow_redirects=False)
-        assert r.status_code == 303, r.text
+from pb_support import SET_UP, new_game, seat, seq_of
 
 
 def options(page: str, kind: str) -> list[dict]:
@@ -23,10 +16,6 @@ def options(page: str, kind: str) -> list[dict]:
     assert form, f"no {kind} form on the page"
     return [json.loads(v.replace("&#34;", '"').replace("&quot;", '"'))
             for v in re.findall(r'<option value="([^"]*)"', form.group(0))]
-
-
-def seq_of(page: str) -> int:
-    return int(re.search(r'name="seq" value="(\d+)"', page).group(1))
 
 
 def test_the_japanese_set_up_is_played_from_the_page_and_stays_hidden(client: TestClient) -> None:
