@@ -36,7 +36,7 @@ from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock
 from app.services.board import BoardContext, BoardRequest, board_context, narrative, phase_words
-from app.services.pb_board import pb_context
+from app.services.pb_board import pb_context, pb_moment, pb_phase
 from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
 from app.templating import page
@@ -541,9 +541,6 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
                                  "once it is over")
     if not 0 <= seq <= game.seq:
         raise HTTPException(404, f"this game has {game.seq} events: moments 0 to {game.seq}")
-    if game.game == "pacific_battles":
-        raise HTTPException(404, "stepping through a Pacific Battles game is not built yet; its log page has "
-                                 f"every line: /games/{game.id}/log")
     every = store.page_events(session, game.id, 0, game.seq)[1]
     rules = get_rules(game.game)
     state = service.state_at(session, game, seq)
@@ -551,17 +548,23 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
     rows = readable(every, game, viewer_of(game, side))
     view = rules.view(state, side, [])  # a moment is looked at, never played
     told = [r.seq + 1 for r in rows if r.text]  # the moments with something to read
-    turns = [(r.seq + 1, r.text or "") for r in rows if r.type == "turn_started"]
+    pb = game.game == "pacific_battles"
+    turns = [(r.seq + 1, r.text or "") for r in rows if r.type in ("turn_started", "turn_began")]
     turn_start = max((n for n, _ in turns if n <= seq), default=0)
     turn_end = min((n for n, _ in turns if n > seq), default=game.seq + 1)
-    phases = [(r.seq + 1, phase_words(r.payload.get("phase", ""))) for r in rows
-              if r.type == "phase_started" and turn_start <= r.seq + 1 < turn_end]
+    phases = [(r.seq + 1, pb_phase(r.payload) if pb else phase_words(r.payload.get("phase", ""))) for r in rows
+              if r.type in ("phase_started", "phase_began") and turn_start <= r.seq + 1 < turn_end]
     steps = {"first": told[0] if told else 0, "back": max((n for n in told if n < seq), default=None),
              "forward": min((n for n in told if n > seq), default=None), "last": game.seq}
-    log = [{"seq": r.seq + 1, "text": r.text, "turn": r.type == "turn_started"}
+    log = [{"seq": r.seq + 1, "text": r.text, "turn": r.type in ("turn_started", "turn_began")}
            for r in reversed(rows) if r.seq < seq and r.text][:80]
     last = next((r for r in reversed(rows) if r.seq == seq - 1), None)  # None too when it is not to be read
     trail = _trail(last.type, last.payload) if last is not None else []
+    if pb:  # its own map and displays, read-only
+        pb_view = pb_moment(game, seat, state, view, seq)
+        return page(request, "moment.html", game=game, seq=seq, view=view, side=side, pb=pb_view, steps=steps,
+                    turns=turns, phases=phases, log=log,
+                    at=every[seq - 1].created_at if seq > 0 else game.created_at)
     fought = list(last.payload["targets"]) if last is not None and last.type == "combat_resolved" else []
     return page(request, "moment.html", game=game, seq=seq, view=view, side=side,
                 layers=render_layers(view, trail=trail, targets=fought), base=render_base(), steps=steps, turns=turns,

@@ -20,7 +20,7 @@ from app.services.games import GameService
 from app.visible import readable, viewer_of
 from engine.core.events import Command
 from engine.games import get_rules
-from engine.games.pacific_battles import sequence
+from engine.games.pacific_battles import queries, sequence, tables
 from engine.games.pacific_battles.flow import turn_name
 
 LOG_LINES = 80
@@ -129,6 +129,31 @@ class PBBoard:
         return [b for b in AIR_BOXES if cas or b[0] not in ("cas", "support")]
 
     @property
+    def crts(self) -> dict[str, dict[str, Any]]:
+        """Both land combat tables whole (14.4: the chooser sees both), a reconstruction."""
+        return {name: {"title": t.name, "rows": t.rows} for name, t in tables.CRTS.items()}
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tables.COLUMNS
+
+    @property
+    def hand(self) -> list[dict[str, Any]]:
+        """The markers the player holds (5.4), each with when it may be played, what becomes
+        of it, and a button for each legal play of it now."""
+        if not self.side or "hand" not in self.view["sides"][self.side]:
+            return []
+        specs = queries.forces().markers[self.side]
+        out = []
+        for name in sorted(set(self.view["sides"][self.side]["hand"])):
+            spec = specs.get(name)
+            plays = [Button(c.type, _json(c), _label(get_rules("pacific_battles"), self.state, c))
+                     for c in self.legal if c.type == "play" and c.data.get("marker") == name]
+            out.append({"name": name, "count": self.view["sides"][self.side]["hand"].count(name),
+                        "when": spec.when if spec else "", "after": spec.after if spec else "", "plays": plays})
+        return out
+
+    @property
     def select(self) -> str:
         return self.selected["id"] if self.selected else ""
 
@@ -228,6 +253,18 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
                                   if owner(c) == board.select and place(c) is None]
     board.svg = render_board_svg(view, marks, selected=board.select)
     return board
+
+
+def pb_moment(game: Game, seat: Seat | None, state: Any, view: dict[str, Any], seq: int) -> PBBoard:
+    """A past moment of the game as its viewer saw it: the map and the displays, no commands."""
+    return PBBoard(game, seat, view, state, [], seq, render_board_svg(view), [], [], False, [])
+
+
+def pb_phase(payload: dict[str, Any]) -> str:
+    """A phase_began event's phase, as the turn track names it."""
+    phase = str(payload.get("phase", ""))
+    found = next((p for p in sequence.TRACK.setup + sequence.TRACK.turn if p.name == phase), None)
+    return found.title if found else phase.replace("_", " ")
 
 
 def _marks(board: PBBoard, rules: Any, state: Any, service: GameService, game: Game,

@@ -69,3 +69,27 @@ def test_a_click_cannot_select_or_name_an_enemy_piece(client: TestClient) -> Non
         answer = click(client, gid, page, **values)
         assert SET_UP[2] not in html.unescape(answer) and "Selected:" not in answer
         assert "not examined" in answer  # the stack is there, unknown
+
+
+def test_each_player_steps_back_through_the_game_seeing_only_what_they_saw(client: TestClient) -> None:
+    g = new_game(client)
+    gid = g["id"]
+    seat(client, gid, g["Japanese"])
+    page = client.get(f"/games/{gid}").text
+    for unit in SET_UP:
+        answer = click(client, gid, page, unit=unit)
+        page = click(client, gid, answer, hex=sorted(marks(answer, "reach"))[-1], select=unit)
+    last = seq_of(page)
+    mine = client.get(f"/games/{gid}/at/{last}")
+    assert mine.status_code == 200 and "Sequence of play" in mine.text and "Air operations display" in mine.text
+    assert all(name in html.unescape(mine.text) for name in SET_UP)
+    before = client.get(f"/games/{gid}/at/{last - 1}").text  # one counter fewer on the map
+    assert before.count('class="counter own') == mine.text.count('class="counter own') - 1
+    log = client.get(f"/games/{gid}/log").text
+    assert f"/games/{gid}/at/" in log
+    seat(client, gid, g["Allied"])
+    theirs = client.get(f"/games/{gid}/at/{last}")
+    assert theirs.status_code == 200 and "not examined" in theirs.text
+    assert [n for n in SET_UP if n in html.unescape(theirs.text)] == []
+    seat(client, gid, None)
+    assert client.get(f"/games/{gid}/at/{last}").status_code == 403  # a running game's moments are its players'
