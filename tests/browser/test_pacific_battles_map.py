@@ -1,0 +1,72 @@
+"""Pacific Battles' map in real Chromium (issue 12): the Japanese set up by clicking (a
+piece, then one of the hexes the map highlights for it) and by keyboard alone (Enter on
+the piece's button, Enter on a highlighted hex); a click where the piece may not go says
+the rule; on a phone the map fits and the commands come right after it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+from pb_support import SET_UP, new_game
+from playwright.sync_api import Browser, expect
+
+
+def test_set_up_by_clicking_the_map_and_by_keyboard(browser: Browser, server: str, artifacts: Path) -> None:
+    with httpx.Client(base_url=server, timeout=30) as http:
+        g = new_game(http)
+    context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{g['id']}#token={g['Japanese']}")
+        expect(page.locator("polygon.mark")).to_have_count(0)
+        page.locator("button.chooser", has_text=SET_UP[0]).click()
+        expect(page.locator(".selected-piece")).to_contain_text(SET_UP[0])
+        marks = page.locator("polygon.mark.reach")
+        expect(marks.first).to_be_attached()
+        assert marks.count() > 5  # the hexes within three of Henderson Field it may set up in (25.4)
+        page.screenshot(path=str(artifacts / "pb-select-highlights.png"))
+        # a hex far from Henderson Field: the engine's reason, nothing placed
+        page.locator('.pb-map polygon.hex[data-hex="1648"]').click(force=True)
+        expect(page.locator(".status .error")).to_contain_text("25.4")
+        seq = page.locator("#board-state").get_attribute("data-seq")
+        target = marks.first.get_attribute("data-hex")
+        marks.first.click(force=True)
+        expect(page.locator("#board-state")).not_to_have_attribute("data-seq", seq)
+        expect(page.locator(f'g.counter.own[data-hex="{target}"]')).to_have_count(1)
+
+        # by keyboard alone: Enter on the piece's button, then Enter on a highlighted hex
+        page.locator("button.chooser", has_text=SET_UP[1]).focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(".selected-piece")).to_contain_text(SET_UP[1])
+        seq = page.locator("#board-state").get_attribute("data-seq")
+        page.locator("polygon.mark.reach").last.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#board-state")).not_to_have_attribute("data-seq", seq)
+        expect(page.locator("g.counter.own")).to_have_count(2)
+        # a counter on the map is a button too: Enter selects it
+        page.locator("g.counter.own").first.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(".selected-piece")).to_be_visible()
+    finally:
+        context.close()
+
+
+def test_on_a_phone_the_map_fits_and_the_commands_follow_it(browser: Browser, server: str, artifacts: Path) -> None:
+    with httpx.Client(base_url=server, timeout=30) as http:
+        g = new_game(http)
+    context = browser.new_context(base_url=server, viewport={"width": 400, "height": 800}, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{g['id']}#token={g['Japanese']}")
+        expect(page.locator("button.chooser").first).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 401  # nothing wider than the phone
+        map_box = page.locator(".map-wrap").bounding_box()
+        assert map_box["width"] <= 400 and map_box["height"] <= 0.5 * 800
+        commands = page.locator("section.commands").bounding_box()
+        displays = page.locator(".pb-displays").bounding_box()
+        assert commands["y"] < displays["y"]  # the commands before the long displays
+        assert commands["y"] < 800 * 1.5
+        page.screenshot(path=str(artifacts / "pb-phone-board.png"), full_page=True)
+    finally:
+        context.close()
