@@ -10,13 +10,16 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from app.render.counters import n, text
+from app.render.counters import n, nato_frame, text
 from app.render.pacific_map import PX_PER_KM, _corners, _point, render_pacific_map
 from engine.games.pacific_battles.board import load_board
 
 SIZE = 16.0  # a counter's side, in map pixels (a hex is about 42 across)
 HEX_PX = 3.0 * PX_PER_KM  # from one hex centre to the next (3 km, 26.10)
 HEX_RADIUS = 3.0 / math.sqrt(3) * PX_PER_KM
+NATO = {"infantry": "infantry", "aa": "anti_air", "amphibious": "amphibious", "armor": "armoured",
+        "engineer": "engineer", "para": "airborne", "raider": "raiders", "recon": "reconnaissance",
+        "snlf": "marines"}  # the rulebook's unit kinds -> the NATO type symbols (a naval landing force: an anchor)
 COLOURS = {"Allied": ("#b9d98a", "#1d3b12"), "Japanese": ("#d8c28a", "#3d2a0b")}  # 2.31: green, khaki
 
 
@@ -32,17 +35,37 @@ class Mark:
 
 
 def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, css: str, hex_id: str,
-             unit: str | None = None) -> str:
+             unit: str | None = None, face: str = "") -> str:
+    """A counter of side ``SIZE``: ``top`` (name, or the unit size over a NATO ``face``),
+    ``bottom`` (the factors)."""
     fill, ink = COLOURS.get(side, ("#ddd", "#222"))
     h = SIZE / 2
     # one's own counters are buttons (select, Enter or Space); an enemy stack stands for its hex
     attrs = (f' data-unit="{text(unit)}" role="button" tabindex="0" aria-label="{text(title)}"' if unit else "")
+    if face:
+        middle = (f'<g transform="translate({n(x)} {n(y)}) scale(0.5)">{face}</g>'
+                  f'<text x="{n(x)}" y="{n(y - 4.6)}" font-size="3.2" text-anchor="middle" fill="{ink}">'
+                  f"{text(top)}</text>")
+    else:
+        middle = (f'<text x="{n(x)}" y="{n(y - 1.5)}" font-size="5" text-anchor="middle" fill="{ink}">'
+                  f"{text(top)}</text>")
     return (f'<g class="counter {css}" data-hex="{hex_id}"{attrs}><title>{text(title)}</title>'
             f'<rect x="{n(x - h)}" y="{n(y - h)}" width="{n(SIZE)}" height="{n(SIZE)}" rx="1.5" fill="{fill}" '
-            f'stroke="{ink}" stroke-width="0.8"/>'
-            f'<text x="{n(x)}" y="{n(y - 1.5)}" font-size="5" text-anchor="middle" fill="{ink}">{text(top)}</text>'
-            f'<text x="{n(x)}" y="{n(y + 5.5)}" font-size="5" text-anchor="middle" fill="{ink}">{text(bottom)}</text>'
+            f'stroke="{ink}" stroke-width="0.8"/>{middle}'
+            f'<text x="{n(x)}" y="{n(y + 6)}" font-size="4.6" text-anchor="middle" fill="{ink}">{text(bottom)}</text>'
             "</g>")
+
+
+def _face(u: dict[str, Any]) -> str:
+    """The NATO frame of a ground unit (HQs: "HQ"; supply points have none), drawn at twice
+    the size it is shown."""
+    kind = u.get("kind")
+    if kind in ("supply", "deception", None):
+        return ""
+    if kind == "hq":
+        return ('<rect class="frame" x="-6" y="-2.5" width="12" height="6"/>'
+                '<text class="sym-text" x="0" y="2.4" font-size="5" text-anchor="middle">HQ</text>')
+    return nato_frame(NATO.get(kind, kind), 12, 7, 0.5)
 
 
 def _factors(u: dict[str, Any]) -> str:
@@ -52,6 +75,10 @@ def _factors(u: dict[str, Any]) -> str:
         return f"({u['support']}) r{u['radius']}"
     a, d, m = u["factors"]
     return f"{a}-{d}-{m}"
+
+
+def _fit(s: str, most: int) -> str:
+    return s if len(s) <= most else s[: most - 1] + "."
 
 
 def _short(name: str) -> str:
@@ -107,8 +134,9 @@ def render_pieces(view: dict[str, Any], selected: str = "") -> str:
                 state.append("activated" if u.get("active") else "not activated")
             title = f"{u['unit']} ({u['id']}) in {h}: {_factors(u)}" + (f", {', '.join(state)}" if state else "")
             css = "own" + (" suppressed" if u.get("suppressed") else "") + (" selected" if u["id"] == selected else "")
-            out.append(_counter(x + 2.5 * i, y - 2.5 * i, u["side"], _short(u["unit"]), _factors(u), title, css, h,
-                                u["id"]))
+            face = _face(u)
+            top = _fit(f"{u.get('size', '')} {u['unit']}", 10) if face else _short(u["unit"])
+            out.append(_counter(x + 2.5 * i, y - 2.5 * i, u["side"], top, _factors(u), title, css, h, u["id"], face))
         if len(units) > 4:
             out.append(f'<text x="{n(x + SIZE)}" y="{n(y)}" font-size="6">+{len(units) - 4}</text>')
     for st in view.get("stacks", []):
