@@ -103,7 +103,9 @@ def render_marks(marks: list[Mark]) -> str:
     return "".join(out)
 
 
-def render_pieces(view: dict[str, Any], selected: str = "") -> str:
+def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | frozenset[str] = frozenset()) -> str:
+    """The counters; ``ready``: one's own pieces that have an order to give now (in a
+    follow-on impulse only those that may still act, 13.0), drawn with a ring."""
     board = load_board()
     out = ['<g class="pieces">']
     for h in view.get("fortified", []):
@@ -133,7 +135,8 @@ def render_pieces(view: dict[str, Any], selected: str = "") -> str:
             if u.get("kind") == "hq":
                 state.append("activated" if u.get("active") else "not activated")
             title = f"{u['unit']} ({u['id']}) in {h}: {_factors(u)}" + (f", {', '.join(state)}" if state else "")
-            css = "own" + (" suppressed" if u.get("suppressed") else "") + (" selected" if u["id"] == selected else "")
+            css = ("own" + (" suppressed" if u.get("suppressed") else "") + (" selected" if u["id"] == selected else "")
+                   + (" ready" if u["id"] in ready else ""))
             face = _face(u)
             top = _fit(f"{u.get('size', '')} {u['unit']}", 10) if face else _short(u["unit"])
             out.append(_counter(x + 2.5 * i, y - 2.5 * i, u["side"], top, _factors(u), title, css, h, u["id"], face))
@@ -156,8 +159,9 @@ def render_pieces(view: dict[str, Any], selected: str = "") -> str:
     return "".join(out)
 
 
-def render_board_svg(view: dict[str, Any], marks: list[Mark] | None = None, selected: str = "") -> str:
+def render_board_svg(view: dict[str, Any], marks: list[Mark] | None = None, selected: str = "",
+                     ready: set[str] | frozenset[str] = frozenset()) -> str:
     """The reconstructed map with the view's marks and pieces on it (marks under the
     counters, so that both stay clickable), as one SVG."""
     base = render_pacific_map()
-    return base[: base.rindex("</svg>")] + render_marks(marks or []) + render_pieces(view, selected) + "</svg>"
+    return base[: base.rindex("</svg>")] + render_marks(marks or []) + render_pieces(view, selected, ready) + "</svg>"

@@ -42,7 +42,7 @@ TITLES = {  # the kinds of command, as the player reads them, with their rule
     "artillery": "HQ artillery (29.0)", "buy_marker": "Buy a command marker, 2 VP (27.2)",
 }
 SINGLE = ("end_phase", "close", "cancel", "fight", "pass", "stop", "undo")
-UNIT_FIELDS = ("unit", "carrier", "engineer", "hq")  # the fields that name the piece a command is given to
+UNIT_FIELDS = ("unit", "carrier", "engineer", "hq", "supply")  # the fields that name the pieces a command uses
 PLACE_FIELDS = ("to", "hex", "target")  # the fields that name the hex a command goes to
 AIR_BOXES = (("reserve", "Reserve"), ("superiority", "Air Superiority"), ("interdiction", "Interdiction"),
              ("recon", "Recon"), ("flown", "Recon flown"), ("strike", "Strike"), ("struck", "Strike flown"),
@@ -53,7 +53,14 @@ MARKS = {"move": "reach", "sail": "reach", "carry": "reach", "retreat": "reach",
 
 
 def owner(c: Command) -> str | None:
+    """The piece a command is given to (a supply point only when it is the only one named)."""
     return next((c.data[f] for f in UNIT_FIELDS if isinstance(c.data.get(f), str)), None)
+
+
+def owners(c: Command) -> set[str]:
+    """Every piece a command uses: selecting any of them offers it (an HQ or the supply
+    point that activates it, 7.3)."""
+    return {c.data[f] for f in UNIT_FIELDS if isinstance(c.data.get(f), str)}
 
 
 def place(c: Command) -> str | None:
@@ -250,8 +257,8 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
         board.stack = _stack(view, inspect)
     if board.selected:
         board.selected_buttons = [Button(c.type, _json(c), _label(rules, state, c)) for c in legal
-                                  if owner(c) == board.select and place(c) is None]
-    board.svg = render_board_svg(view, marks, selected=board.select)
+                                  if board.select in owners(c) and place(c) is None]
+    board.svg = render_board_svg(view, marks, selected=board.select, ready={c["id"] for c in board.choosers})
     return board
 
 
@@ -292,7 +299,7 @@ def _choosers(view: dict[str, Any], state: Any, legal: list[Command]) -> list[di
     """The own pieces with an order to give now, on the map or off it (set-up, landings)."""
     names = {u["id"]: u for u in view["units"]}
     out = []
-    for pid in sorted({o for c in legal if (o := owner(c))}):
+    for pid in sorted({o for c in legal for o in owners(c)}):
         u = names.get(pid)
         unit = u["unit"] if u else getattr(state.off.get(pid), "unit", pid)
         where = u["hex"] if u else "off the map"
