@@ -78,6 +78,9 @@ def writer(url: str, game: dict[str, str], rec: Recorder, stop: threading.Event)
                 side, legal = acting_legal(client, game)
                 if side is None:
                     return
+                if not legal["commands"]:  # the game moved on between the two reads: ask again
+                    time.sleep(0.02)
+                    continue
                 cmd = simple_pick(legal["commands"])
                 r = client.post(f"/api/games/{game['id']}/commands", headers=bearer(game[side]),
                                 json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
