@@ -85,17 +85,20 @@ def words(left: int) -> str:
     return f"{d} d {h} h" if d else f"{h} h {rest // 60} min"
 
 
-def handed_over(session: Session, game_id: str, side: str | None, now: datetime) -> None:
+def handed_over(session: Session, game_id: str, side: str | None, now: datetime, joint: bool = False) -> None:
     """The log just handed the decision to ``side`` (None: the game is over): its clock
-    starts now, extended by what is left of that player's vacation."""
+    starts now (``joint``: it keeps running from when ``side`` began deciding together
+    with the side that just decided), extended by what is left of that player's vacation."""
     extra = 0
     if side is not None:
         until = session.scalar(select(Seat.vacation_until).where(Seat.game_id == game_id, Seat.side == side))
         if until is not None and _aware(until) > now:
             extra = int((_aware(until) - now).total_seconds())
-    session.execute(update(Game).where(Game.id == game_id).values(
-        decision_side=side, decision_since=now if side else None, decision_extra=extra, clock_noted="")
-        .execution_options(synchronize_session=False))
+    values: dict[str, Any] = {"decision_side": side, "decision_extra": extra, "clock_noted": ""}
+    if not (joint and side):
+        values["decision_since"] = now if side else None
+    session.execute(update(Game).where(Game.id == game_id).values(**values)
+                    .execution_options(synchronize_session=False))
 
 
 def take_vacation(session: Session, game: Game, seat: Seat, days: int, now: datetime) -> None:
@@ -128,12 +131,15 @@ def grant(session: Session, game: Game, seat: Seat, days: int, now: datetime) ->
     session.commit()
 
 
-def may_claim(game: Game, seat: Seat, now: datetime) -> None:
+def may_claim(game: Game, seat: Seat, now: datetime, owes: bool = False) -> None:
+    """``owes``: the claimer has a decision to make too (both decide at once)."""
     end = deadline(game)
     if end is None:
         raise ClockError("no clock is running")
     if seat.side == game.decision_side:
         raise ClockError("it is your own decision that is waiting")
+    if owes:
+        raise ClockError("you both decide at once and yours is still waiting: make it first")
     if now < end:
         raise ClockError(f"{game.decision_side} still has {words(int((end - now).total_seconds()))}")
 

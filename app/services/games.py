@@ -379,7 +379,8 @@ class GameService:
     def claim_on_time(self, session: Session, game: Game, seat: Seat) -> Submitted:
         """The opponent of a player whose time ran out ends the game: the engine's
         ``time_forfeit``, the server's own command (no side), written like any other."""
-        clock.may_claim(game, seat, self.now())
+        clock.may_claim(game, seat, self.now(), owes=seat.side in get_rules(game.game).prompt(
+            self.state(session, game)).acting)
         cmd = Command("time_forfeit", {"loser": game.decision_side}, None)
         return self._decide_and_append(session, game, cmd, seat.side, game.seq)
 
@@ -396,7 +397,9 @@ class GameService:
                                             outcome)
             before, after = rules.prompt(state), rules.prompt(new_state)
             if after.side != before.side:  # a handover: the next decision's clock starts (clock.py)
-                clock.handed_over(session, game.id, after.side, self.now())
+                # ... unless that side was deciding already, at the same time as the one who just
+                # did (a sealed allocation): its clock has run since that joint decision began
+                clock.handed_over(session, game.id, after.side, self.now(), joint=after.side in before.acting)
             if self.notices is not None:  # the mails it causes, in the same transaction
                 self.notices.after_command(session, game.id, new_state.seq, before, after, new_state.result)
             session.commit()

@@ -175,3 +175,41 @@ def test_the_landing_page_offers_the_clock(client: TestClient) -> None:
                     follow_redirects=False)
     gid = r.headers["location"].split("?")[0].rsplit("/", 1)[1]
     assert client.get(f"/api/games/{gid}/clock").json()["clock"]["days_per_decision"] == 7
+
+
+def test_when_both_decide_at_once_each_clock_runs_from_the_start_and_neither_may_claim(
+        client: TestClient, moved: Clock) -> None:
+    """Pacific Battles' sealed air allocation (4.1 1c): both decide at once.  The one who
+    allocates second has had its time since the allocation began, not since the other's
+    answer; while both still owe, neither may claim the game."""
+    created = client.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Japanese",
+                                              "name": "Hyakutake", "move_days": 3}).json()
+    gid = created["game_id"]
+    joined = client.post(f"/api/games/{gid}/join", json={"token": created["invite_url"].split("token=")[1],
+                                                         "name": "Vandegrift"}).json()
+    client.cookies.clear()
+    tokens = {"Japanese": created["token"], "Allied": joined["token"]}
+    while True:  # the Japanese set-up, then both allocate
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(tokens["Japanese"])).json()
+        if legal["prompt"].get("sides") == ["Allied", "Japanese"] or not legal["commands"]:
+            break
+        cmd = next((c for c in legal["commands"] if c["type"] == "place"), legal["commands"][0])
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(tokens["Japanese"]),
+                        json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+    started = datetime.fromisoformat(clock_of(client, {"id": gid})["since"])
+    moved.now += 4 * DAY  # both are late now
+    for side in ("Japanese", "Allied"):
+        r = client.post(f"/api/games/{gid}/clock/claim", headers=bearer(tokens[side]))
+        assert r.status_code == 409 and ("make it first" in r.text or "your own decision" in r.text), r.text
+    legal = client.get(f"/api/games/{gid}/legal", headers=bearer(tokens["Allied"])).json()
+    alloc = next(c for c in legal["commands"] if c["type"] == "allocate")
+    r = client.post(f"/api/games/{gid}/commands", headers=bearer(tokens["Allied"]),
+                    json={"type": "allocate", "data": alloc["data"], "expected_seq": legal["seq"]})
+    assert r.status_code == 200, r.text
+    now = clock_of(client, {"id": gid})
+    assert now["deciding"] == "Japanese"
+    assert datetime.fromisoformat(now["since"]) == started  # not a fresh three days from the Allies' answer
+    assert now["overdue"] is True
+    r = client.post(f"/api/games/{gid}/clock/claim", headers=bearer(tokens["Allied"]))
+    assert r.status_code == 200 and r.json()["events"][0]["data"]["winner"] == "Allied", r.text
