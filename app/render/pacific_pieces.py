@@ -12,6 +12,7 @@ from typing import Any
 
 from app.render.counters import n, nato_frame, text
 from app.render.pacific_map import PX_PER_KM, _corners, _point, render_pacific_map
+from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.board import load_board
 
 SIZE = 16.0  # a counter's side, in map pixels (a hex is about 42 across)
@@ -20,7 +21,13 @@ HEX_RADIUS = 3.0 / math.sqrt(3) * PX_PER_KM
 NATO = {"infantry": "infantry", "aa": "anti_air", "amphibious": "amphibious", "armor": "armoured",
         "engineer": "engineer", "para": "airborne", "raider": "raiders", "recon": "reconnaissance",
         "snlf": "marines"}  # the rulebook's unit kinds -> the NATO type symbols (a naval landing force: an anchor)
-COLOURS = {"Allied": ("#b9d98a", "#1d3b12"), "Japanese": ("#d8c28a", "#3d2a0b")}  # 2.31: green, khaki
+COLOURS = {"Allied": ("#b9d98a", "#1d3b12"), "Japanese": ("#d8c28a", "#3d2a0b")}  # by side, for enemy stacks
+SERVICE_COLOURS = {  # 2.31: light green USMC, olive green US Army, dark green US supply, khaki Japanese
+    ("Allied", "USMC"): ("#b9d98a", "#1d3b12"), ("Allied", "Navy"): ("#b9d98a", "#1d3b12"),
+    ("Allied", "Army"): ("#9aa05a", "#1f2408"), ("Allied", "supply"): ("#2f5d2a", "#eef5e6"),
+    ("Japanese", "supply"): ("#a08a50", "#1e1405"),
+}
+BREAKDOWN_TINT = "#f3e9c4"  # 2.31: breakdown units have a different tinted unit box
 
 
 @dataclass
@@ -34,11 +41,18 @@ class Mark:
     cost: str = ""
 
 
+def _colours(u: dict[str, Any]) -> tuple[str, str]:
+    if u.get("kind") == "supply":
+        return SERVICE_COLOURS.get((u["side"], "supply"), COLOURS[u["side"]])
+    spec = q.unit_spec(u["unit"])
+    return SERVICE_COLOURS.get((u["side"], spec.corps if spec else ""), COLOURS.get(u["side"], ("#ddd", "#222")))
+
+
 def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, css: str, hex_id: str,
-             unit: str | None = None, face: str = "") -> str:
+             unit: str | None = None, face: str = "", colours: tuple[str, str] | None = None) -> str:
     """A counter of side ``SIZE``: ``top`` (name, or the unit size over a NATO ``face``),
     ``bottom`` (the factors)."""
-    fill, ink = COLOURS.get(side, ("#ddd", "#222"))
+    fill, ink = colours or COLOURS.get(side, ("#ddd", "#222"))
     h = SIZE / 2
     # one's own counters are buttons (select, Enter or Space); an enemy stack stands for its hex
     attrs = (f' data-unit="{text(unit)}" role="button" tabindex="0" aria-label="{text(title)}"' if unit else "")
@@ -49,11 +63,17 @@ def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, c
     else:
         middle = (f'<text x="{n(x)}" y="{n(y - 1.5)}" font-size="5" text-anchor="middle" fill="{ink}">'
                   f"{text(top)}</text>")
+    badge = ""
+    if "suppressed" in css.split():  # 8.0: a suppressed marker on the counter
+        badge = (f'<rect class="suppressed-mark" x="{n(x + h - 5)}" y="{n(y - h)}" width="5" height="5" '
+                 'fill="#c0392b"/>'
+                 f'<text x="{n(x + h - 2.5)}" y="{n(y - h + 4)}" font-size="4" text-anchor="middle" '
+                 'fill="#fff">S</text>')
     return (f'<g class="counter {css}" data-hex="{hex_id}"{attrs}><title>{text(title)}</title>'
             f'<rect x="{n(x - h)}" y="{n(y - h)}" width="{n(SIZE)}" height="{n(SIZE)}" rx="1.5" fill="{fill}" '
             f'stroke="{ink}" stroke-width="0.8"/>{middle}'
             f'<text x="{n(x)}" y="{n(y + 6)}" font-size="4.6" text-anchor="middle" fill="{ink}">{text(bottom)}</text>'
-            "</g>")
+            f"{badge}</g>")
 
 
 def _face(u: dict[str, Any]) -> str:
@@ -65,7 +85,12 @@ def _face(u: dict[str, Any]) -> str:
     if kind == "hq":
         return ('<rect class="frame" x="-6" y="-2.5" width="12" height="6"/>'
                 '<text class="sym-text" x="0" y="2.4" font-size="5" text-anchor="middle">HQ</text>')
-    return nato_frame(NATO.get(kind, kind), 12, 7, 0.5)
+    frame = nato_frame(NATO.get(kind, kind), 12, 7, 0.5)
+    if u.get("mechanised") and kind != "armor":  # 2.32: mechanised units carry the armour oval
+        frame += '<ellipse class="sym" cx="0" cy="0.5" rx="4.4" ry="2.2"/>'
+    if u["unit"] in q.forces().battalion:
+        frame = frame.replace('class="frame"', f'class="frame" style="fill:{BREAKDOWN_TINT}"', 1)
+    return frame
 
 
 def _factors(u: dict[str, Any]) -> str:
@@ -138,8 +163,12 @@ def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | fr
             css = ("own" + (" suppressed" if u.get("suppressed") else "") + (" selected" if u["id"] == selected else "")
                    + (" ready" if u["id"] in ready else ""))
             face = _face(u)
-            top = _fit(f"{u.get('size', '')} {u['unit']}", 10) if face else _short(u["unit"])
-            out.append(_counter(x + 2.5 * i, y - 2.5 * i, u["side"], top, _factors(u), title, css, h, u["id"], face))
+            size = "*" if u["unit"] in q.forces().battalion else u.get("size", "")  # 2.31: * a breakdown unit
+            top = _fit(f"{size} {u['unit']}", 10) if face else _short(u["unit"])
+            if u.get("kind") == "hq" and not u.get("active"):
+                css += " inactive"  # its non-activated side (2.31)
+            out.append(_counter(x + 2.5 * i, y - 2.5 * i, u["side"], top, _factors(u), title, css, h, u["id"], face,
+                                _colours(u)))
         if len(units) > 4:
             out.append(f'<text x="{n(x + SIZE)}" y="{n(y)}" font-size="6">+{len(units) - 4}</text>')
     for st in view.get("stacks", []):
