@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from app.render.pacific_map import render_pacific_map
@@ -34,3 +35,29 @@ def test_an_activated_hq_shows_its_support_radius_and_an_inactive_one_does_not()
     svg = render_pieces({"units": [hq], "stacks": [], "fortified": []})
     assert svg.count('class="hq-radius"') == 1 and "radius 3 (10.1, 10.4)" in svg
     assert 'class="hq-radius"' not in render_pieces({"units": [{**hq, "active": False}], "stacks": [], "fortified": []})
+
+
+def _face(pieces: dict, **kw: object) -> ET.Element:
+    from app.render.pacific_pieces import render_pieces
+    from engine.games.pacific_battles.rules import RULES
+    from engine.games.pacific_battles.testing import position
+
+    view = RULES.view(position(pieces, phase="initial_first_movement", **kw), "Allied")
+    return ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{render_pieces(view)}</svg>')
+
+
+def test_counters_follow_the_rulebooks_conventions() -> None:
+    """2.31: the service colours, the unit size (* a breakdown unit) over its NATO frame,
+    attack-defence-movement; 2.32 the mechanised oval; 8.0 a suppressed mark."""
+    svg = _face({"m": ("1 Mar", "1230"), "a": ("164 Inf", "1231"), "s": ("Supply", "1330", "Allied"),
+                 "b": ("USMC Bn", "1331"), "r": ("1 LVT", "1229")}, suppressed=("a",))
+    counters = {g.get("data-unit"): g for g in svg.iter(f"{NS}g") if "counter" in (g.get("class") or "")}
+    fills = {u: g.find(f"{NS}rect").get("fill") for u, g in counters.items()}
+    assert fills["m"] == "#b9d98a" and fills["a"] == "#9aa05a" and fills["s"] == "#2f5d2a"  # USMC, Army, supply
+    texts = {u: [t.text for t in g.iter(f"{NS}text")] for u, g in counters.items()}
+    assert texts["m"][0].startswith("III ") and texts["b"][0].startswith("* ")
+    assert re.fullmatch(r"\d+-\d+-\d+", texts["m"][-1])  # attack-defence-movement
+    assert "S" in texts["a"] and "suppressed" in counters["a"].get("class")
+    assert counters["r"].find(f".//{NS}ellipse") is not None  # mechanised
+    assert counters["m"].find(f".//{NS}ellipse") is None
+    assert all(g.get("role") == "button" and g.get("tabindex") == "0" for g in counters.values())
