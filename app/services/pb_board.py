@@ -141,8 +141,9 @@ class PBBoard:
         return {name: {"title": t.name, "rows": t.rows} for name, t in tables.CRTS.items()}
 
     @property
-    def columns(self) -> tuple[str, ...]:
-        return tables.COLUMNS
+    def columns(self) -> list[tuple[str, str]]:
+        """The CRT columns, each with a heading short enough for the panel."""
+        return [(c, _short_column(c)) for c in tables.COLUMNS]
 
     @property
     def hand(self) -> list[dict[str, Any]]:
@@ -159,6 +160,12 @@ class PBBoard:
             out.append({"name": name, "count": self.view["sides"][self.side]["hand"].count(name),
                         "when": spec.when if spec else "", "after": spec.after if spec else "", "plays": plays})
         return out
+
+    @property
+    def crt_buttons(self) -> list[Button]:
+        """The chooser's two answers (14.4), beside the tables they choose between."""
+        rules = get_rules("pacific_battles")
+        return [Button(c.type, _json(c), _label(rules, self.state, c)) for c in self.legal if c.type == "crt"]
 
     @property
     def select(self) -> str:
@@ -235,6 +242,8 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
     for c in legal:
         if c.type == "allocate":
             allocate = True
+            continue
+        if c.type == "crt":  # answered beside the tables (crt_buttons)
             continue
         label = _label(rules, state, c)
         if c.type in SINGLE:
@@ -323,6 +332,13 @@ def _stack(view: dict[str, Any], hex_id: str) -> list[str]:
             zoc = "with a ZOC" if st["zoc"] else "without a ZOC"
             out.append(f"{st['side']} stack {zoc}: {seen}" if seen else f"{st['side']} stack {zoc}, not examined")
     return out
+
+
+def _short_column(column: str) -> str:
+    """ "24%-" -> "≤24%", "25-49%" -> "25%", "400%+" as it is (the full name is its title)."""
+    if column.endswith("-"):
+        return "≤" + column[:-1]
+    return column.split("-")[0] + "%" if "-" in column else column
 
 
 def _json(c: Command) -> str:

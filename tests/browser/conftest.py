@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,8 @@ REPO = HERE.parents[1]
 if str(HERE) not in sys.path:  # for the helper modules next to this file (e2e_plan, e2e_pages)
     sys.path.insert(0, str(HERE))
 ARTIFACTS = REPO / "test-artifacts"
+ADMIN = ("admin", "pw")  # the test servers' admin credentials
+ADMIN_PASSWORD = ADMIN[1]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
@@ -89,14 +92,14 @@ def dice_secret() -> str:
     return find_secret()
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory, dice_secret: str, chromium: str) -> Iterator[str]:
-    """The base URL of a fresh server whose games all use ``dice_secret``."""
-    tmp = tmp_path_factory.mktemp("server")
+@contextmanager
+def running_server(tmp: Path, dice_secret: str) -> Iterator[str]:
+    """A uvicorn server in a subprocess on a free port, its own SQLite file in ``tmp``,
+    every game rolling from ``dice_secret``; its base URL."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'g.db'}", "SECRET_KEY": "test",
-           "ADMIN_PASSWORD": "pw", "BASE_URL": url, "FIXED_DICE_SECRET": dice_secret}
+           "ADMIN_PASSWORD": ADMIN_PASSWORD, "BASE_URL": url, "FIXED_DICE_SECRET": dice_secret}
     log = tmp / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
@@ -112,6 +115,13 @@ def server(tmp_path_factory: pytest.TempPathFactory, dice_secret: str, chromium:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, dice_secret: str, chromium: str) -> Iterator[str]:
+    """The base URL of a fresh server whose games all use ``dice_secret``."""
+    with running_server(tmp_path_factory.mktemp("server"), dice_secret) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

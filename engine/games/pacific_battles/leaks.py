@@ -3,7 +3,7 @@
 ``hidden_things`` walks the hidden things the state holds for a viewer (a side, or a
 spectator: what both sides may see): the ids, names and factors of enemy pieces it has
 never seen (on the map unexamined, on the track, in the base or a box, 18.0-18.6), the
-markers the enemy holds that were never played in the open (5.4), and the enemy's sealed
+markers the enemy holds or held that were never played in the open (5.4), and the enemy's sealed
 air allocation (4.1 1c).  ``find`` searches a text (a view as JSON, log lines, events)
 for any of them, as whole words; self-play counts every hit as a leak.
 """
@@ -70,8 +70,8 @@ def hidden_things(state: PBState, viewer: str | None) -> list[str]:
         # Only the names of the owner's own kinds of marker: "Recon" or "Weather" in a text
         # may be the other side's, played in the open.
         theirs = set(q.forces().markers[owner]) - set(q.forces().markers[other(owner)])
-        shown = state.played[owner] | set(state.in_effect[owner]) | set(state.removed[owner])
-        for name in state.hand[owner]:
+        shown = state.played[owner] | set(state.in_effect[owner])  # not "removed": some leave unplayed, in secret
+        for name in [*state.hand[owner], *state.removed[owner]]:  # held, or left the game unplayed
             if name in theirs and name not in shown:
                 out.add(name)
         sealed = state.round.for_side(owner)

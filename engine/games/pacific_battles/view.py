@@ -67,7 +67,10 @@ def build_view(rules: Any, state: PBState, side: str | None, legal: list[Command
         entry: dict[str, Any] = {
             "vp": state.vp[sd], "command": state.command.get(sd, 0),
             "air": _air(state, sd, ADMIN if everything else side),
-            "in_effect": list(state.in_effect[sd]), "removed_markers": list(state.removed[sd]),
+            "in_effect": list(state.in_effect[sd]),
+            # out of the game: all of one's own; of the enemy's only those it played in the open (a naval
+            # marker held unplayed leaves in secret at the end of the turn, 5.4)
+            "removed_markers": [m for m in state.removed[sd] if mine or m in state.played[sd]],
             "hand_count": len(state.hand[sd]),
             "replaceable": len(state.in_box(sd, "replace")), "eliminated": len(state.in_box(sd, "dead")),
             "evacuated": len(state.in_box(sd, "evacuated")),
