@@ -455,8 +455,10 @@ def render_board(request: Request, session: SessionDep, service: ServiceDep, gam
     if game.game == "pacific_battles":  # its own board (issue 12): the whole board each time
         full = template == "game.html"
         ctx = pb_context(session, service, game, seat, req.error, oob=not full, private_url=private_url,
-                         invite_url=invite_url, select=req.select, inspect=req.inspect)
-        return page(request, "pb_game.html" if full else "partials/pb_board.html", b=ctx)
+                         invite_url=invite_url, select=req.select, inspect=req.inspect, welcome=req.welcome)
+        if not full:
+            return page(request, "partials/pb_board.html", b=ctx)
+        return page(request, "pb_game.html", b=ctx, c=chat_panel(request, session, game, seat))
     context = board_context(session, service, game, seat, req, invite_url, private_url)
     chat = chat_panel(request, session, game, seat) if not context.oob else None  # its own updates after
     return page(request, template, b=context, c=chat)

@@ -104,6 +104,11 @@ class PBBoard:
     oob: bool = False
     private_url: str | None = None
     invite_url: str | None = None
+    welcome: bool = False  # just seated: the private link is shown open, first
+
+    @property
+    def clock(self) -> dict[str, Any] | None:
+        return self.view.get("clock")
 
     @property
     def side(self) -> str | None:
@@ -229,7 +234,7 @@ class PBBoard:
 
 def pb_context(session: Session, service: GameService, game: Game, seat: Seat | None, error: str | None = None,
                oob: bool = False, private_url: str | None = None, invite_url: str | None = None,
-               select: str = "", inspect: str = "") -> PBBoard:
+               select: str = "", inspect: str = "", welcome: bool = False) -> PBBoard:
     rules = get_rules(game.game)
     state = service.state(session, game)
     side = seat.side if seat else None
@@ -255,7 +260,8 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
     rows = store.page_events(session, game.id, first, game.seq - first)[1] if game.seq else []
     lines = [{"seq": r.seq, "text": r.text} for r in reversed(readable(rows, game, viewer_of(game, side))) if r.text]
     board = PBBoard(game, seat, view, state, legal, game.seq, "", list(groups.values()), buttons, allocate, lines,
-                    error=error, oob=oob, private_url=private_url, invite_url=invite_url)
+                    error=error, oob=oob, private_url=private_url, invite_url=invite_url,
+                    welcome=welcome and not oob)
     board.choosers = _choosers(view, state, legal)
     if select and select in board.own_ids():
         board.selected = _piece(view, state, select, side)

@@ -72,3 +72,27 @@ def test_the_landing_page_starts_either_game(client: TestClient) -> None:
     assert r.status_code == 422 and "no_such_rule" in r.text
     r = client.post("/new", data={"game": "pacific_battles", "scenario": "longest", "side": "Allied"})
     assert r.status_code == 422 and "scenario" in r.text
+
+
+def test_the_board_has_the_seat_the_clock_and_the_chat_as_first_blood_has(client: TestClient) -> None:
+    """A player sat down from the landing page sees their private link first, with the
+    notices; the clock of the decision; the chat, which the opponent reads and which the
+    board's own updates leave in place."""
+    r = client.post("/new", data={"game": "pacific_battles", "scenario": "short", "side": "Japanese",
+                                  "name": "Hyakutake", "move_days": "3"}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    welcome = client.get(r.headers["location"]).text
+    assert 'id="private-link" open' in welcome and "Keep this link" in welcome
+    assert welcome.index('id="private-link"') < welcome.index('id="board-state"')  # first thing on the page
+    assert 'class="seat-email"' in welcome and 'id="chat"' in welcome and "Spectator link" in welcome
+    gid = r.headers["location"].split("/games/")[1].split("?")[0]
+    said = client.post(f"/games/{gid}/chat", data={"text": "Tokyo Express <b>tonight</b>"})
+    assert said.status_code == 200 and "Tokyo Express &lt;b&gt;tonight&lt;/b&gt;" in said.text
+    page = client.get(f"/games/{gid}").text
+    assert "Tokyo Express &lt;b&gt;tonight" in page and 'id="private-link"' in page
+    assert "3 days per decision" in page  # the clock
+    # a command's answer swaps the board whole and leaves the chat, outside it, alone
+    first = options(page, "place")[0]
+    answer = client.post(f"/games/{gid}/command", data={"type": "place", "data": json.dumps(first),
+                                                         "seq": seq_of(page)})
+    assert 'id="board"' in answer.text and 'id="chat"' not in answer.text
