@@ -35,8 +35,17 @@ from app.render.svg import render_base, render_layers
 from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock
-from app.services.board import BoardContext, BoardRequest, board_context, narrative, phase_words
-from app.services.pb_board import pb_context, pb_moment, pb_phase
+from app.services.board import (
+    PHASE_EVENTS,
+    TURN_EVENTS,
+    BoardContext,
+    BoardRequest,
+    board_context,
+    briefing,
+    narrative,
+    phase_title,
+)
+from app.services.pb_board import pb_context, pb_moment
 from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
 from app.templating import page
@@ -458,6 +467,7 @@ def render_board(request: Request, session: SessionDep, service: ServiceDep, gam
                          invite_url=invite_url, select=req.select, inspect=req.inspect, welcome=req.welcome)
         if not full:
             return page(request, "partials/pb_board.html", b=ctx)
+        ctx.briefing = briefing(session, game, seat.side) if seat else []
         return page(request, "pb_game.html", b=ctx, c=chat_panel(request, session, game, seat))
     context = board_context(session, service, game, seat, req, invite_url, private_url)
     chat = chat_panel(request, session, game, seat) if not context.oob else None  # its own updates after
@@ -551,14 +561,14 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
     view = rules.view(state, side, [])  # a moment is looked at, never played
     told = [r.seq + 1 for r in rows if r.text]  # the moments with something to read
     pb = game.game == "pacific_battles"
-    turns = [(r.seq + 1, r.text or "") for r in rows if r.type in ("turn_started", "turn_began")]
+    turns = [(r.seq + 1, r.text or "") for r in rows if r.type in TURN_EVENTS]
     turn_start = max((n for n, _ in turns if n <= seq), default=0)
     turn_end = min((n for n, _ in turns if n > seq), default=game.seq + 1)
-    phases = [(r.seq + 1, pb_phase(r.payload) if pb else phase_words(r.payload.get("phase", ""))) for r in rows
-              if r.type in ("phase_started", "phase_began") and turn_start <= r.seq + 1 < turn_end]
+    phases = [(r.seq + 1, phase_title(r.type, r.payload)) for r in rows
+              if r.type in PHASE_EVENTS and turn_start <= r.seq + 1 < turn_end]
     steps = {"first": told[0] if told else 0, "back": max((n for n in told if n < seq), default=None),
              "forward": min((n for n in told if n > seq), default=None), "last": game.seq}
-    log = [{"seq": r.seq + 1, "text": r.text, "turn": r.type in ("turn_started", "turn_began")}
+    log = [{"seq": r.seq + 1, "text": r.text, "turn": r.type in TURN_EVENTS}
            for r in reversed(rows) if r.seq < seq and r.text][:80]
     last = next((r for r in reversed(rows) if r.seq == seq - 1), None)  # None too when it is not to be read
     trail = _trail(last.type, last.payload) if last is not None else []

@@ -18,12 +18,15 @@ from app.models import Game, Seat
 from app.render.svg import render_base, render_layers
 from app.services import clock
 from app.services.games import GameService
+from app.services.pb_board import pb_phase
 from app.visible import readable, viewer_of
 from engine.core import undo
 from engine.core.events import Command, Event
 from engine.games import get_rules
 
 HEX_FIELDS = ("to", "hex", "box")  # command fields that name a place (a hex, a box, an entry point)
+TURN_EVENTS = ("turn_started", "turn_began")  # First Blood's, Pacific Battles'
+PHASE_EVENTS = ("phase_started", "phase_began")
 GENERAL = ("undo", "end_phase", "resolve", "cancel_attack", "end_advance")
 
 
@@ -200,7 +203,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     log = readable(log, game, viewer_of(game, side))
     gone = _retracted(log)  # an undo always follows what it took back: the window holds both
     lines = [{"seq": r.seq, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),
-              "turn": r.type == "turn_started", "retracted": r.seq in gone} for r in reversed(log) if r.text]
+              "turn": r.type in TURN_EVENTS, "retracted": r.seq in gone} for r in reversed(log) if r.text]
     err_for = _safe_label(rules, state, req.error_for) if req.error and req.error_for is not None else None
     inspect = req.inspect or (names[selected]["loc"] if selected in names else "")
     stack = [u for u in view["units"] if inspect and u["loc"] == inspect]
@@ -235,12 +238,12 @@ def narrative(rows: list[Any], gone: dict[int, int] | None = None) -> list[dict[
     groups: list[dict[str, Any]] = []
     turn = phase = ""
     for r in rows:
-        if r.type in ("turn_started", "phase_started") and r.seq in gone:
+        if r.type in TURN_EVENTS + PHASE_EVENTS and r.seq in gone:
             continue  # taken back: the headings follow what still stands
-        if r.type == "turn_started":
+        if r.type in TURN_EVENTS:
             turn = r.text or ""
-        elif r.type == "phase_started":
-            phase = phase_words(r.payload.get("phase", ""))
+        elif r.type in PHASE_EVENTS:
+            phase = phase_title(r.type, r.payload)
         elif r.text:
             title = " · ".join(t for t in (turn, phase) if t)
             if not groups or groups[-1]["title"] != title:
@@ -252,6 +255,13 @@ def narrative(rows: list[Any], gone: dict[int, int] | None = None) -> list[dict[
 
 def _retracted(rows: list[Any]) -> dict[int, int]:
     return undo.retracted((r.seq, Event(r.type, r.payload)) for r in rows if r.type == undo.UNDONE)
+
+
+def phase_title(kind: str, payload: dict[str, Any]) -> str:
+    """A phase heading: First Blood's "phase_started", Pacific Battles' "phase_began"."""
+    if kind == "phase_began":
+        return pb_phase(payload)
+    return phase_words(payload.get("phase", ""))
 
 
 def phase_words(phase: str) -> str:

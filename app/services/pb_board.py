@@ -105,6 +105,7 @@ class PBBoard:
     private_url: str | None = None
     invite_url: str | None = None
     welcome: bool = False  # just seated: the private link is shown open, first
+    briefing: list[dict[str, Any]] = field(default_factory=list)  # "since your last move", by phase (full pages)
 
     @property
     def clock(self) -> dict[str, Any] | None:

@@ -96,3 +96,22 @@ def test_the_board_has_the_seat_the_clock_and_the_chat_as_first_blood_has(client
     answer = client.post(f"/games/{gid}/command", data={"type": "place", "data": json.dumps(first),
                                                          "seq": seq_of(page)})
     assert 'id="board"' in answer.text and 'id="chat"' not in answer.text
+
+
+def test_since_your_last_move_tells_the_other_side_what_it_may_know(client: TestClient) -> None:
+    g = new_game(client)
+    gid = g["id"]
+    seat(client, gid, g["Japanese"])
+    for _ in SET_UP:
+        page = client.get(f"/games/{gid}").text
+        client.post(f"/games/{gid}/command", data={"type": "place", "data": json.dumps(options(page, "place")[0]),
+                                                   "seq": seq_of(page)})
+    page = client.get(f"/games/{gid}").text
+    done = re.search(r'name="type" value="end_phase"><input type="hidden" name="data" value="([^"]*)"', page)
+    client.post(f"/games/{gid}/command", data={"type": "end_phase", "data": done.group(1).replace("&#34;", '"'),
+                                               "seq": seq_of(page)})
+    seat(client, gid, g["Allied"])
+    page = client.get(f"/games/{gid}").text
+    card = page.split('id="briefing"', 1)[1].split("</details>", 1)[0]
+    assert "Since your last move" in card and "set-up (25.4)" in card and f"/games/{gid}/at/" in card
+    assert [n for n in SET_UP if n in card] == []  # the set-up's lines as the Allies may read them
