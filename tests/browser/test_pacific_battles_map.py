@@ -44,6 +44,17 @@ def test_set_up_by_clicking_the_map_and_by_keyboard(browser: Browser, server: st
         page.keyboard.press("Enter")
         expect(page.locator("#board-state")).not_to_have_attribute("data-seq", seq)
         expect(page.locator("g.counter.own")).to_have_count(2)
+        # the last placement taken back (the engine's take-back), then given again
+        seq = page.locator("#board-state").get_attribute("data-seq")
+        page.locator("form.command-button:has(input[name=type][value=undo]) button").click()
+        expect(page.locator("#board-state")).not_to_have_attribute("data-seq", seq)
+        expect(page.locator("g.counter.own")).to_have_count(1)
+        page.locator("button.chooser", has_text=SET_UP[1]).click()
+        page.locator("polygon.mark.reach").last.dispatch_event("click")
+        expect(page.locator("g.counter.own")).to_have_count(2)
+        # zoom: the + button widens the map
+        page.get_by_role("button", name="Zoom in").click()
+        expect(page.locator("#zoom-level")).to_have_text("125%")
         # a counter on the map is a button too: Enter selects it
         page.locator("g.counter.own").first.focus()
         page.keyboard.press("Enter")
