@@ -28,15 +28,27 @@ def _corners(cx: float, cy: float, r: float) -> str:
     return " ".join(f"{n(cx + r * math.cos(a))},{n(cy + r * math.sin(a))}" for a in angles)
 
 
-@cache
-def render_pacific_map() -> str:
-    board = load_board()
-    radius = 3.0 / math.sqrt(3) * PX_PER_KM  # pointy-top hexes 3 km across the flats
+def _extent(board: Board) -> tuple[float, float, float]:
+    """The map's width, the island's height and the whole height, in map pixels."""
     xs = [p[0] for p in board.km.values()]
     ys = [p[1] for p in board.km.values()]
     width = (max(xs) + 2 * MARGIN_KM) * PX_PER_KM
     island = (max(ys) + 2 * MARGIN_KM) * PX_PER_KM
-    height = island + BASES_KM * PX_PER_KM
+    return width, island, island + BASES_KM * PX_PER_KM
+
+
+@cache
+def viewbox() -> str:
+    """The map's viewBox, shared by the layer drawn over it."""
+    width, _, height = _extent(load_board())
+    return f"0 0 {n(width)} {n(height)}"
+
+
+@cache
+def render_pacific_map() -> str:
+    board = load_board()
+    radius = 3.0 / math.sqrt(3) * PX_PER_KM  # pointy-top hexes 3 km across the flats
+    width, island, height = _extent(board)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="pb-map" viewBox="0 0 {n(width)} {n(height)}" '
            f'role="img" aria-label="{text(board.note)}">',
            f"<title>{text(board.note)}</title>",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.render.counters import n, nato_frame, text
-from app.render.pacific_map import PX_PER_KM, _corners, _point, render_pacific_map
+from app.render.pacific_map import PX_PER_KM, _corners, _point, render_pacific_map, viewbox
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.board import load_board
 
@@ -194,3 +194,13 @@ def render_board_svg(view: dict[str, Any], marks: list[Mark] | None = None, sele
     counters, so that both stay clickable), as one SVG."""
     base = render_pacific_map()
     return base[: base.rindex("</svg>")] + render_marks(marks or []) + render_pieces(view, selected, ready) + "</svg>"
+
+
+def render_layers_svg(view: dict[str, Any], marks: list[Mark] | None = None, selected: str = "",
+                      ready: set[str] | frozenset[str] = frozenset(), oob: bool = False) -> str:
+    """The changing layer (marks and counters) as its own SVG over the base map (same
+    viewBox): what an answer swaps in (``oob``) while the terrain stays."""
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="pb-map map-layers" id="pb-layers"{swap} '
+            f'viewBox="{viewbox()}" aria-label="Counters and highlighted hexes">'
+            + render_marks(marks or []) + render_pieces(view, selected, ready) + "</svg>")

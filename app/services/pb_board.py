@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session
 
 from app import store
 from app.models import Game, Seat
-from app.render.pacific_pieces import Mark, render_board_svg
+from app.render.pacific_map import render_pacific_map
+from app.render.pacific_pieces import Mark, render_board_svg, render_layers_svg
 from app.services.games import GameService
 from app.visible import readable, viewer_of
 from engine.core.events import Command
@@ -89,7 +90,7 @@ class PBBoard:
     state: Any
     legal: list[Command]
     seq: int
-    svg: str
+    layers: str  # the marks and counters over the map (for a moment: the whole map, see pb_moment)
     groups: list[Group]
     buttons: list[Button]
     allocate: bool
@@ -106,6 +107,14 @@ class PBBoard:
     invite_url: str | None = None
     welcome: bool = False  # just seated: the private link is shown open, first
     briefing: list[dict[str, Any]] = field(default_factory=list)  # "since your last move", by phase (full pages)
+
+    @property
+    def base(self) -> str:
+        return render_pacific_map()
+
+    @property
+    def svg(self) -> str:  # a moment's page draws base and pieces as one
+        return self.layers
 
     @property
     def clock(self) -> dict[str, Any] | None:
@@ -274,7 +283,8 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
     if board.selected:
         board.selected_buttons = [Button(c.type, _json(c), _label(rules, state, c)) for c in legal
                                   if board.select in owners(c) and place(c) is None]
-    board.svg = render_board_svg(view, marks, selected=board.select, ready={c["id"] for c in board.choosers})
+    board.layers = render_layers_svg(view, marks, selected=board.select, ready={c["id"] for c in board.choosers},
+                                     oob=oob)
     return board
 
 

@@ -29,7 +29,9 @@ def test_the_japanese_set_up_is_played_from_the_page_and_stays_hidden(client: Te
         first = options(page, "place")[0]
         r = client.post(f"/games/{gid}/command", data={"type": "place", "data": json.dumps(first),
                                                         "seq": seq_of(page)})
-        assert r.status_code == 200 and 'id="board"' in r.text and 'hx-swap-oob="true"' in r.text
+        assert r.status_code == 200 and 'id="pb-layers" hx-swap-oob="true"' in r.text
+        assert 'id="pb-panels" hx-swap-oob="true"' in r.text and 'id="board"' not in r.text
+        assert 'class="hex terrain-' not in r.text  # the answer leaves the terrain, drawn once, alone
     page = client.get(f"/games/{gid}").text
     assert all(name in page for name in SET_UP)  # its own counters, on the map and in the log
     assert 'class="counter own' in page
@@ -83,7 +85,7 @@ def test_the_board_has_the_seat_the_clock_and_the_chat_as_first_blood_has(client
     assert r.status_code == 303, r.text
     welcome = client.get(r.headers["location"]).text
     assert 'id="private-link" open' in welcome and "Keep this link" in welcome
-    assert welcome.index('id="private-link"') < welcome.index('id="board-state"')  # first thing on the page
+    assert welcome.index('id="private-link"') < welcome.index('class="card status"')  # first thing on the page
     assert 'class="seat-email"' in welcome and 'id="chat"' in welcome and "Spectator link" in welcome
     gid = r.headers["location"].split("/games/")[1].split("?")[0]
     said = client.post(f"/games/{gid}/chat", data={"text": "Tokyo Express <b>tonight</b>"})
@@ -95,7 +97,7 @@ def test_the_board_has_the_seat_the_clock_and_the_chat_as_first_blood_has(client
     first = options(page, "place")[0]
     answer = client.post(f"/games/{gid}/command", data={"type": "place", "data": json.dumps(first),
                                                          "seq": seq_of(page)})
-    assert 'id="board"' in answer.text and 'id="chat"' not in answer.text
+    assert 'id="pb-panels"' in answer.text and 'id="chat"' not in answer.text
 
 
 def test_since_your_last_move_tells_the_other_side_what_it_may_know(client: TestClient) -> None:
