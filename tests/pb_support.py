@@ -4,8 +4,14 @@ the Allies through the API."""
 from __future__ import annotations
 
 import re
+import time
+from typing import Any
 
 import httpx
+
+from engine.core.events import Event
+from engine.games.pacific_battles.rules import RULES
+from engine.games.pacific_battles.state import PBState
 
 SET_UP = ("11+13 Eng", "3 K SNLF (-)", "81 Inf")  # 25.4a: placed in secret
 
@@ -36,3 +42,35 @@ def seq_of(page: str) -> int:
     found = re.search(r'id="board-state"[^>]*data-seq="(\d+)"', page)
     assert found, "no seq on the page"
     return int(found.group(1))
+
+
+class Truth:
+    """The game as it really is: the admin's whole log, replayed through the engine
+    (``client``: a TestClient or an httpx client of a running server)."""
+
+    def __init__(self, client: Any, gid: str, admin: tuple[str, str]) -> None:
+        self.client, self.gid, self.admin = client, gid, admin
+        self.events: list[Event] = []
+        self.state: PBState = RULES.blank()
+        self.sync()
+
+    def sync(self) -> None:
+        r = self.client.get(f"/api/admin/games/{self.gid}/log", auth=self.admin,
+                            params={"offset": len(self.events), "limit": 1000})
+        assert r.status_code == 200, r.text
+        for item in r.json()["items"]:
+            e = Event(item["type"], item["data"], item["side"])
+            RULES.apply(self.state, e)
+            self.events.append(e)
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    def wait_past(self, seq: int, why: str = "", timeout: float = 15.0) -> None:
+        """Until the log is longer than ``seq`` (a command given through a browser)."""
+        deadline = time.monotonic() + timeout
+        while self.seq <= seq:
+            assert time.monotonic() < deadline, f"nothing was written; {why}"
+            time.sleep(0.05)
+            self.sync()

@@ -31,6 +31,7 @@ import httpx
 import pytest
 from app_support import ADMIN, bearer
 from fastapi.testclient import TestClient
+from pb_support import Truth
 from pb_turn import GOALS, SCENARIO, SECRET, TurnDriver, acting_side, covered, play_locally
 
 from app.config import Settings
@@ -79,29 +80,6 @@ def new_campaign(client: TestClient, title: str = "", japanese: str = "Hyakutake
         game.cookies[side] = r3.headers["set-cookie"].split(";")[0]
     client.cookies.clear()  # from here on every request names its own seat
     return game
-
-
-class Truth:
-    """The game as it really is: the admin's full log, replayed through the engine."""
-
-    def __init__(self, client: TestClient, gid: str) -> None:
-        self.client, self.gid = client, gid
-        self.events: list[Event] = []
-        self.state: PBState = RULES.blank()
-        self.sync()
-
-    def sync(self) -> None:
-        r = self.client.get(f"/api/admin/games/{self.gid}/log", auth=ADMIN,
-                            params={"offset": len(self.events), "limit": 5000})
-        assert r.status_code == 200, r.text
-        for item in r.json()["items"]:
-            e = Event(item["type"], item["data"], item["side"])
-            RULES.apply(self.state, e)
-            self.events.append(e)
-
-    @property
-    def seq(self) -> int:
-        return len(self.events)
 
 
 def searchable(r: httpx.Response) -> str:
@@ -238,7 +216,7 @@ def route(where: str, gid: str) -> str:
 def test_a_whole_campaign_turn_over_http_leaks_nothing_to_either_side_or_a_spectator(client: TestClient) -> None:
     started = time.perf_counter()
     game = new_campaign(client)
-    truth = Truth(client, game.id)
+    truth = Truth(client, game.id, ADMIN)
     assert truth.events[0].data["secret"] == SECRET  # the fixed secret was used
     driver = TurnDriver()
     # The control: what is hidden from one side, found in the other side's own outputs.
@@ -317,7 +295,7 @@ def test_a_whole_campaign_turn_over_http_leaks_nothing_to_either_side_or_a_spect
 def play_until_sealed(client: TestClient, game: Game) -> Truth:
     """The set-up and the planning impulse up to the moment the Allies have allocated in
     secret and the Japanese have not."""
-    truth, driver = Truth(client, game.id), TurnDriver()
+    truth, driver = Truth(client, game.id, ADMIN), TurnDriver()
     while not (truth.state.phase == "air_allocation" and truth.state.round.for_side("Allied") is not None):
         side = acting_side(truth.state)
         assert side is not None and truth.seq < 100
@@ -393,7 +371,7 @@ def test_a_marker_held_unplayed_stays_secret_when_it_expires(client: TestClient)
     (engine/games/pacific_battles/flow.py).  In this turn the Japanese hold The Bombardment
     to the end; the Allies and a spectator must not read its name afterwards."""
     game = new_campaign(client)
-    truth, driver = Truth(client, game.id), TurnDriver()
+    truth, driver = Truth(client, game.id, ADMIN), TurnDriver()
     while truth.state.turn < 2:
         side = acting_side(truth.state)
         assert side is not None

@@ -9,22 +9,22 @@ CRT, an interdiction roll, recon and strikes; screenshots in test-artifacts/."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from conftest import ADMIN, running_server
+from pb_support import Truth
 from pb_turn import SCENARIO, SECRET, TurnDriver, acting_side, covered
 from playwright.sync_api import Browser, Page, expect
 
-from engine.core.events import Command, Event
+from app.services.pb_board import owner, place
+from engine.core.events import Command
 from engine.games.pacific_battles import leaks
 from engine.games.pacific_battles.rules import RULES
 from engine.games.pacific_battles.state import PBState
 
-SINGLE = ("end_phase", "close", "cancel", "fight", "pass", "stop", "undo")
 MAP = ("move", "land", "place", "retreat", "pursue", "carry")  # a piece, then a hex
 AT_HEX = ("declare", "recon", "strike", "add_hex", "dig")  # a hex alone
 
@@ -35,32 +35,6 @@ def pb_server(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterat
         yield url
 
 
-class Truth:
-    """The game as it is: the admin's whole log replayed through the engine."""
-
-    def __init__(self, http: httpx.Client, gid: str) -> None:
-        self.http, self.gid = http, gid
-        self.events: list[Event] = []
-        self.state: PBState = RULES.blank()
-        self.sync()
-
-    def sync(self) -> None:
-        r = self.http.get(f"/api/admin/games/{self.gid}/log", auth=ADMIN,
-                          params={"offset": len(self.events), "limit": 1000})
-        assert r.status_code == 200, r.text
-        for item in r.json()["items"]:
-            e = Event(item["type"], item["data"], item["side"])
-            RULES.apply(self.state, e)
-            self.events.append(e)
-
-    def wait_past(self, seq: int, page: Page) -> None:
-        deadline = time.monotonic() + 15
-        while len(self.events) <= seq:
-            assert time.monotonic() < deadline, f"nothing was written; the page says: {_said(page)}"
-            time.sleep(0.05)
-            self.sync()
-
-
 def _said(page: Page) -> str:
     errors = page.locator(".status .error, #net-error")
     return " | ".join(t for t in errors.all_inner_texts() if t.strip()) or "(no error shown)"
@@ -68,14 +42,6 @@ def _said(page: Page) -> str:
 
 def css(s: str) -> str:
     return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
-def owner_of(c: Command) -> str | None:
-    return next((c.data[f] for f in ("unit", "carrier", "engineer", "hq") if isinstance(c.data.get(f), str)), None)
-
-
-def place_of(c: Command) -> str | None:
-    return next((c.data[f] for f in ("to", "hex", "target") if isinstance(c.data.get(f), str)), None)
 
 
 def select(page: Page, pid: str) -> None:
@@ -101,7 +67,7 @@ def give(page: Page, cmd: Command, state: PBState, side: str) -> str:
         page.locator("form.allocate button").click()
         return "allocate"
     legal = RULES.legal_commands(state, side)
-    who, where = owner_of(cmd), place_of(cmd)
+    who, where = owner(cmd), place(cmd)
     if where and (cmd.type in MAP and who or cmd.type in AT_HEX and who is None):
         if who:
             select(page, who)
@@ -110,7 +76,7 @@ def give(page: Page, cmd: Command, state: PBState, side: str) -> str:
         mark = page.locator(f'polygon.mark[data-hex="{where}"]')
         expect(mark).to_have_count(1)
         mark.dispatch_event("click")
-        same = [c for c in legal if place_of(c) == where and (owner_of(c) == who if who else owner_of(c) is None)]
+        same = [c for c in legal if place(c) == where and (owner(c) == who if who else owner(c) is None)]
         if len(same) > 1:  # several commands there: the hex's panel lists them
             page.locator(f"section.here form:has(input[name=data][value={css(data)}]) button").click()
         return "map"
@@ -136,7 +102,7 @@ def test_a_whole_campaign_turn_in_two_browsers(browser: Browser, pb_server: str,
         joined = http.post(f"/api/games/{gid}/join", json={"token": created["invite_url"].split("token=")[1],
                                                           "name": "Vandegrift"}).json()
         tokens = {"Japanese": created["token"], "Allied": joined["token"]}
-        truth = Truth(http, gid)
+        truth = Truth(http, gid, ADMIN)
         contexts = {side: browser.new_context(base_url=pb_server, viewport={"width": 1400, "height": 1000})
                     for side in tokens}
         try:
@@ -161,7 +127,7 @@ def test_a_whole_campaign_turn_in_two_browsers(browser: Browser, pb_server: str,
                     page.locator("section.preview").screenshot(path=str(shot_path))
                 before = len(truth.events)
                 ways.add(give(page, cmd, truth.state, side))
-                truth.wait_past(before, page)
+                truth.wait_past(before, f"the page says: {_said(page)}")
                 for viewer, p in pages.items():  # both boards follow, and hold nothing hidden from them
                     expect(p.locator("#board-state")).to_have_attribute("data-seq", str(len(truth.events)),
                                                                         timeout=15_000)
