@@ -159,6 +159,8 @@ def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | fr
                 state.append("suppressed")
             if u.get("kind") == "hq":
                 state.append("activated" if u.get("active") else "not activated")
+            if u.get("face_up"):
+                state.append("face up: the enemy sees it (34.0)")
             title = f"{u['unit']} ({u['id']}) in {h}: {_factors(u)}" + (f", {', '.join(state)}" if state else "")
             css = ("own" + (" suppressed" if u.get("suppressed") else "") + (" selected" if u["id"] == selected else "")
                    + (" ready" if u["id"] in ready else ""))

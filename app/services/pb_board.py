@@ -21,7 +21,7 @@ from app.services.games import GameService
 from app.visible import readable, viewer_of
 from engine.core.events import Command
 from engine.games import get_rules
-from engine.games.pacific_battles import queries, sequence, tables
+from engine.games.pacific_battles import face_up, queries, sequence, tables
 from engine.games.pacific_battles.flow import turn_name
 
 LOG_LINES = 80
@@ -41,6 +41,7 @@ TITLES = {  # the kinds of command, as the player reads them, with their rule
     "hit": "Place an air loss (16.52)", "delay_turn": "MAGIC: delay a turn's reinforcements",
     "air_support": "Close air support for a battle (31.1)", "withdraw": "Take a declared battle out again",
     "artillery": "HQ artillery (29.0)", "buy_marker": "Buy a command marker, 2 VP (27.2)",
+    "show": "Turn a unit face up for the enemy to see (34.0)", "hide": "Turn a unit face down again (34.0)",
 }
 SINGLE = ("end_phase", "close", "cancel", "fight", "pass", "stop", "undo")
 UNIT_FIELDS = ("unit", "carrier", "engineer", "hq", "supply")  # the fields that name the pieces a command uses
@@ -322,10 +323,11 @@ def _marks(board: PBBoard, rules: Any, state: Any, service: GameService, game: G
 
 
 def _choosers(view: dict[str, Any], state: Any, legal: list[Command]) -> list[dict[str, str]]:
-    """The own pieces with an order to give now, on the map or off it (set-up, landings)."""
+    """The own pieces with an order to give now, on the map or off it (set-up, landings);
+    turning a unit face up (34.0), always possible, is not such an order."""
     names = {u["id"]: u for u in view["units"]}
     out = []
-    for pid in sorted({o for c in legal for o in owners(c)}):
+    for pid in sorted({o for c in legal if c.type not in face_up.KINDS for o in owners(c)}):
         u = names.get(pid)
         unit = u["unit"] if u else getattr(state.off.get(pid), "unit", pid)
         where = u["hex"] if u else "off the map"

@@ -34,6 +34,10 @@ def describe(state: PBState, event: Event) -> str | None:
         return f"{d.get('name') or turn_name(d['turn'])} begins"
     if t == "phase_began":
         return None
+    if t == "turned_face_up":
+        return f"{d['side']} turn {d['name']} in {d['hex']} face up (34.0)"
+    if t == "turned_face_down":
+        return f"{d['side']} turn {q.label(state, d['unit'])} face down again (34.0)"
     if t == "initiative_set":
         return f"{d['first']} has the initiative: {d['why']}"
     if t == "start_force":
@@ -188,6 +192,10 @@ def command_label(state: PBState, c: Command) -> str:
         return "Take back the last step"
     if t == "place":
         return f"Place {lab(d['unit'])} in {d['hex']}"
+    if t == "show":
+        return f"Turn {lab(d['unit'])} face up: the enemy sees it until you turn it down (34.0)"
+    if t == "hide":
+        return f"Turn {lab(d['unit'])} face down again (34.0)"
     if t == "land":
         return f"Land {lab(d['unit'])} in {d['hex']}"
     if t == "move":

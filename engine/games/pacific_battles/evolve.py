@@ -351,6 +351,17 @@ def _unfortify(s: PBState) -> None:
 
 # --- fog of war (18.0) -----------------------------------------------------------------------
 
+@on("turned_face_up")
+def _face_up(s: PBState, d: dict[str, Any], side: str | None) -> None:
+    s.face_up[d["side"]].add(d["unit"])
+    s.revealed[other(d["side"])].add(d["unit"])
+
+
+@on("turned_face_down")
+def _face_down(s: PBState, d: dict[str, Any], side: str | None) -> None:
+    s.face_up[d["side"]].discard(d["unit"])
+
+
 @on("examined")
 def _examined(s: PBState, d: dict[str, Any], side: str | None) -> None:
     s.examined[d["side"]] |= set(d["hexes"])

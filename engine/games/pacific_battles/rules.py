@@ -20,6 +20,7 @@ from engine.games.pacific_battles import (
     battles,
     deception,
     evolve,
+    face_up,
     flow,
     impulse,
     markers,
@@ -62,9 +63,10 @@ FIELDS: dict[str, dict[str, str]] = {
     "fight": {}, "crt": {"table": "str"}, "play": {"marker": "str", "target": "str?"}, "pass": {},
     "lose": {"unit": "str"}, "break": {"unit": "str"}, "retreat": {"unit": "str", "to": "str"},
     "pursue": {"unit": "str", "to": "str"}, "stop": {}, "delay_turn": {"turn": "int"}, "buy_marker": {},
+    "show": {"unit": "str"}, "hide": {"unit": "str"},
 }
 DEFAULTS = fields.defaults(FIELDS)
-REVEALING = ("examined", "marker_drawn", "decisions_revealed", "track_examined", "battles_fought")
+REVEALING = ("examined", "marker_drawn", "decisions_revealed", "track_examined", "battles_fought", "turned_face_up")
 
 Handler = Callable[[Emitter, dict[str, Any], str], None]
 
@@ -89,6 +91,7 @@ HANDLERS: dict[str, Handler] = {
     "fight": battles.do_fight, "crt": battles.do_crt,
     "pass": battles.do_pass, "lose": battles.do_lose, "break": battles.do_break,
     "retreat": battles.do_retreat, "pursue": battles.do_pursue, "stop": battles.do_stop,
+    "show": face_up.do_show, "hide": face_up.do_hide,
 }
 PENDING: dict[str, Callable[[PBState, str], Iterator[Command]]] = {
     "losses": battles.gen_losses, "retreat": battles.gen_retreat, "pursue": battles.gen_pursue,
@@ -238,6 +241,7 @@ class PacificBattles:
                 return
         for name, target in markers.playable(state, side):
             yield Command("play", {"marker": name, "target": target})
+        yield from face_up.gen(state, side)  # 34.0: any moment of one's own phases
 
     def _needs_input(self, state: PBState) -> bool:
         """Has the acting side a choice beyond ending the phase?  A held marker does not
@@ -255,7 +259,7 @@ class PacificBattles:
             return True  # declared battles are fought or taken back, never dropped
         for side in p.acting:
             for c in self._iter_legal(state, side):
-                if c.type not in ("end_phase", "play"):
+                if c.type not in ("end_phase", "play", *face_up.KINDS):  # turning a unit over waits for nothing
                     return True
         return False
 

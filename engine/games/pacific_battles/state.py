@@ -92,6 +92,7 @@ class PBState:
     examined: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # hexes, this phase
     revealed: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # enemy ids ever seen
     played: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # markers ever shown
+    face_up: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # own, shown (34.0)
     moved: set[str] = field(default_factory=set)  # pieces moved this phase (11.2)
     eligible: set[str] = field(default_factory=set)  # follow-on movers, fixed at the phase start (10.2)
     bridging: set[str] = field(default_factory=set)  # hexes where engineers started this phase (20.2)
@@ -135,6 +136,7 @@ class PBState:
         new.examined = {s: set(v) for s, v in self.examined.items()}
         new.revealed = {s: set(v) for s, v in self.revealed.items()}
         new.played = {s: set(v) for s, v in self.played.items()}
+        new.face_up = {s: set(v) for s, v in self.face_up.items()}
         new.moved, new.eligible, new.attacked = set(self.moved), set(self.eligible), set(self.attacked)
         new.bridging = set(self.bridging)
         new.assaults = dict(self.assaults)
@@ -164,6 +166,7 @@ class PBState:
             "fire": self.fire, "examined": {s: sorted(v) for s, v in self.examined.items()},
             "revealed": {s: sorted(v) for s, v in self.revealed.items()},
             "played": {s: sorted(v) for s, v in self.played.items()},
+            "face_up": {s: sorted(v) for s, v in self.face_up.items()},
             "moved": sorted(self.moved), "eligible": sorted(self.eligible), "bridging": sorted(self.bridging),
             "assaults": self.assaults,
             "strikes": self.strikes,
@@ -195,6 +198,7 @@ class PBState:
         s.examined = {k: set(v) for k, v in o["examined"].items()}
         s.revealed = {k: set(v) for k, v in o["revealed"].items()}
         s.played = {k: set(v) for k, v in o["played"].items()}
+        s.face_up = {k: set(v) for k, v in o.get("face_up", {}).items()} or {k: set() for k in SIDES}
         s.moved, s.eligible, s.attacked = set(o["moved"]), set(o["eligible"]), set(o["attacked"])
         s.bridging = set(o["bridging"])
         s.assaults = dict(o["assaults"])

@@ -22,6 +22,8 @@ def _unit(state: PBState, p: Piece) -> dict[str, Any]:
     spec = q.spec(p)
     out: dict[str, Any] = {"id": p.id, "unit": p.unit, "side": p.side, "hex": p.hex, "suppressed": p.suppressed,
                            "kind": "supply" if spec is None else spec.kind}
+    if p.id in state.face_up[p.side]:
+        out["face_up"] = True
     if spec is not None:
         out.update(factors=[spec.attack, spec.defence, spec.movement], size=spec.size, mechanised=spec.mechanised)
         if spec.kind == "hq":
@@ -58,8 +60,9 @@ def build_view(rules: Any, state: PBState, side: str | None, legal: list[Command
         st = stacks.setdefault(p.hex, {"hex": p.hex, "side": p.side, "zoc": False,
                                        "fortified": p.hex in state.fortified, "units": None})
         st["zoc"] = st["zoc"] or q.has_zoc_piece(p)
-        if side is not None and p.hex in state.examined[side] and p.id in state.revealed[side]:
-            st["units"] = [*(st["units"] or []), _unit(state, p)]  # as examined: not what came after
+        examined = side is not None and p.hex in state.examined[side] and p.id in state.revealed[side]
+        if examined or p.id in state.face_up[p.side]:  # as examined (not what came after), or face up (34.0)
+            st["units"] = [*(st["units"] or []), _unit(state, p)]
     prompt = rules.prompt(state)
     sides: dict[str, Any] = {}
     for sd in SIDES:

@@ -50,6 +50,10 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
         if state.phase == "japanese_setup":
             return IllegalCommandError("25.4", "place every unit first")
         return IllegalCommandError("4.2", "this phase ends by itself")
+    if t in ("show", "hide"):
+        from engine.games.pacific_battles import face_up
+
+        return face_up.why_not(state, side, cmd)
     if t in ("land", "to_base", "evacuate", "buy"):
         return arrivals.why_not(state, side, cmd)
     if t == "move":
