@@ -375,8 +375,8 @@ def allocate(request: Request, game: GameDep, seat: OptionalSeatDep, session: Se
 
 @posts.post("/games/{game_id}/click", response_class=HTMLResponse)
 def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
-          seq: int = Form(...), hex: str = Form(""), unit: str = Form(""),  # noqa: A002
-          select: str = Form("")) -> HTMLResponse:
+          seq: int = Form(...), hex: str = Form("", max_length=64), unit: str = Form("", max_length=64),  # noqa: A002
+          select: str = Form("", max_length=64)) -> HTMLResponse:
     """A click on the map: the legal command it stands for, or a new selection."""
     if game.game == "pacific_battles":
         return _pb_click(request, game, seat, session, service, seq, hex, unit, select)

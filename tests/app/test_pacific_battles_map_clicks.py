@@ -93,3 +93,15 @@ def test_each_player_steps_back_through_the_game_seeing_only_what_they_saw(clien
     assert [n for n in SET_UP if n in html.unescape(theirs.text)] == []
     seat(client, gid, None)
     assert client.get(f"/games/{gid}/at/{last}").status_code == 403  # a running game's moments are its players'
+
+
+def test_a_click_naming_nonsense_is_refused_plainly_and_changes_nothing(client: TestClient) -> None:
+    g = new_game(client)
+    gid = g["id"]
+    seat(client, gid, g["Japanese"])
+    page = client.get(f"/games/{gid}").text
+    long = client.post(f"/games/{gid}/click", data={"seq": seq_of(page), "hex": "9" * 500})
+    assert long.status_code == 422
+    odd = click(client, gid, page, hex="<b>x</b>", select="no such piece")
+    assert "&lt;b&gt;x&lt;/b&gt;" in odd and "<b>x</b>" not in odd and "Selected:" not in odd
+    assert seq_of(client.get(f"/games/{gid}").text) == seq_of(page)
