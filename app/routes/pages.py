@@ -412,9 +412,9 @@ def _pb_click(request: Request, game: Game, seat: Seat | None, session: SessionD
                                                                                 since=since))
     pick = ctx.selection_for_click(hex_id or None, unit or None)
     error = None
-    if pick is None and ctx.your_turn and where:
-        probe = ctx.probe_for_click(where) if ctx.side else None
-        why = service.why_not(game, ctx.state, ctx.side, probe) if probe is not None and ctx.side else None
+    if pick is None and ctx.side and ctx.your_turn and where:
+        probe = ctx.probe_for_click(where)
+        why = service.why_not(game, ctx.state, ctx.side, probe) if probe is not None else None
         error, pick = why or ctx.nothing_here(where), ctx.select
     return render_board(request, session, service, game, seat,
                         BoardRequest(select=pick or "", error=error, inspect=where, since=since))
@@ -461,7 +461,7 @@ def render_board(request: Request, session: SessionDep, service: ServiceDep, gam
     settings = request.app.state.settings
     invite = request.cookies.get(f"invite_{game.id}") if seat else None
     invite_url = invite_link(settings.base_url, game.id, invite) if invite else None
-    if game.game == "pacific_battles":  # its own board (issue 12): the whole board each time
+    if game.game == "pacific_battles":  # its own board (answers: only its changing parts, by id)
         full = template == "game.html"
         ctx = pb_context(session, service, game, seat, req.error, oob=not full, private_url=private_url,
                          invite_url=invite_url, select=req.select, inspect=req.inspect, welcome=req.welcome)
