@@ -167,3 +167,11 @@ class Player:
         self.settle()
         self.page.locator(".map-stack").screenshot(path=str(self.shots / f"{name}-map.png"))
         self.page.screenshot(path=str(self.shots / f"{name}-page.png"), full_page=True)
+
+
+def assert_fits_a_phone(page: Page, width: int, height: int) -> None:
+    """Nothing wider than the phone, and the map at most half its height (the actions
+    under it stay within reach)."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    box = page.locator(".map-wrap").bounding_box()
+    assert box is not None and box["width"] <= width and box["height"] <= 0.5 * height

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+from e2e_pages import assert_fits_a_phone
 from playwright.sync_api import Browser, expect
 
 
@@ -56,9 +57,7 @@ def test_on_a_phone_the_map_fits_and_the_actions_are_in_reach(browser: Browser, 
         page = context.new_page()
         page.goto(f"/games/{created['game_id']}#token={created['token']}")
         expect(page.locator("button.chooser").first).to_be_visible()
-        assert page.evaluate("document.documentElement.scrollWidth") <= 401  # nothing wider than the phone
-        map_box = page.locator(".map-wrap").bounding_box()
-        assert map_box["width"] <= 400 and map_box["height"] <= 0.5 * 800
+        assert_fits_a_phone(page, 400, 800)
         first_action = page.locator("button.chooser").first.bounding_box()
         assert first_action["y"] < 800 * 1.25  # within about a screen: not behind a long map
         page.screenshot(path=str(artifacts / "phone-board.png"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+from e2e_pages import assert_fits_a_phone
 from pb_support import SET_UP, new_game
 from playwright.sync_api import Browser, expect
 
@@ -71,9 +72,7 @@ def test_on_a_phone_the_map_fits_and_the_commands_follow_it(browser: Browser, se
         page = context.new_page()
         page.goto(f"/games/{g['id']}#token={g['Japanese']}")
         expect(page.locator("button.chooser").first).to_be_visible()
-        assert page.evaluate("document.documentElement.scrollWidth") <= 401  # nothing wider than the phone
-        map_box = page.locator(".map-wrap").bounding_box()
-        assert map_box["width"] <= 400 and map_box["height"] <= 0.5 * 800
+        assert_fits_a_phone(page, 400, 800)
         commands = page.locator("section.commands").bounding_box()
         displays = page.locator(".pb-displays").bounding_box()
         assert commands["y"] < displays["y"]  # the commands before the long displays
