@@ -14,6 +14,7 @@ from engine.games.pacific_battles.board import Board, load_board
 PX_PER_KM = 12.0
 MARGIN_KM = 3.0
 BASES_KM = 10.0  # the strip below the island for the off-map bases (26.2)
+HEX_RADIUS = 3.0 / math.sqrt(3) * PX_PER_KM  # pointy-top hexes 3 km across the flats, centre to corner
 COLOURS = {"clear": "#e8e2a8", "cultivated": "#c9dc8a", "village": "#e0c9a0", "airfield": "#d9d2c3",
            "marsh": "#a8c8b8", "jungle": "#4f8a3c", "hills": "#b59a62", "mountain": "#8a6e4b"}
 
@@ -47,7 +48,7 @@ def viewbox() -> str:
 @cache
 def render_pacific_map() -> str:
     board = load_board()
-    radius = 3.0 / math.sqrt(3) * PX_PER_KM  # pointy-top hexes 3 km across the flats
+    radius = HEX_RADIUS
     width, island, height = _extent(board)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="pb-map" viewBox="0 0 {n(width)} {n(height)}" '
            f'role="img" aria-label="{text(board.note)}">',

@@ -6,18 +6,16 @@ already cut down to what the viewer may know."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 from app.render.counters import n, nato_frame, text
-from app.render.pacific_map import PX_PER_KM, _corners, _point, render_pacific_map, viewbox
+from app.render.pacific_map import HEX_RADIUS, PX_PER_KM, _corners, _point, render_pacific_map, viewbox
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.board import load_board
 
 SIZE = 16.0  # a counter's side, in map pixels (a hex is about 42 across)
 HEX_PX = 3.0 * PX_PER_KM  # from one hex centre to the next (3 km, 26.10)
-HEX_RADIUS = 3.0 / math.sqrt(3) * PX_PER_KM
 NATO = {"infantry": "infantry", "aa": "anti_air", "amphibious": "amphibious", "armor": "armoured",
         "engineer": "engineer", "para": "airborne", "raider": "raiders", "recon": "reconnaissance",
         "snlf": "marines"}  # the rulebook's unit kinds -> the NATO type symbols (a naval landing force: an anchor)
@@ -195,7 +193,7 @@ def render_board_svg(view: dict[str, Any], marks: list[Mark] | None = None, sele
     """The reconstructed map with the view's marks and pieces on it (marks under the
     counters, so that both stay clickable), as one SVG."""
     base = render_pacific_map()
-    return base[: base.rindex("</svg>")] + render_marks(marks or []) + render_pieces(view, selected, ready) + "</svg>"
+    return base[: base.rindex("</svg>")] + _layer(view, marks, selected, ready) + "</svg>"
 
 
 def render_layers_svg(view: dict[str, Any], marks: list[Mark] | None = None, selected: str = "",
@@ -205,4 +203,8 @@ def render_layers_svg(view: dict[str, Any], marks: list[Mark] | None = None, sel
     swap = ' hx-swap-oob="true"' if oob else ""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="pb-map map-layers" id="pb-layers"{swap} '
             f'viewBox="{viewbox()}" aria-label="Counters and highlighted hexes">'
-            + render_marks(marks or []) + render_pieces(view, selected, ready) + "</svg>")
+            + _layer(view, marks, selected, ready) + "</svg>")
+
+
+def _layer(view: dict[str, Any], marks: list[Mark] | None, selected: str, ready: set[str] | frozenset[str]) -> str:
+    return render_marks(marks or []) + render_pieces(view, selected, ready)

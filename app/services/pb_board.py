@@ -35,7 +35,7 @@ TITLES = {  # the kinds of command, as the player reads them, with their rule
     "carry": "Move an engineer with a supply point (20.4)", "sail": "Amphibious move (22.1)",
     "assault": "Assault from the sea (22.3)",
     "recon": "Air recon (16.7)", "strike": "Air strike (16.8)", "declare": "Declare a battle against (14.2)",
-    "add": "Add an attacker", "add_hex": "Add a defending hex (14.22)", "crt": "Choose the CRT (14.4)",
+    "add": "Add an attacker", "add_hex": "Add a defending hex (14.22)",
     "play": "Play a campaign marker", "lose": "Take a loss (15.2)", "break": "Break down to take a loss (15.22)",
     "retreat": "Retreat (15.3)", "pursue": "Pursue (15.4)", "fire": "Air superiority fire at other missions (16.52)",
     "hit": "Place an air loss (16.52)", "delay_turn": "MAGIC: delay a turn's reinforcements",

@@ -13,7 +13,6 @@ from engine.core.errors import IllegalCommandError
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.games.pacific_battles import queries as q
-from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles.movement import SUPPLY
 from engine.games.pacific_battles.state import PBState
 
@@ -51,8 +50,12 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
     p = state.pieces.get(pid)
     if p is None or p.side != side or p not in _turnable(state, side):
         return IllegalCommandError("34.0", f"{pid} is not one of your combat units or HQs on the map")
+    up = pid in state.face_up[side]
     if cmd.type == "show":
-        return IllegalCommandError("34.0", f"{q.label(state, pid)} is face up already")
-    if not state.phase.startswith("logistics_") or seq.side_of(state) != side:
-        return IllegalCommandError("34.0", "a face-up unit is turned face down in its own logistics phase")
-    return IllegalCommandError("34.0", f"{q.label(state, pid)} is face down already")
+        if up:
+            return IllegalCommandError("34.0", f"{q.label(state, pid)} is face up already")
+        return IllegalCommandError("34.0", "a unit is turned face up in one's own phases (not in the set-up or "
+                                           "the air allocation)")
+    if not up:
+        return IllegalCommandError("34.0", f"{q.label(state, pid)} is face down already")
+    return IllegalCommandError("34.0", "a face-up unit is turned face down in its own logistics phase")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalCommandError
 from engine.core.events import Command
-from engine.games.pacific_battles import arrivals, battles, impulse, tables
+from engine.games.pacific_battles import arrivals, battles, face_up, impulse, tables
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles.state import PBState
@@ -50,9 +50,7 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
         if state.phase == "japanese_setup":
             return IllegalCommandError("25.4", "place every unit first")
         return IllegalCommandError("4.2", "this phase ends by itself")
-    if t in ("show", "hide"):
-        from engine.games.pacific_battles import face_up
-
+    if t in face_up.KINDS:
         return face_up.why_not(state, side, cmd)
     if t in ("land", "to_base", "evacuate", "buy"):
         return arrivals.why_not(state, side, cmd)

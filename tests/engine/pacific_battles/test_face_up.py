@@ -61,3 +61,15 @@ def test_turning_units_over_never_keeps_a_phase_waiting_and_survives_a_replay() 
     quiet = position(PIECES, phase="initial_first_combat")  # no enemy next to any Allied unit
     assert [c.type for c in legal(quiet, "Allied")] == ["end_phase", "show"]
     assert not RULES._needs_input(quiet)
+
+
+def test_each_refusal_names_what_is_wrong() -> None:
+    state = position(PIECES, phase="initial_first_movement")
+    play(state, "show", "Allied", unit="m")
+    with pytest.raises(RuleError, match="face up already"):
+        RULES.decide(state, Command("show", {"unit": "m"}, "Allied"))
+    with pytest.raises(RuleError, match="in its own logistics phase"):
+        RULES.decide(state, Command("hide", {"unit": "m"}, "Allied"))
+    face_down = position(PIECES, phase="logistics_first")
+    with pytest.raises(RuleError, match="face down already"):
+        RULES.decide(face_down, Command("hide", {"unit": "m"}, "Allied"))
