@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from hmac import compare_digest
 from typing import Any
 
 from sqlalchemy import Update, and_, bindparam, exists, func, insert, select, text, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from app.models import AdminAudit, EventRow, Game, Mail, Seat, Snapshot, utcnow
@@ -90,10 +91,13 @@ def get_game(session: Session, game_id: str) -> Game | None:
 
 
 def game_and_seat(session: Session, game_id: str, token_hash: str) -> tuple[Game | None, Seat | None]:
-    row = session.execute(select(Game, Seat).outerjoin(Seat, and_(Seat.game_id == Game.id,
-                                                                  Seat.token_hash == token_hash))
-                          .where(Game.id == game_id)).first()
-    return (None, None) if row is None else (row[0], row[1])
+    """The game with both its seats (every board shows them, and a command's answer reads
+    them after its commit, which would cost another transaction), and the seat that
+    ``token_hash`` opens, in one query."""
+    game = session.scalars(select(Game).options(joinedload(Game.seats)).where(Game.id == game_id)).unique().first()
+    if game is None:
+        return None, None
+    return game, next((s for s in game.seats if s.token_hash and compare_digest(s.token_hash, token_hash)), None)
 
 
 def seat_by_token_hash(session: Session, game_id: str, token_hash: str) -> Seat | None:
@@ -127,6 +131,12 @@ def retractions(session: Session, game_id: str) -> dict[int, int]:
     rows = session.execute(select(EventRow.seq, EventRow.payload).where(
         EventRow.game_id == game_id, EventRow.type == undo.UNDONE).order_by(EventRow.seq)).all()
     return undo.retracted((seq, Event(undo.UNDONE, payload)) for seq, payload in rows)
+
+
+def events_between(session: Session, game_id: str, first: int, end: int) -> list[EventRow]:
+    """The rows numbered ``first`` to ``end - 1``, in order (one read by the primary key)."""
+    return list(session.scalars(select(EventRow).where(EventRow.game_id == game_id, EventRow.seq >= first,
+                                                       EventRow.seq < end).order_by(EventRow.seq)))
 
 
 def page_events(session: Session, game_id: str, offset: int, limit: int) -> tuple[int, list[EventRow]]:

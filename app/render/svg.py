@@ -20,7 +20,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -239,7 +239,7 @@ def _unit_label(u: Mapping[str, Any]) -> str:
     return label
 
 
-def _unit_title(ctx: _Ctx, u: Mapping[str, Any]) -> str:
+def _unit_title(u: Mapping[str, Any], must_attack: bool) -> str:
     bits = [_unit_label(u)]
     if u.get("kind", "ground") == "ground":
         bits.append(f"CF {u.get('cf')} MF {u.get('mf')}" + (f" range {u['range']}" if u.get("range") else ""))
@@ -250,23 +250,40 @@ def _unit_title(ctx: _Ctx, u: Mapping[str, Any]) -> str:
             bits.append(word)
     if u.get("support"):
         bits.append(f"supporting {u['support']}")
-    if str(u.get("id")) in ctx.must_attack:
+    if must_attack:
         bits.append("must attack")
     return "; ".join(bits)
 
 
 def _counter(ctx: _Ctx, u: Mapping[str, Any], at: Point, map_hex: str | None = None) -> str:
     uid = str(u.get("id", ""))
-    size = ctx.st.page.counter
+    marks = (uid in ctx.must_attack, uid in ctx.attacking, uid == ctx.selected)
+    try:  # a counter is drawn again and again the same: once per look is enough
+        return _counter_memo(tuple(u.items()), at, map_hex, marks, ctx.st.page.counter)
+    except TypeError:  # a value that cannot be a key
+        return _draw_counter(u, at, map_hex, marks, ctx.st.page.counter)
+
+
+@lru_cache(maxsize=8192)
+def _counter_memo(items: tuple[tuple[str, Any], ...], at: Point, map_hex: str | None,
+                  marks: tuple[bool, bool, bool], size: float) -> str:
+    return _draw_counter(dict(items), at, map_hex, marks, size)
+
+
+def _draw_counter(u: Mapping[str, Any], at: Point, map_hex: str | None, marks: tuple[bool, bool, bool],
+                  size: float) -> str:
+    """One counter at ``at``; ``marks``: it owes an attack, it is attacking, it is selected."""
+    must_attack, attacking, selected = marks
+    uid = str(u.get("id", ""))
     classes = ["counter", f"side-{u.get('side', '')}", f"kind-{u.get('kind', 'ground')}"]
     classes += [c for c in ("moved", "fought", "stopped") if u.get(c)]
     if u.get("face_down"):
         classes.append("face-down")
-    if uid in ctx.must_attack:
+    if must_attack:
         classes.append("must-attack")
-    if uid in ctx.attacking:
+    if attacking:
         classes.append("attacking")
-    if uid == ctx.selected:
+    if selected:
         classes.append("selected")
     base = {"class": " ".join(classes), "data-unit": uid, "data-loc": str(u.get("loc", ""))}
     if map_hex:
@@ -275,10 +292,10 @@ def _counter(ctx: _Ctx, u: Mapping[str, Any], at: Point, map_hex: str | None = N
              "transform": f"translate({n(at.x)} {n(at.y)})"}
     h = size / 2
     ring = ""
-    if uid == ctx.selected:
+    if selected:
         ring = f'<rect class="selection-ring" x="{n(-h - 3)}" y="{n(-h - 3)}" width="{n(size + 6)}" ' \
                f'height="{n(size + 6)}" rx="4"/>'
-    return (f"<g{_attrs(base)}><title>{text(_unit_title(ctx, u))}</title>"
+    return (f"<g{_attrs(base)}><title>{text(_unit_title(u, must_attack))}</title>"
             f'<rect class="shadow" x="{n(-h + 1.5)}" y="{n(-h + 1.5)}" width="{n(size)}" height="{n(size)}" rx="2"/>'
             f"{counter_body(u, size)}{ring}</g>")
 
@@ -648,7 +665,10 @@ def render_layers(
 def _layers_inner(ctx: _Ctx, heading: str) -> str:
     st, p = ctx.st, ctx.st.page
     out = [_header(ctx, heading), _top_boxes(ctx), '<g class="hex-states">']
-    out += [_hex_state(ctx, h) for h in st.order]
+    # most hexes are quiet (nothing in them, nothing marked): their state is empty
+    busy = {*ctx.by_loc, *ctx.must_be_attacked, *ctx.overstacked, *ctx.combat_targets, *ctx.highlights,
+            *ctx.refused, *ctx.targets, *st.runways}
+    out += [_hex_state(ctx, h) for h in st.order if h in busy]
     out.append("</g>")
     out.append(_marks(ctx))
     out.append(_trail(ctx))

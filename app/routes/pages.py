@@ -50,7 +50,7 @@ from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
 from app.templating import page
 from app.text import BadText, check_email, check_line, strict_json
-from app.visible import readable, viewer_of
+from app.visible import Row, readable, viewer_of
 from engine.core.errors import RuleError
 from engine.core.events import Command
 from engine.games import get_rules
@@ -435,7 +435,7 @@ def _since(seq: int, game: Game) -> int:
 
 def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep, service: ServiceDep,
             ctype: str, data: Any, seq: int, select: str) -> HTMLResponse:
-    error = None
+    error, fresh = None, []
     if seat is not None:
         request.app.state.limits.hit("commands", f"{game.id}:{seat.side}")
     if seat is None:
@@ -444,7 +444,8 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
         error = "That command was not understood."
     else:
         try:
-            service.submit(session, game, seat.side, {"type": ctype, "data": data}, seq)
+            done, _seq = service.submit(session, game, seat.side, {"type": ctype, "data": data}, seq)
+            fresh = [Row(n, e.type, e.side, seat.side, t, e.data, game.updated_at) for n, e, t in done]
             select = select if ctype in ("attack", "add", "place") else ""
         except StaleSequence:
             error = "The game moved on while you were deciding; here is the new situation."
@@ -452,7 +453,7 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
             error = str(exc)
     return render_board(request, session, service, game, seat,
                         BoardRequest(select=select, error=error, error_for=Command(ctype, data or {}),
-                                     since=_since(seq, game)))
+                                     since=_since(seq, game), fresh=fresh))
 
 
 def render_board(request: Request, session: SessionDep, service: ServiceDep, game: Game, seat: Seat | None,
@@ -553,7 +554,7 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
                                  "once it is over")
     if not 0 <= seq <= game.seq:
         raise HTTPException(404, f"this game has {game.seq} events: moments 0 to {game.seq}")
-    every = store.page_events(session, game.id, 0, game.seq)[1]
+    every = store.events_between(session, game.id, 0, game.seq)
     rules = get_rules(game.game)
     state = service.state_at(session, game, seq)
     side = seat.side if seat else None

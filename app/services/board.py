@@ -38,6 +38,9 @@ class BoardRequest:
     inspect: str = ""  # a hex whose stack the panel opens
     since: int | None = None  # only the parts that change, and the log lines from this event on (None: a page)
     welcome: bool = False
+    # the rows a command of this request just appended, in order: its answer's log lines
+    # come from them rather than from another read of the log
+    fresh: list[Any] = field(default_factory=list)
 
 
 @dataclass
@@ -195,11 +198,14 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     if oob:  # swapped in out of band, by its id
         layers = layers.replace("<svg ", '<svg hx-swap-oob="true" ', 1)
     first = max(0, game.seq - 60) if req.since is None else max(0, min(req.since, game.seq), game.seq - 60)
-    log = store.page_events(session, game.id, first, game.seq - first)[1] if game.seq > first else []
+    if req.fresh and req.fresh[0].seq <= first and req.fresh[-1].seq == game.seq - 1:
+        log = [r for r in req.fresh if r.seq >= first]
+    else:
+        log = store.events_between(session, game.id, first, game.seq) if game.seq > first else []
     relog = oob and any(r.type == undo.UNDONE for r in log)  # lines already shown were taken back
     if relog:
         first = max(0, game.seq - 60)
-        log = store.page_events(session, game.id, first, game.seq - first)[1]
+        log = store.events_between(session, game.id, first, game.seq)
     log = readable(log, game, viewer_of(game, side))
     gone = _retracted(log)  # an undo always follows what it took back: the window holds both
     lines = [{"seq": r.seq, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),

@@ -268,7 +268,7 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
         g = groups.setdefault(c.type, Group(c.type, TITLES.get(c.type, c.type)))
         g.options.append((_json(c), label))
     first = max(0, game.seq - LOG_LINES)
-    rows = store.page_events(session, game.id, first, game.seq - first)[1] if game.seq else []
+    rows = store.events_between(session, game.id, first, game.seq) if game.seq else []
     lines = [{"seq": r.seq, "text": r.text} for r in reversed(readable(rows, game, viewer_of(game, side))) if r.text]
     board = PBBoard(game, seat, view, state, legal, game.seq, "", list(groups.values()), buttons, allocate, lines,
                     error=error, oob=oob, private_url=private_url, invite_url=invite_url,

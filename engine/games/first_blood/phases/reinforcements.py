@@ -80,17 +80,20 @@ def reinforcement_targets(state: FBState, uid: str) -> list[str]:
     return targets
 
 
-def targets_for(state: FBState, uid: str, occ: dict[str, list[str]] | None = None) -> list[str]:
-    return setup.setup_targets(state, uid, occ) if state.turn == 0 else reinforcement_targets(state, uid)
+def targets_for(state: FBState, uid: str, occ: dict[str, list[str]] | None = None,
+                free: list[str] | None = None) -> list[str]:
+    return setup.setup_targets(state, uid, occ, free) if state.turn == 0 else reinforcement_targets(state, uid)
 
 
 def iter_place(state: FBState, side: str, unit: str | None = None) -> Iterator[Command]:
     """The legal placements, unit by unit, computed only as far as they are asked for."""
     units = [unit] if unit is not None else setup.unplaced(state, side)
     occ = q.occupancy(state) if units else None
+    # the set-up hexes with room are the same for every US ground unit: found once
+    free = setup.free_setup_hexes(occ) if occ is not None and state.turn == 0 and side == "US" else None
     for uid in units:
         if uid in state.units and state.units[uid].loc == ARRIVING and q.spec(uid).side == side:
-            for t in targets_for(state, uid, occ):
+            for t in targets_for(state, uid, occ, free):
                 yield Command("place", {"unit": uid, "to": t})
 
 
