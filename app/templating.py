@@ -13,6 +13,8 @@ from app.static_files import static_url
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).resolve().parents[1] / "templates"))
 TEMPLATES.env.globals["static_url"] = static_url
+# templates change with a release, not while a server runs: no stat of each file per page
+TEMPLATES.env.auto_reload = False
 
 
 def page(request: Request, name: str, status_code: int = 200, headers: dict[str, str] | None = None,

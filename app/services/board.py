@@ -170,7 +170,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
             where = next((c.data[f] for f in HEX_FIELDS if isinstance(c.data.get(f), str)), None)
             if where:  # hexes, entry points and boxes alike
                 highlights[where] = str(reach[where]["cost"]) if where in reach else ""
-            unit_buttons.append(_button(rules, state, c))
+            unit_buttons.append(_button(service.label(game, state, side, c), c))
     for c in legal:
         if c.type == "attack":
             targets.add(c.data["hex"])
@@ -178,13 +178,13 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     general, other = [], []
     for c in legal:
         if c.type in GENERAL:
-            b = _button(rules, state, c)
+            b = _button(service.label(game, state, side, c), c)
             b.primary = c.type == "resolve"
             if c.type == "end_phase":
                 b.confirm = _end_confirmation(rules, state, legal)
             general.append(b)
         elif "unit" not in c.data:
-            other.append(_button(rules, state, c))
+            other.append(_button(service.label(game, state, side, c), c))
     units_with_actions = sorted({c.data["unit"] for c in legal if isinstance(c.data.get("unit"), str)})
     names = {u["id"]: u for u in view["units"]}
     choosers = [{"id": u, "label": _unit_label(names.get(u)), "where": names.get(u, {}).get("where", "")}
@@ -276,8 +276,8 @@ def phase_words(phase: str) -> str:
     return f"{first.upper()} {rest.replace('_', ' ')}".strip()
 
 
-def _button(rules: Any, state: Any, c: Command) -> Button:
-    return Button(label=rules.label(state, c), type=c.type, data=json.dumps(c.data, sort_keys=True))
+def _button(label: str, c: Command) -> Button:
+    return Button(label=label, type=c.type, data=json.dumps(c.data, sort_keys=True))
 
 
 def _safe_label(rules: Any, state: Any, c: Command) -> str | None:

@@ -23,6 +23,7 @@ from app.services import clock
 from app.services.notices import Notices
 from app.text import check_line, dump_json
 from app.visible import readable
+from engine.core import undo
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Outcome
@@ -123,6 +124,7 @@ class GameService:
     def __init__(self, snapshot_every: int = 50, fixed_dice_secret: str = "", notices: Notices | None = None) -> None:
         self.cache = StateCache()
         self.seats = SeatMemory()
+        self._step_labels: OrderedDict[tuple[str, str | None, int], str] = OrderedDict()
         self.notices = notices
         self.on_moved: Callable[[str, int], None] | None = None  # told after each command lands
         self.now: Callable[[], datetime] = utcnow  # the clock (tests move it)
@@ -337,6 +339,23 @@ class GameService:
         """The engine's legal commands for ``side`` in ``state`` (the state after ``game.seq`` events)."""
         return self.cache.memo(game.id, game.seq, ("legal", side),
                                lambda: get_rules(game.game).legal_commands(state, side))
+
+    def label(self, game: GameLike, state: Any, side: str | None, command: Command) -> str:
+        """A legal command's button label.  A take-back's names the first line of its step,
+        which the engine finds by rebuilding the state before the step: the same for as
+        long as the step stands (its number is its place in an append-only log), so found
+        once per step."""
+        rules = get_rules(game.game)
+        step = command.data.get("step") if command.type == undo.UNDO else None
+        if not isinstance(step, int):
+            return rules.label(state, command)
+        key = (game.id, side, step)
+        label = self._step_labels.get(key)
+        if label is None:
+            label = self._step_labels[key] = rules.label(state, command)
+            while len(self._step_labels) > 4096:
+                self._step_labels.popitem(last=False)
+        return label
 
     def reachable(self, game: Game, state: Any, side: str, unit: str) -> dict[str, Any]:
         """Where ``unit`` may move now, with cost and path: only the destinations of
