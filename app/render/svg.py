@@ -399,6 +399,9 @@ def _hex_state(ctx: _Ctx, h: str) -> str:
     """What the view says of a hex now: reachable (with its cost), a target, owed an
     attack, an air strip's state, the units in it.  Empty for a quiet hex."""
     st, lay = ctx.st, ctx.st.page.layout
+    if not (h in ctx.by_loc or h in st.runways or h in ctx.highlights or h in ctx.refused or h in ctx.targets
+            or h in ctx.must_be_attacked or h in ctx.overstacked or h in ctx.combat_targets):
+        return ""  # most hexes: nothing in them, nothing said of them
     c = lay.centre(h)
     units = ctx.by_loc.get(h, [])
     strip = (ctx.view.get("strips") or {}).get(h)
@@ -424,8 +427,6 @@ def _hex_state(ctx: _Ctx, h: str) -> str:
         aria.append("attack target")
     if units:
         aria.append("units " + ", ".join(str(u.get("name", "")) for u in units))
-    if len(classes) == 1 and len(aria) == 1 and h not in st.runways:
-        return ""
     base = {"class": " ".join(classes), "id": f"hex-state-{h}", "data-hex": h, "aria-label": ", ".join(aria)}
     out = [f"<g{_attrs(base)}><title>{text(', '.join(aria))}</title>"]
     if h in ctx.highlights:
@@ -665,10 +666,7 @@ def render_layers(
 def _layers_inner(ctx: _Ctx, heading: str) -> str:
     st, p = ctx.st, ctx.st.page
     out = [_header(ctx, heading), _top_boxes(ctx), '<g class="hex-states">']
-    # most hexes are quiet (nothing in them, nothing marked): their state is empty
-    busy = {*ctx.by_loc, *ctx.must_be_attacked, *ctx.overstacked, *ctx.combat_targets, *ctx.highlights,
-            *ctx.refused, *ctx.targets, *st.runways}
-    out += [_hex_state(ctx, h) for h in st.order if h in busy]
+    out += [_hex_state(ctx, h) for h in st.order]
     out.append("</g>")
     out.append(_marks(ctx))
     out.append(_trail(ctx))

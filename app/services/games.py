@@ -95,36 +95,38 @@ class StateCache:
         return value
 
 
-class SeatMemory:
-    """(game id, secret hash) -> (game kind, side) for the secrets this worker has
-    seen open a seat, most recently used first.  Only a hint: every write made on
-    it checks the seat in the database (a replaced secret is refused there)."""
+class Recent:
+    """A bounded map that forgets the least recently used entry first, shared by the
+    request threads of this worker."""
 
-    def __init__(self, size: int = 4096) -> None:
+    def __init__(self, size: int) -> None:
         self._lock = threading.Lock()
-        self._seats: OrderedDict[tuple[str, str], tuple[str, str]] = OrderedDict()
+        self._items: OrderedDict[Any, Any] = OrderedDict()
         self._size = size
 
-    def get(self, game_id: str, token_hash: str) -> tuple[str, str] | None:
+    def get(self, key: Any) -> Any | None:
         with self._lock:
-            hit = self._seats.get((game_id, token_hash))
+            hit = self._items.get(key)
             if hit is not None:
-                self._seats.move_to_end((game_id, token_hash))
+                self._items.move_to_end(key)
             return hit
 
-    def put(self, game_id: str, token_hash: str, seat: tuple[str, str]) -> None:
+    def put(self, key: Any, value: Any) -> None:
         with self._lock:
-            self._seats[(game_id, token_hash)] = seat
-            self._seats.move_to_end((game_id, token_hash))
-            while len(self._seats) > self._size:
-                self._seats.popitem(last=False)
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
 
 
 class GameService:
     def __init__(self, snapshot_every: int = 50, fixed_dice_secret: str = "", notices: Notices | None = None) -> None:
         self.cache = StateCache()
-        self.seats = SeatMemory()
-        self._step_labels: OrderedDict[tuple[str, str | None, int], str] = OrderedDict()
+        # (game id, secret hash) -> (game kind, side) for the secrets this worker has seen
+        # open a seat.  Only a hint: every write made on it checks the seat in the database
+        # (a replaced secret is refused there).
+        self.seats = Recent(4096)
+        self._step_labels = Recent(4096)  # (game id, side, step) -> its take-back label
         self.notices = notices
         self.on_moved: Callable[[str, int], None] | None = None  # told after each command lands
         self.now: Callable[[], datetime] = utcnow  # the clock (tests move it)
@@ -223,12 +225,12 @@ class GameService:
         token_hash = hash_token(token)
         head, side = store.head_and_seat(session, game_id, token_hash)
         if head is not None and side is not None:
-            self.seats.put(game_id, token_hash, (head.game, side))
+            self.seats.put((game_id, token_hash), (head.game, side))
         return head, side
 
     def known_seat(self, game_id: str, token: str) -> tuple[str, str] | None:
         """(game kind, side) if this worker has seen ``token`` open a seat of the game."""
-        return self.seats.get(game_id, hash_token(token))
+        return self.seats.get((game_id, hash_token(token)))
 
     def submit_known(self, session: Session, game_id: str, token: str, known: tuple[str, str],
                      command: dict[str, Any], expected_seq: int) -> Submitted | None:
@@ -352,9 +354,8 @@ class GameService:
         key = (game.id, side, step)
         label = self._step_labels.get(key)
         if label is None:
-            label = self._step_labels[key] = rules.label(state, command)
-            while len(self._step_labels) > 4096:
-                self._step_labels.popitem(last=False)
+            label = rules.label(state, command)
+            self._step_labels.put(key, label)
         return label
 
     def reachable(self, game: Game, state: Any, side: str, unit: str) -> dict[str, Any]:
