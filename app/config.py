@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     # pooled connection, so the pool is exactly `threads` connections and nobody
     # waits for a connection while holding another resource.
     threads: int = 16
+    # of those, at most this many reads (GETs) at a time, so that actions always find
+    # room; 0: three quarters of `threads`
+    read_threads: int = 0
     admission_timeout: float = 60.0  # seconds a request may wait for admission before a 503
 
     # Limits (README, "Limits").  Rates use the `limits` library's notation, e.g.

@@ -39,14 +39,20 @@ async def get_limits(request: Request) -> RateLimits:
 _CLOSERS = CapacityLimiter(1024)  # closing a session never waits behind the requests that need threads
 
 
+READS = ("GET", "HEAD")
+
+
 async def get_session(request: Request) -> AsyncIterator[Session]:
-    """A session for the request.  Making one does no I/O; closing one that still
-    holds a connection (a read) rolls back and returns it, in a thread."""
-    session = request.app.state.db.sessions()
+    """A session for the request (autocommit for a GET: app/db.py).  Making one does no
+    I/O; closing one that still holds a connection in a transaction rolls back and
+    returns it, in a thread."""
+    read = request.method in READS
+    db = request.app.state.db
+    session = db.read_sessions() if read else db.sessions()
     try:
         yield session
     finally:
-        if session.in_transaction():
+        if session.in_transaction() and not read:
             await anyio.to_thread.run_sync(session.close, limiter=_CLOSERS)
         else:
             session.close()

@@ -29,6 +29,7 @@ from app.services.games import GameService
 from app.services.notices import Notices
 from app.services.signin import Signin
 from app.static_files import STATIC, CachedStaticFiles
+from app.templating import compile_all
 
 # Python's collector walks every container it tracks in a full collection: with the
 # frameworks' and the engine's import-time objects that took 100-150 ms on this
@@ -72,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # the threads that run blocking routes: as many as admitted requests (README, "Sizing")
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         render_base()  # drawn once per process: before the freeze, so the collector never walks it
+        compile_all()  # likewise the templates, before the first request can race to compile them
         settle_garbage_collector()
         scheduler = start_jobs(app, settings)
         await app.state.hub.start()
@@ -104,9 +106,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(admin_pages.router)
     app.mount("/static", CachedStaticFiles(directory=STATIC), name="static")
     # outermost last: headers on every answer, compression, then admission to the app
-    app.add_middleware(Admission, limit=settings.threads, timeout=settings.admission_timeout)
+    app.add_middleware(Admission, limit=settings.threads, timeout=settings.admission_timeout,
+                       read_limit=settings.read_threads or max(1, settings.threads * 3 // 4))
     # level 1: a third of level 5's work for a few per cent more bytes (answers kept encoded
-    # per state are compressed once, harder: app/answers.py)
+    # per state are compressed once each, at the same level: app/answers.py)
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
     app.add_middleware(SecurityHeaders)
 

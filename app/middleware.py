@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -51,6 +52,9 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+READS = ("GET", "HEAD", "OPTIONS")
+
+
 class Admission:
     """At most ``limit`` requests at a time inside the application (static files and
     live streams aside); the rest wait their turn here, holding nothing.
@@ -58,13 +62,21 @@ class Admission:
     Each admitted request holds at most one database connection, and the pool has
     ``limit`` connections: so no request ever waits for a connection, and none waits
     for a thread while another waits for its connection.  A burst makes requests
-    queue (slower), never fail; one that waits longer than ``timeout`` gets a 503."""
+    queue (slower), never fail; one that waits longer than ``timeout`` gets a 503.
 
-    def __init__(self, app: ASGIApp, limit: int, timeout: float) -> None:
+    A player's action comes first: requests that change something (a command, a join,
+    a chat line; every method but GET, HEAD and OPTIONS) go before every waiting read
+    (a board, a poll, a legal list), and reads hold at most ``read_limit`` of the slots,
+    so an action never waits for other players' reads to finish, only shares the
+    processor with them.  Within each kind, first come first served."""
+
+    def __init__(self, app: ASGIApp, limit: int, timeout: float, read_limit: int | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.read_limit = min(limit, read_limit) if read_limit else limit
         self.timeout = timeout
-        self._slots: asyncio.Semaphore | None = None
+        self.busy = 0  # admitted and not yet finished
+        self._waiting: dict[bool, deque[asyncio.Future[None]]] = {True: deque(), False: deque()}  # by "is a write"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].startswith("/static/") or scope["path"].endswith("/stream"):
@@ -72,11 +84,9 @@ class Admission:
             # and no pooled connection (the hub caps them: app/live.py)
             await self.app(scope, receive, send)
             return
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.limit)
         try:
             async with asyncio.timeout(self.timeout):
-                await self._slots.acquire()
+                await self._enter(scope.get("method", "GET") not in READS)
         except TimeoutError:
             busy = error_json(503, "the server is busy; try again in a few seconds", headers={"Retry-After": "5"})
             await busy(scope, receive, send)
@@ -84,5 +94,38 @@ class Admission:
         try:
             await self.app(scope, receive, send)
         finally:
-            self._slots.release()
+            self._leave()
 
+    def _room(self, write: bool) -> bool:
+        return self.busy < (self.limit if write else self.read_limit)
+
+    async def _enter(self, write: bool) -> None:
+        for queue in self._waiting.values():
+            while queue and queue[0].done():  # given up waiting (a timeout)
+                queue.popleft()
+        ahead = self._waiting[True] or (not write and self._waiting[False])
+        if not ahead and self._room(write):
+            self.busy += 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting[write].append(turn)
+        try:
+            await turn  # _leave counts the slot as taken before it hands it over
+        except BaseException:
+            if turn.done() and not turn.cancelled():
+                self._leave()  # handed a slot just as the wait ran out: hand it on
+            else:
+                turn.cancel()  # _wake skips it
+            raise
+
+    def _leave(self) -> None:
+        self.busy -= 1
+        for write in (True, False):  # writes first; a read never has room a waiting write lacks
+            queue = self._waiting[write]
+            while queue and self._room(write):
+                turn = queue.popleft()
+                if not turn.done():
+                    self.busy += 1
+                    turn.set_result(None)
+            if queue:
+                return

@@ -83,3 +83,16 @@ def test_a_take_back_label_follows_the_steps_as_they_are_taken_back(
     assert "Take back: US 1/1 placed in 0709" in r.text
     r = client.post(f"/games/{gid}/click", data={"hex": "0712", "select": "us-1-2", "seq": seq + 3})
     assert "Take back: US 1/2 placed in 0712" in r.text
+
+
+def test_every_template_is_compiled_before_the_first_request(settings) -> None:  # noqa: ANN001
+    """A burst of first visits to a fresh process must not compile the same templates in
+    every request thread at once: the start compiles them all."""
+    from app.main import create_app
+    from app.templating import TEMPLATES
+
+    TEMPLATES.env.cache.clear()
+    with TestClient(create_app(settings)):
+        cached = {name for (_loader, name) in TEMPLATES.env.cache}
+    assert cached >= set(TEMPLATES.env.list_templates(extensions=["html"]))
+    assert {"game.html", "partials/board.html", "partials/pb_board.html"} <= cached

@@ -163,3 +163,48 @@ def test_a_request_that_waits_too_long_for_admission_gets_503_with_retry_after()
     start, body = sent
     assert start["status"] == 503 and dict(start["headers"])[b"retry-after"] == b"5"
     assert b'"kind":"unavailable"' in body["body"]
+
+
+def test_waiting_actions_are_admitted_before_waiting_reads_and_always_find_room() -> None:
+    """A burst of reads (boards, polls) must not queue a player's command behind them:
+    waiting writes go first, and reads never take the slots kept for writes."""
+    import asyncio
+
+    from app.middleware import Admission
+
+    order: list[str] = []
+    inside: list[int] = []
+    release = asyncio.Event
+
+    async def run() -> None:
+        gate_open = release()
+
+        async def app(scope: dict, receive: object, send: object) -> None:
+            inside.append(gate.busy)
+            order.append(scope["path"])
+            await gate_open.wait()
+
+        async def send(message: dict) -> None:
+            raise AssertionError(f"nobody may be refused: {message}")
+
+        gate = Admission(app, limit=3, timeout=5, read_limit=2)
+
+        def request(method: str, path: str) -> asyncio.Task:
+            return asyncio.create_task(gate({"type": "http", "method": method, "path": path, "headers": []},
+                                            None, send))
+
+        first = [request("GET", "/r1"), request("GET", "/r2")]
+        await asyncio.sleep(0.01)
+        late = [request("GET", "/r3")]  # the reads' slots are full: it waits
+        await asyncio.sleep(0.01)
+        action = request("POST", "/w1")  # the slot kept for actions: in at once, past the waiting read
+        await asyncio.sleep(0.01)
+        assert order == ["/r1", "/r2", "/w1"]
+        later = [request("GET", "/r4"), request("POST", "/w2")]  # all full: w2 goes before r3 and r4
+        await asyncio.sleep(0.01)
+        gate_open.set()
+        await asyncio.gather(*first, *late, action, *later)
+
+    asyncio.run(run())
+    assert order == ["/r1", "/r2", "/w1", "/w2", "/r3", "/r4"]
+    assert max(inside) <= 3

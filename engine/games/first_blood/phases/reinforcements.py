@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
+from itertools import repeat
 from typing import Any
 
 from engine.core.errors import IllegalCommandError
@@ -93,8 +95,14 @@ def iter_place(state: FBState, side: str, unit: str | None = None) -> Iterator[C
     free = setup.free_setup_hexes(occ) if occ is not None and state.turn == 0 and side == "US" else None
     for uid in units:
         if uid in state.units and state.units[uid].loc == ARRIVING and q.spec(uid).side == side:
-            for t in targets_for(state, uid, occ, free):
-                yield Command("place", {"unit": uid, "to": t})
+            yield from map(placement, repeat(uid), targets_for(state, uid, occ, free))
+
+
+@lru_cache(maxsize=8192)
+def placement(uid: str, to: str) -> Command:
+    """One placement command, made once: a set-up lists some 2,000 (25 units times the
+    free hexes) after every placement, and commands are never changed once made."""
+    return Command("place", {"unit": uid, "to": to})
 
 
 def gen_place(state: FBState, side: str, unit: str | None = None) -> list[Command]:
