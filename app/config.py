@@ -35,7 +35,7 @@ class Settings(BaseSettings):
     # waits for a connection while holding another resource.
     threads: int = 16
     # of those, at most this many reads (GETs) at a time, so that actions always find
-    # room; 0: three quarters of `threads`
+    # room; 0: half of `threads`
     read_threads: int = 0
     admission_timeout: float = 60.0  # seconds a request may wait for admission before a 503
 

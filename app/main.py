@@ -107,7 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", CachedStaticFiles(directory=STATIC), name="static")
     # outermost last: headers on every answer, compression, then admission to the app
     app.add_middleware(Admission, limit=settings.threads, timeout=settings.admission_timeout,
-                       read_limit=settings.read_threads or max(1, settings.threads * 3 // 4))
+                       read_limit=settings.read_threads or max(1, settings.threads // 2))
     # level 1: a third of level 5's work for a few per cent more bytes (answers kept encoded
     # per state are compressed once each, at the same level: app/answers.py)
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
