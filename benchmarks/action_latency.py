@@ -11,7 +11,9 @@ bare, ...) over one keep-alive httpx client, it times:
 - **bare write**: ``POST /bare``;
 - **JSON command**: ``POST /api/games/{id}/commands`` (the ``/legal`` fetch before it is not timed);
 - **browser post**: the board's form post ``POST /games/{id}/command`` with the seat
-  cookie, timed until the whole HTML answer is read.
+  cookie and, as the page's script sends, the digests of the map parts the page shows
+  (each side's page is kept as its answers patch it), timed until the whole HTML
+  answer is read.
 
 The JSON and the browser commands go to two pools of equally many games driven by
 the same deterministic choice (place first, else end the phase, else the first
@@ -37,7 +39,15 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from live_server import LiveServer, fresh_postgres_database, invitation_token, server_env, simple_pick  # noqa: E402
+from live_server import (  # noqa: E402
+    LiveServer,
+    fresh_postgres_database,
+    invitation_token,
+    map_parts,
+    server_env,
+    shown_digests,
+    simple_pick,
+)
 
 GOALS = [  # (label, kind, percentile, max ratio to the bare write)
     ("JSON command p50 <= 1.5x bare", "json", 50, 1.5),
@@ -52,6 +62,7 @@ class Game:
     id: str
     tokens: dict[str, str]
     cookies: dict[str, str]  # side -> signed seat cookie value
+    pages: dict[str, dict[str, str]] = field(default_factory=dict)  # side -> the map parts its page shows
     last_seq: int = -1  # the expected_seq of the last command posted to it
 
 
@@ -92,7 +103,12 @@ def new_game(client: httpx.Client, base: str) -> Game:
     r2.raise_for_status()
     ij_cookie = r2.cookies[f"seat_{gid}"]
     client.cookies.clear()  # every request below names its seat itself
-    return Game(gid, {"US": body["token"], "IJ": r2.json()["token"]}, {"US": us_cookie, "IJ": ij_cookie})
+    game = Game(gid, {"US": body["token"], "IJ": r2.json()["token"]}, {"US": us_cookie, "IJ": ij_cookie})
+    for side, cookie in game.cookies.items():  # each side's page, as its browser first draws it
+        page = client.get(f"{base}/games/{gid}", headers={"Cookie": f"seat_{gid}={cookie}"})
+        page.raise_for_status()
+        game.pages[side] = map_parts(page.text)
+    return game
 
 
 def next_command(client: httpx.Client, base: str, game: Game) -> tuple[str, dict[str, Any], int] | None:
@@ -141,12 +157,14 @@ def time_command(client: httpx.Client, base: str, pool: Pool, kind: str, res: Re
     else:
         t = time.perf_counter()
         r = client.post(f"{base}/games/{game.id}/command",
-                        data={"type": cmd["type"], "data": json.dumps(cmd["data"]), "seq": str(seq), "select": ""},
+                        data={"type": cmd["type"], "data": json.dumps(cmd["data"]), "seq": str(seq), "select": "",
+                              "parts": shown_digests(game.pages[side])},
                         headers={"Cookie": f"seat_{game.id}={game.cookies[side]}", "Origin": base,
                                  "Sec-Fetch-Site": "same-origin"})
         _ = r.text  # the whole body has been read by now; decoding it is what a browser does too
         ms = (time.perf_counter() - t) * 1000
         ok = r.status_code == 200 and 'role="alert"' not in r.text
+        game.pages[side] |= map_parts(r.text)  # what the browser's htmx swaps in
     if not ok:
         res.failures[kind].append(f"{r.status_code} {cmd['type']}: {r.text[:300]}")
     elif record:

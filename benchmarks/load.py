@@ -8,9 +8,11 @@ auth) and a server with ``--workers N`` (rate limits off).  The games are set up
 first, both seats joined over the JSON API (not timed).  Then the players (half
 US, half IJ, two per game) arrive spread over ``--arrival`` seconds.  Each opens its
 board page with its seat cookie, asks ``/legal`` whose turn it is, and polls
-``/games/{id}/poll?seq=S`` every ~3 s; whenever it is its side's turn it thinks
-0.5-2 s and posts one legal command over the JSON API (on 409 it asks again), and
-goes on while the turn stays its own.  After ``--duration`` seconds nobody starts a
+``/games/{id}/poll?seq=S`` every ~3 s (with the digests of the map parts its page
+shows, as the page's script sends them, and patching its parts with the answer as
+htmx does); whenever it is its side's turn it thinks 0.5-2 s and posts one legal
+command over the JSON API (on 409 it asks again), and goes on while the turn stays
+its own.  After ``--duration`` seconds nobody starts a
 new request; those in flight finish or hit the client timeout (60 s, an error).
 
 Printed per run: count and p50/p99/max per request type (every request, errors
@@ -50,7 +52,9 @@ from live_server import (  # noqa: E402
     LiveServer,
     fresh_postgres_database,
     invitation_token,
+    map_parts,
     server_env,
+    shown_digests,
     simple_pick,
 )
 
@@ -72,6 +76,7 @@ class Player:
     think: tuple[float, float]
     rng: random.Random
     seq: int = -1
+    parts: dict[str, str] = field(default_factory=dict)  # the map parts its page shows
 
 
 @dataclass
@@ -196,16 +201,19 @@ async def play(url: str, rec: Record, p: Player, arrive: float, deadline: float,
 async def player_session(client: httpx.AsyncClient, rec: Record, p: Player, deadline: float,
                          poll_every: float) -> None:
     cookie = {"Cookie": f"seat_{p.game}={p.cookie}"}
-    await timed(client, rec, "board", "GET", f"/games/{p.game}", headers=cookie)
+    r = await timed(client, rec, "board", "GET", f"/games/{p.game}", headers=cookie)
+    if r is not None:
+        p.parts = map_parts(r.text)
     await act(client, rec, p, deadline)
     while True:
         wait = poll_every * p.rng.uniform(0.9, 1.1)
         if time.monotonic() + wait >= deadline:
             return
         await asyncio.sleep(wait)
-        r = await timed(client, rec, "poll", "GET", f"/games/{p.game}/poll", params={"seq": p.seq},
-                        headers=cookie)
+        r = await timed(client, rec, "poll", "GET", f"/games/{p.game}/poll",  # as the page's script asks
+                        params={"seq": p.seq, "parts": shown_digests(p.parts)}, headers=cookie)
         if r is not None and r.status_code == 200:
+            p.parts |= map_parts(r.text)  # what the page's htmx swaps in
             await act(client, rec, p, deadline)
 
 

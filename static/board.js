@@ -50,6 +50,24 @@
     }
   });
 
+  // Every request for the board's changes says which parts of the map's layers the page
+  // shows (their digests, in order), read from the page itself, so that the answer
+  // sends only the parts that differ, even when two answers crossed.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var layers = document.getElementById("map-layers");
+    if (!layers || !/^\/games\/[^/?]+\/(command|click|board|poll)([?]|$)/.test(event.detail.path)) {
+      return;
+    }
+    var shown = [];
+    for (var i = 0; i < layers.children.length; i++) {
+      var digest = layers.children[i].getAttribute("data-d");
+      if (digest) {
+        shown.push(digest);
+      }
+    }
+    event.detail.parameters.parts = shown.join(".");
+  });
+
   // Requests that fail (a refused form, a rate limit, no network) say so on the page.
   function show(message) {
     var box = document.getElementById("net-error");

@@ -16,6 +16,7 @@ killed whole: the supervisor and every worker.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import signal
 import socket
@@ -227,3 +228,19 @@ def simple_pick(commands: list[dict[str, Any]]) -> dict[str, Any]:
             if c["type"] == kind:
                 return c
     return commands[0]
+
+
+def map_parts(html: str) -> dict[str, str]:
+    """The First Blood map layers' parts in a page or in an answer, by id, each as a page
+    holds it (what a browser's htmx does with an answer: ``page_parts |= map_parts(answer)``)."""
+    m = re.search(r'<svg [^>]*id="map-layers"[^>]*>(.*?)</svg>', html, re.S) or re.search(
+        r'<svg xmlns="http://www.w3.org/2000/svg" hidden>(.*?)</svg>', html, re.S)
+    if m is None:
+        return {}
+    body = re.sub(r"^<title>.*?</title>", "", m.group(1).replace('<g hx-swap-oob="true" ', "<g "))
+    return {re.match(r'<g id="([^"]+)"', c).group(1): c for c in re.split(r'(?=<g id="layer-)', body) if c}
+
+
+def shown_digests(parts: dict[str, str]) -> str:
+    """The ``parts`` a page sends with each request for the board's changes (static/board.js)."""
+    return ".".join(re.search(r'data-d="([0-9a-f]+)"', c).group(1) for c in parts.values())

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import zlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -258,21 +259,24 @@ def _unit_title(u: Mapping[str, Any], must_attack: bool) -> str:
 def _counter(ctx: _Ctx, u: Mapping[str, Any], at: Point, map_hex: str | None = None) -> str:
     uid = str(u.get("id", ""))
     marks = (uid in ctx.must_attack, uid in ctx.attacking, uid == ctx.selected)
-    try:  # a counter is drawn again and again the same: once per look is enough
-        return _counter_memo(tuple(u.items()), at, map_hex, marks, ctx.st.page.counter)
+    try:  # a counter is drawn again and again the same, wherever it stands: once per look is enough
+        head, tail = _counter_memo(tuple(u.items()), map_hex, marks, ctx.st.page.counter)
     except TypeError:  # a value that cannot be a key
-        return _draw_counter(u, at, map_hex, marks, ctx.st.page.counter)
+        head, tail = _draw_counter(u, map_hex, marks, ctx.st.page.counter)
+    return f'{head} transform="translate({n(at.x)} {n(at.y)})"{tail}'
 
 
 @lru_cache(maxsize=8192)
-def _counter_memo(items: tuple[tuple[str, Any], ...], at: Point, map_hex: str | None,
-                  marks: tuple[bool, bool, bool], size: float) -> str:
-    return _draw_counter(dict(items), at, map_hex, marks, size)
+def _counter_memo(items: tuple[tuple[str, Any], ...], map_hex: str | None, marks: tuple[bool, bool, bool],
+                  size: float) -> tuple[str, str]:
+    return _draw_counter(dict(items), map_hex, marks, size)
 
 
-def _draw_counter(u: Mapping[str, Any], at: Point, map_hex: str | None, marks: tuple[bool, bool, bool],
-                  size: float) -> str:
-    """One counter at ``at``; ``marks``: it owes an attack, it is attacking, it is selected."""
+def _draw_counter(u: Mapping[str, Any], map_hex: str | None, marks: tuple[bool, bool, bool],
+                  size: float) -> tuple[str, str]:
+    """One counter, as the text before and after its position (a ``transform`` attribute,
+    so that a counter moved along a row is not drawn again); ``marks``: it owes an attack,
+    it is attacking, it is selected."""
     must_attack, attacking, selected = marks
     uid = str(u.get("id", ""))
     classes = ["counter", f"side-{u.get('side', '')}", f"kind-{u.get('kind', 'ground')}"]
@@ -288,14 +292,13 @@ def _draw_counter(u: Mapping[str, Any], at: Point, map_hex: str | None, marks: t
     base = {"class": " ".join(classes), "data-unit": uid, "data-loc": str(u.get("loc", ""))}
     if map_hex:
         base["data-hex"] = map_hex
-    base |= {"role": "button", "tabindex": "0", "aria-label": _unit_label(u),
-             "transform": f"translate({n(at.x)} {n(at.y)})"}
+    base |= {"role": "button", "tabindex": "0", "aria-label": _unit_label(u)}
     h = size / 2
     ring = ""
     if selected:
         ring = f'<rect class="selection-ring" x="{n(-h - 3)}" y="{n(-h - 3)}" width="{n(size + 6)}" ' \
                f'height="{n(size + 6)}" rx="4"/>'
-    return (f"<g{_attrs(base)}><title>{text(_unit_title(u, must_attack))}</title>"
+    return (f"<g{_attrs(base)}", f"><title>{text(_unit_title(u, must_attack))}</title>"
             f'<rect class="shadow" x="{n(-h + 1.5)}" y="{n(-h + 1.5)}" width="{n(size)}" height="{n(size)}" rx="2"/>'
             f"{counter_body(u, size)}{ring}</g>")
 
@@ -440,7 +443,11 @@ def _hex_state(ctx: _Ctx, h: str) -> str:
 
 
 def _reach_words(ctx: _Ctx, loc: str) -> str:
-    return f"cost {ctx.highlights[loc]}" if ctx.highlights.get(loc) else "reachable"
+    return _reach_text(ctx.highlights[loc])
+
+
+def _reach_text(highlight: str) -> str:
+    return f"cost {highlight}" if highlight else "reachable"
 
 
 def _badge(label: str, at: Point) -> str:
@@ -452,13 +459,12 @@ def _badge(label: str, at: Point) -> str:
 
 def _marks(ctx: _Ctx) -> str:
     """Outlines drawn above all hexes (so neighbours never hide them)."""
-    out = ['<g class="marks">']
+    out = []
     layers = (("mark-combat", ctx.combat_targets), ("mark-reachable", ctx.highlights.keys()),
               ("mark-must", ctx.must_be_attacked), ("mark-over", ctx.overstacked), ("mark-target", ctx.targets))
     for cls, hexes in layers:
         for h in sorted(x for x in hexes if x in ctx.st.board.hexes):
             out.append(f'<polygon class="{cls}" points="{ctx.st.insets[h]}"/>')
-    out.append("</g>")
     return "".join(out)
 
 
@@ -473,14 +479,21 @@ def _trail(ctx: _Ctx) -> str:
 
 
 def _entry(ctx: _Ctx, e: EntryPoint) -> str:
-    lay = ctx.st.page.layout
+    loc = f"entry:{e.id}"
+    return _entry_drawn(e, len(ctx.by_loc.get(loc, [])), ctx.highlights.get(loc), tuple(ctx.loc_classes(loc)))
+
+
+@lru_cache(maxsize=512)
+def _entry_drawn(e: EntryPoint, units: int, highlight: str | None, classes: tuple[str, ...]) -> str:
+    """An entry point with ``units`` units in it, ``highlight``: its reach label (None: not
+    reachable); drawn once per look, not once per answer."""
+    lay = _static().page.layout
     c = lay.centre(e.at)
     loc = f"entry:{e.id}"
-    units = ctx.by_loc.get(loc, [])
-    label = f"Entry point: {e.name}, to {', '.join(e.hexes)}" + (f", {len(units)} units" if units else "")
-    if loc in ctx.highlights:
-        label += ", " + _reach_words(ctx, loc)
-    base = {"class": " ".join(["entry", f"side-{e.side}", *ctx.loc_classes(loc)]), "data-entry": e.id,
+    label = f"Entry point: {e.name}, to {', '.join(e.hexes)}" + (f", {units} units" if units else "")
+    if highlight is not None:
+        label += ", " + _reach_text(highlight)
+    base = {"class": " ".join(["entry", f"side-{e.side}", *classes]), "data-entry": e.id,
             "data-loc": loc, "role": "button", "tabindex": "0", "aria-label": label}
     out = [f"<g{_attrs(base, None)}><title>{text(label)}</title>",
            f'<polygon class="entry-bg" points="{_pts(lay.corners(e.at, 0.94))}"/>']
@@ -496,8 +509,8 @@ def _entry(ctx: _Ctx, e: EntryPoint) -> str:
     else:
         out.append(f'<circle class="sun-disc" cx="{n(c.x)}" cy="{n(iy)}" r="8"/>'
                    f'<circle class="sun" cx="{n(c.x)}" cy="{n(iy)}" r="4.5"/>')
-    if ctx.highlights.get(loc):
-        out.append(_badge(ctx.highlights[loc], Point(c.x, c.y + lay.size * 0.62)))
+    if highlight:
+        out.append(_badge(highlight, Point(c.x, c.y + lay.size * 0.62)))
     else:
         out.append(f'<text class="entry-text" x="{n(c.x)}" y="{n(c.y + lay.size * 0.66)}" font-size="7.5">'
                    f"{'US beach' if e.side == 'US' else 'IJ entry'}</text>")
@@ -508,16 +521,20 @@ def _entry(ctx: _Ctx, e: EntryPoint) -> str:
 # --- panels ----------------------------------------------------------------
 
 def _header(ctx: _Ctx, title: str) -> str:
-    p = ctx.st.page
-    r = p.header
     v = ctx.view
     phase = " \u00b7 ".join(str(x) for x in (v.get("turn_name"), v.get("phase_title")) if x)
+    return _header_drawn(title, phase, tuple(map(str, v.get("turns") or ())), int(v.get("turn") or 0))
+
+
+@lru_cache(maxsize=256)
+def _header_drawn(title: str, phase: str, names: tuple[str, ...], current: int) -> str:
+    """The title, the phase and the turn track with turn ``current`` marked."""
+    p = _static().page
+    r = p.header
     out = [f'<text class="header-title" x="{n(r.x + 2)}" y="{n(r.y + 15)}" font-size="15">{text(title)}</text>']
     if phase:
         out.append(f'<text class="header-phase" x="{n(r.x + r.w - 2)}" y="{n(r.y + 15)}" font-size="12">'
                    f"{text(phase)}</text>")
-    names = list(v.get("turns") or [])
-    current = int(v.get("turn") or 0)
     for i, cell in enumerate(p.turn_cells):
         name = names[i] if i < len(names) else str(i + 1)
         state = "current" if i + 1 == current else ("past" if i + 1 < current else "")
@@ -575,19 +592,24 @@ def _airfield_box(ctx: _Ctx, key: str, title: str, r: Rect) -> str:
         label = (f"Air strip {h} status box: {STATUS_WORDS.get(status, status or 'unknown')}"
                  + (f", work {strip['work']}" if strip.get("work") else "")
                  + (f", {len(units)} units" if units else ""))
-        base = {"class": " ".join(["status-hex", *ctx.loc_classes(loc)]), "data-loc": loc, "data-strip": h,
-                "role": "button", "tabindex": "0", "aria-label": label}
-        mini = Layout(17.0, Point(0, 0))
-        pts = [Point(r.x + 22 + q.x - mini.centre("0000").x, cy + q.y - mini.centre("0000").y)
-               for q in mini.corners("0000")]
-        out.append(f"<g{_attrs(base, None)}><title>{text(label)}</title>"
-                   f'<polygon class="mini" points="{_pts(pts)}"/>'
-                   f'<text class="hex-id" x="{n(r.x + 22)}" y="{n(cy - 4)}" font-size="8">{h}</text>'
-                   + (status_chit(status, r.x + 22, cy + 6) if status else "")
-                   + work_chit(int(strip.get("work") or 0), r.x + 22, cy + 21) + "</g>")
+        work = int(strip.get("work") or 0)
+        out.append(_status_hex(h, label, tuple(ctx.loc_classes(loc)), r.x + 22, cy, status, work))
         size = ctx.st.page.counter
         out.append(_flow(ctx, units, Rect(r.x + 44, cy - size / 2, r.w - 48, size), 1))
     return "".join(out)
+
+
+@lru_cache(maxsize=512)
+def _status_hex(h: str, label: str, classes: tuple[str, ...], x: float, y: float, status: str, work: int) -> str:
+    """An air strip's status hex in its box, centred on (x, y)."""
+    mini = Layout(17.0, Point(0, 0))
+    pts = [Point(x + q.x - mini.centre("0000").x, y + q.y - mini.centre("0000").y) for q in mini.corners("0000")]
+    base = {"class": " ".join(["status-hex", *classes]), "data-loc": f"strip:{h}", "data-strip": h,
+            "role": "button", "tabindex": "0", "aria-label": label}
+    return (f"<g{_attrs(base, None)}><title>{text(label)}</title>"
+            f'<polygon class="mini" points="{_pts(pts)}"/>'
+            f'<text class="hex-id" x="{n(x)}" y="{n(y - 4)}" font-size="8">{h}</text>'
+            + (status_chit(status, x, y + 6) if status else "") + work_chit(work, x, y + 21) + "</g>")
 
 
 def _bottom(ctx: _Ctx) -> str:
@@ -654,38 +676,106 @@ def render_layers(
     ``refused``: hexes the selected unit may not move to, with why (a hover says it);
     ``trail``: the hexes a unit just went through, drawn as a line with an arrow;
     ``fan``: a map hex whose stack is drawn spread out in a row over the map."""
+    return layers_svg(*layer_parts(view, selected=selected, highlights=highlights, targets=targets, title=title,
+                                   refused=refused, trail=trail, fan=fan))
+
+
+@dataclass(frozen=True)
+class Part:
+    """One of the layers' children, always present and always in the same place among
+    them: ``<g id="..." data-d="...">``, where ``data-d`` is a digest of what it draws.
+    A page says which digests it shows, and an answer sends only the parts that differ."""
+
+    id: str
+    digest: str
+    svg: str
+
+
+def layer_parts(
+    view: Mapping[str, Any],
+    *,
+    selected: str | None = None,
+    highlights: Mapping[str, str] | None = None,
+    targets: Iterable[str] = (),
+    title: str | None = None,
+    refused: Mapping[str, str] | None = None,
+    trail: Iterable[str] = (),
+    fan: str | None = None,
+) -> tuple[str, list[Part]]:
+    """:func:`render_layers` as its heading and its parts, in drawing order."""
     ctx = _make_ctx(view, selected, highlights, targets)
     ctx.refused = dict(refused or {})
     ctx.trail = tuple(h for h in trail if h in ctx.st.board.hexes)
     ctx.fan = fan if fan in ctx.st.board.hexes and len(ctx.by_loc.get(fan, [])) > 1 else None
     heading = title if title is not None else str(view.get("title") or "First Blood")
-    return (_svg_open(ctx.st.page, heading, ' class="fb-map map-layers" id="map-layers"')
-            + _layers_inner(ctx, heading) + "</svg>")
+    return heading, [_part(pid, cls, inner) for pid, cls, inner in _layer_groups(ctx, heading)]
 
 
-def _layers_inner(ctx: _Ctx, heading: str) -> str:
+def layers_svg(heading: str, parts: list[Part]) -> str:
+    """The whole layers element, as a page draws it."""
+    return (_svg_open(_static().page, heading, ' class="fb-map map-layers" id="map-layers"')
+            + "".join(p.svg for p in parts) + "</svg>")
+
+
+def changed_parts(parts: list[Part], shown: list[str] | None) -> str | None:
+    """The parts whose digest differs from the page's (``shown``, in order), each to be
+    swapped in by its id, wrapped in an ``<svg>`` so that they are read as SVG; None when
+    the page's parts are not known (it did not say, or said something else): then the
+    whole layers element is sent."""
+    if shown is None or len(shown) != len(parts):
+        return None
+    out = [p.svg.replace("<g ", '<g hx-swap-oob="true" ', 1) for p, d in zip(parts, shown, strict=True)
+           if p.digest != d]
+    return f'<svg xmlns="http://www.w3.org/2000/svg" hidden>{"".join(out)}</svg>' if out else ""
+
+
+def _part(pid: str, cls: str, inner: str) -> Part:
+    # two fast checksums, not a cryptographic hash: a digest only tells a page's part
+    # from its next version, and is computed for every part of every answer
+    data = inner.encode()
+    digest = f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+    return Part(pid, digest, f'<g id="{pid}" class="{cls}" data-d="{digest}">{inner}</g>')
+
+
+def _rows(ctx: _Ctx) -> dict[str, list[str]]:
+    """The map's hexes by row, north to south, in drawing order within each row."""
+    rows: dict[str, list[str]] = {}
+    for h in ctx.st.order:
+        rows.setdefault(h[:2], []).append(h)
+    return rows
+
+
+def _layer_groups(ctx: _Ctx, heading: str) -> list[tuple[str, str, str]]:
+    """(id, class, content) of each part: a map row's hex states and a row's counters
+    are parts of their own, so a move redraws two or three rows, not the map."""
     st, p = ctx.st, ctx.st.page
-    out = [_header(ctx, heading), _top_boxes(ctx), '<g class="hex-states">']
-    out += [_hex_state(ctx, h) for h in st.order]
-    out.append("</g>")
-    out.append(_marks(ctx))
-    out.append(_trail(ctx))
-    out += [_entry(ctx, e) for e in st.board.entries.values()]
-    out.append('<g class="units">')
-    for h in st.order:
-        if ctx.by_loc.get(h) and h != ctx.fan:
-            c = p.layout.centre(h)
-            out.append(_stack(ctx, ctx.by_loc[h], Point(c.x, c.y - 1), 4.0, h))
+    rows = _rows(ctx)
+    out = [("layer-header", "header", _header(ctx, heading)), ("layer-top", "top-boxes", _top_boxes(ctx))]
+    out += [(f"layer-states-{r}", "hex-states", "".join(_hex_state(ctx, h) for h in hexes))
+            for r, hexes in rows.items()]
+    out += [("layer-marks", "marks", _marks(ctx)), ("layer-trail", "trail-layer", _trail(ctx)),
+            ("layer-entries", "entries", "".join(_entry(ctx, e) for e in st.board.entries.values()))]
+    for r, hexes in rows.items():
+        stacks = []
+        for h in hexes:
+            if ctx.by_loc.get(h) and h != ctx.fan:
+                c = p.layout.centre(h)
+                stacks.append(_stack(ctx, ctx.by_loc[h], Point(c.x, c.y - 1), 4.0, h))
+        out.append((f"layer-units-{r}", "units", "".join(stacks)))
+    entering = []
     for e in st.board.entries.values():
         units = ctx.by_loc.get(f"entry:{e.id}")
         if units:
             c = p.layout.centre(e.at)
-            out.append(_stack(ctx, units, Point(c.x, c.y + 2), 5.0))
-    if ctx.fan:
-        out.append(_fanned(ctx, ctx.fan))
-    out.append("</g>")
-    out.append(_bottom(ctx))
-    return "".join(out)
+            entering.append(_stack(ctx, units, Point(c.x, c.y + 2), 5.0))
+    out += [("layer-entering", "units", "".join(entering)),
+            ("layer-fan", "units", _fanned(ctx, ctx.fan) if ctx.fan else ""),
+            ("layer-bottom", "bottom", _bottom(ctx))]
+    return out
+
+
+def _layers_inner(ctx: _Ctx, heading: str) -> str:
+    return "".join(_part(pid, cls, inner).svg for pid, cls, inner in _layer_groups(ctx, heading))
 
 
 def render_map(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import parse_qs, quote, urlsplit
 
-from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
@@ -44,6 +44,7 @@ from app.services.board import (
     briefing,
     narrative,
     phase_title,
+    shown_parts,
 )
 from app.services.pb_board import pb_context, pb_moment
 from app.services.signin import COOKIE as SIGNIN_COOKIE
@@ -55,6 +56,7 @@ from engine.core.errors import RuleError
 from engine.core.events import Command
 from engine.games import get_rules
 
+PARTS_MAX = 1200  # the page's part digests: 17 characters each, a few dozen parts
 router = APIRouter(include_in_schema=False)
 # every form post of these pages must come from these pages
 posts = APIRouter(include_in_schema=False, dependencies=[Depends(same_origin)])
@@ -319,14 +321,16 @@ def unsubscribe(request: Request, session: SessionDep, token: str = Form(..., ma
 
 @router.get("/games/{game_id}/board", response_class=HTMLResponse)
 def board(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
-          select: str = "", seq: int = -1) -> HTMLResponse:
-    """The changing parts of the board with ``select`` selected (and the log since ``seq``)."""
-    return render_board(request, session, service, game, seat, BoardRequest(select=select, since=_since(seq, game)))
+          select: str = "", seq: int = -1, parts: str = Query("", max_length=PARTS_MAX)) -> HTMLResponse:
+    """The changing parts of the board with ``select`` selected (and the log since ``seq``;
+    ``parts``: the map layers' parts the page shows, so that only the others are sent)."""
+    return render_board(request, session, service, game, seat,
+                        BoardRequest(select=select, since=_since(seq, game), shown=shown_parts(parts)))
 
 
 @router.get("/games/{game_id}/poll")
 def poll(request: Request, game_id: str, session: SessionDep, service: ServiceDep, settings: SettingsDep,
-         seq: int = 0, select: str = "") -> Response:
+         seq: int = 0, select: str = "", parts: str = Query("", max_length=PARTS_MAX)) -> Response:
     """Asked every few seconds: 204 while nothing happened (one indexed read, and a note
     that the player is watching at most every 15 s), else the parts of the board that changed."""
     current = store.current_seq(session, game_id) if GAME_ID.fullmatch(game_id) else -1
@@ -338,7 +342,8 @@ def poll(request: Request, game_id: str, session: SessionDep, service: ServiceDe
         return Response(status_code=204)
     access = get_access(request, game_id, session, service, settings)
     game, seat = access.game, seat_of(request, access, request.app.state.limits)
-    return render_board(request, session, service, game, seat, BoardRequest(select=select, since=_since(seq, game)))
+    return render_board(request, session, service, game, seat,
+                        BoardRequest(select=select, since=_since(seq, game), shown=shown_parts(parts)))
 
 
 @router.get("/games/{game_id}/stream")
@@ -354,12 +359,12 @@ async def stream(request: Request, game_id: str, seq: int = 0, chat: int = 0) ->
 @posts.post("/games/{game_id}/command", response_class=HTMLResponse)
 def command(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
             type: str = Form(...), data: str = Form("{}"), seq: int = Form(...),  # noqa: A002
-            select: str = Form("")) -> HTMLResponse:
+            select: str = Form(""), parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
     try:
         payload = strict_json(data.encode()) if len(data) <= 4096 else None
     except ValueError:
         payload = None
-    return _submit(request, game, seat, session, service, type, payload, seq, select)
+    return _submit(request, game, seat, session, service, type, payload, seq, select, shown_parts(parts))
 
 
 @posts.post("/games/{game_id}/allocate", response_class=HTMLResponse)
@@ -376,7 +381,7 @@ def allocate(request: Request, game: GameDep, seat: OptionalSeatDep, session: Se
 @posts.post("/games/{game_id}/click", response_class=HTMLResponse)
 def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
           seq: int = Form(...), hex: str = Form("", max_length=64), unit: str = Form("", max_length=64),  # noqa: A002
-          select: str = Form("", max_length=64)) -> HTMLResponse:
+          select: str = Form("", max_length=64), parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
     """A click on the map: the legal command it stands for, or a new selection."""
     if game.game == "pacific_battles":
         return _pb_click(request, game, seat, session, service, seq, hex, unit, select)
@@ -391,9 +396,10 @@ def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: Sessi
             # nothing happens, and keep the selection
             error, pick = _refused_click(ctx, service, hex or unit), ctx.selected
         return render_board(request, session, service, game, seat,
-                            BoardRequest(select=pick or "", error=error, inspect=hex, since=_since(seq, game)))
+                            BoardRequest(select=pick or "", error=error, inspect=hex, since=_since(seq, game),
+                                         shown=shown_parts(parts)))
     keep = select if cmd.type in ("attack", "add") else ""
-    return _submit(request, game, seat, session, service, cmd.type, cmd.data, seq, keep)
+    return _submit(request, game, seat, session, service, cmd.type, cmd.data, seq, keep, shown_parts(parts))
 
 
 def _pb_click(request: Request, game: Game, seat: Seat | None, session: SessionDep, service: ServiceDep,
@@ -434,7 +440,7 @@ def _since(seq: int, game: Game) -> int:
 
 
 def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep, service: ServiceDep,
-            ctype: str, data: Any, seq: int, select: str) -> HTMLResponse:
+            ctype: str, data: Any, seq: int, select: str, shown: list[str] | None = None) -> HTMLResponse:
     error, fresh = None, []
     if seat is not None:
         request.app.state.limits.hit("commands", f"{game.id}:{seat.side}")
@@ -453,7 +459,7 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
             error = str(exc)
     return render_board(request, session, service, game, seat,
                         BoardRequest(select=select, error=error, error_for=Command(ctype, data or {}),
-                                     since=_since(seq, game), fresh=fresh))
+                                     since=_since(seq, game), fresh=fresh, shown=shown))
 
 
 def render_board(request: Request, session: SessionDep, service: ServiceDep, game: Game, seat: Seat | None,

@@ -8,6 +8,7 @@ command it stands for.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from app import store
 from app.models import Game, Seat
-from app.render.svg import render_base, render_layers
+from app.render.svg import changed_parts, layer_parts, layers_svg, render_base
 from app.services import clock
 from app.services.games import GameService
 from app.services.pb_board import pb_phase
@@ -30,6 +31,9 @@ PHASE_EVENTS = ("phase_started", "phase_began")
 GENERAL = ("undo", "end_phase", "resolve", "cancel_attack", "end_advance")
 
 
+_DIGEST = re.compile(r"[0-9a-f]{16}")
+
+
 @dataclass
 class BoardRequest:
     select: str = ""
@@ -41,6 +45,7 @@ class BoardRequest:
     # the rows a command of this request just appended, in order: its answer's log lines
     # come from them rather than from another read of the log
     fresh: list[Any] = field(default_factory=list)
+    shown: list[str] | None = None  # the digests of the map layers' parts the page shows (None: not known)
 
 
 @dataclass
@@ -156,7 +161,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     rules = get_rules(game.game)
     state = service.state(session, game)
     side = seat.side if seat else None
-    view = service.view(session, game, side)
+    view = service.view(session, game, side, listed=False)
     legal = service.legal(game, state, side) if view["your_turn"] else []  # listed once per state
     selected = req.select if req.select in state.units else None
 
@@ -192,11 +197,14 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
 
     refused = service.why_unreachable(game, state, side, selected) if selected and highlights and side else {}
     fan = req.inspect if req.inspect and sum(u["loc"] == req.inspect for u in view["units"]) > 1 else None
-    layers = render_layers(view, selected=selected, highlights=highlights, targets=sorted(targets), refused=refused,
-                           fan=fan)
+    heading, parts = layer_parts(view, selected=selected, highlights=highlights, targets=sorted(targets),
+                                 refused=refused, fan=fan)
     oob = req.since is not None
-    if oob:  # swapped in out of band, by its id
-        layers = layers.replace("<svg ", '<svg hx-swap-oob="true" ', 1)
+    layers = changed_parts(parts, req.shown) if oob else None  # only what the page does not show yet
+    if layers is None:
+        layers = layers_svg(heading, parts)
+        if oob:  # swapped in out of band, by its id
+            layers = layers.replace("<svg ", '<svg hx-swap-oob="true" ', 1)
     first = max(0, game.seq - 60) if req.since is None else max(0, min(req.since, game.seq), game.seq - 60)
     if req.fresh and req.fresh[0].seq <= first and req.fresh[-1].seq == game.seq - 1:
         log = [r for r in req.fresh if r.seq >= first]
@@ -221,6 +229,13 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
                         private_url=private_url if seat is not None and not oob else None, welcome=req.welcome,
                         state=state, clock=clock.view(game, service.now()),
                         briefing=briefing(session, game, side) if side and not oob else [])
+
+
+def shown_parts(raw: str) -> list[str] | None:
+    """The part digests a page sent (``data-d`` of each of its map layers' parts, joined
+    by dots), or None for anything else."""
+    items = raw.split(".") if raw else []
+    return items if 0 < len(items) <= 64 and all(_DIGEST.fullmatch(d) for d in items) else None
 
 
 def briefing(session: Session, game: Game, side: str) -> list[dict[str, Any]]:

@@ -321,11 +321,14 @@ class GameService:
             rules.apply(state, e)
         return state
 
-    def view(self, session: Session, game: Game, side: str | None) -> dict[str, Any]:
-        """What ``side`` may see (None: a spectator), with the game's status and seats."""
+    def view(self, session: Session, game: Game, side: str | None, *, listed: bool = True) -> dict[str, Any]:
+        """What ``side`` may see (None: a spectator), with the game's status and seats
+        (``listed=False``: its ``legal`` list left empty, for a caller that reads the legal
+        commands from :meth:`legal` anyway, as the board does)."""
         state = self.state(session, game)
-        view = self.cache.memo(game.id, game.seq, ("view", side),
-                               lambda: get_rules(game.game).view(state, side, self.legal(game, state, side)))
+        legal = (lambda: self.legal(game, state, side)) if listed else list
+        view = self.cache.memo(game.id, game.seq, ("view", side, listed),
+                               lambda: get_rules(game.game).view(state, side, legal()))
         return {**view, "game_id": game.id, "status": game.status, "game_title": game.title,
                 "seats": [{"side": s.side, "name": s.display_name, "joined": s.joined_at is not None}
                           for s in game.seats],
@@ -357,6 +360,16 @@ class GameService:
             label = rules.label(state, command)
             self._step_labels.put(key, label)
         return label
+
+    def _name_new_step(self, rules: Any, game_id: str, actor: str, state: Any, first: int,
+                       texts: list[str | None]) -> None:
+        """A command that began a take-back step has just written the step's first log
+        line: its label is that line, so the board's answer need not rebuild the state
+        before the step to find it."""
+        trail = getattr(state, "undo", None)
+        if (hasattr(rules, "step_label") and texts and trail is not None and trail.side == actor
+                and trail.steps and trail.steps[-1] == first):
+            self._step_labels.put((game_id, actor, first), rules.step_label(texts[0]))
 
     def reachable(self, game: Game, state: Any, side: str, unit: str) -> dict[str, Any]:
         """Where ``unit`` may move now, with cost and path: only the destinations of
@@ -430,6 +443,7 @@ class GameService:
             # another writer won the race (SQLite reports it as a locked, busy snapshot)
             raise store.StaleSequence(store.current_seq(session, game.id)) from None
         self.cache.put(game.id, new_state.seq, new_state)
+        self._name_new_step(rules, game.id, actor, new_state, expected_seq, texts)
         if self.on_moved is not None:
             self.on_moved(game.id, new_state.seq)  # open boards here hear of it at once (app/live.py)
         return [(expected_seq + i, e, t) for i, (e, t) in enumerate(zip(events, texts, strict=True))], new_state.seq

@@ -251,7 +251,7 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
     side = seat.side if seat else None
     acting = side is not None and side in rules.prompt(state).acting
     legal = service.legal(game, state, side) if acting else []
-    view = service.view(session, game, side)
+    view = service.view(session, game, side, listed=False)
     groups: dict[str, Group] = {}
     buttons = []
     allocate = False

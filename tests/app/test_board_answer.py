@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from fastapi.testclient import TestClient
+from live_server import map_parts, shown_digests
 from sqlalchemy import event
 
 
@@ -96,3 +97,47 @@ def test_every_template_is_compiled_before_the_first_request(settings) -> None: 
         cached = {name for (_loader, name) in TEMPLATES.env.cache}
     assert cached >= set(TEMPLATES.env.list_templates(extensions=["html"]))
     assert {"game.html", "partials/board.html", "partials/pb_board.html"} <= cached
+
+
+def test_a_new_step_is_named_from_the_line_it_wrote(client: TestClient, game: dict[str, str], monkeypatch) -> None:  # noqa: ANN001
+    """The take-back label of the step a command began is that command's first log line:
+    the answer does not rebuild the state before the step to find it, and says what a
+    fresh look (which does rebuild, in a new server) says."""
+    from engine.core import undo
+
+    gid = game["id"]
+    seq = _seat(client, game, "US")
+    rebuilt: list[int] = []
+    real = undo.rebuild
+    monkeypatch.setattr(undo, "rebuild", lambda state, step, *a: rebuilt.append(step) or real(state, step, *a))
+    r = client.post(f"/games/{gid}/click", data={"hex": "0709", "select": "us-1-1", "seq": seq})
+    assert "Take back: US 1/1 placed in 0709" in r.text
+    assert rebuilt == []
+    client.app.state.games._step_labels = type(client.app.state.games._step_labels)(16)  # a fresh worker
+    assert "Take back: US 1/1 placed in 0709" in client.get(f"/games/{gid}/board", params={"seq": seq}).text
+    assert rebuilt == [seq]
+
+
+def test_an_answer_sends_only_the_parts_of_the_map_the_page_lacks(client: TestClient, game: dict[str, str]) -> None:
+    """The page says which parts of the map's layers it shows; the answer to a command
+    sends only those that differ, and the page patched with them is the page a fresh
+    look draws.  A page that says nothing (or nonsense) gets the whole layers again."""
+    gid = game["id"]
+    seq = _seat(client, game, "US")
+    page = map_parts(client.get(f"/games/{gid}").text)
+    assert len(page) > 20 and "layer-units-07" in page
+    for n, hex_id in enumerate(("0709", "0710", "0711")):
+        r = client.post(f"/games/{gid}/click", data={"hex": hex_id, "select": f"us-1-{n + 1}", "seq": seq + n,
+                                                     "parts": shown_digests(page)})
+        assert r.status_code == 200 and 'role="alert"' not in r.text, r.text[:300]
+        assert 'id="map-layers"' not in r.text
+        sent = map_parts(r.text)
+        assert "layer-units-07" in sent and "layer-units-03" not in sent and len(sent) < len(page) / 2, sorted(sent)
+        page |= sent
+        assert page == map_parts(client.get(f"/games/{gid}").text)
+    # nothing changed since: a look with the page's digests sends no part at all
+    same = client.get(f"/games/{gid}/board", params={"seq": seq + 3, "parts": shown_digests(page)}).text
+    assert map_parts(same) == {} and 'id="board-state"' in same
+    for parts in ("", "not-a-digest", shown_digests(page).rsplit(".", 1)[0]):
+        whole = client.get(f"/games/{gid}/board", params={"seq": seq + 3, "parts": parts}).text
+        assert 'id="map-layers"' in whole and map_parts(whole) == page

@@ -289,8 +289,12 @@ class FirstBlood:
 
     def _undo_label(self, state: FBState) -> str:
         """"Take back: 124/1 moves 0909 -> 0910" (the step's first log line)."""
-        text = step_text(state, state.undo.steps[-1]) if state.undo.steps else None
-        return f"Take back: {text}" if text else "Take back the last step"
+        return self.step_label(step_text(state, state.undo.steps[-1]) if state.undo.steps else None)
+
+    def step_label(self, first_line: str | None) -> str:
+        """The take-back label of a step whose first log line is ``first_line``: a caller
+        that has just written that line names the step without rebuilding the state before it."""
+        return f"Take back: {first_line}" if first_line else "Take back the last step"
 
     def _end_label(self, state: FBState) -> str:
         """"End IJ combat", and what follows until the other side acts, from the turn

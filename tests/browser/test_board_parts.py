@@ -1,0 +1,63 @@
+"""The board's answers in real Chromium send only the parts of the map that changed
+(issue 7, cost of an action): the page says which parts it shows, the answer to a click
+swaps in the changed ones as SVG, and the page then shows what a fresh page shows, for
+the player who acted and for the opponent whose board follows by itself."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+from live_server import two_player_game
+from playwright.sync_api import Browser, Page, expect
+
+SVG = "http://www.w3.org/2000/svg"
+
+
+def _digests(page: Page) -> list[str]:
+    return page.eval_on_selector("#map-layers",
+                                 "el => Array.from(el.children, c => c.getAttribute('data-d')).filter(Boolean)")
+
+
+def test_a_click_swaps_in_only_the_changed_parts_of_the_map(browser: Browser, server: str) -> None:
+    with httpx.Client(base_url=server, timeout=30) as http:
+        gid, token, ij_token = two_player_game(http)
+    context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
+    other = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{gid}#token={token}")
+        ij = other.new_page()
+        ij.goto(f"/games/{gid}#token={ij_token}")
+        before = _digests(page)
+        assert len(before) > 20 and all(before)
+
+        page.locator('button.chooser[data-unit="us-1-1"]').click()
+        expect(page.locator('g.counter[data-unit="us-1-1"].selected')).to_have_count(1)
+        hex_ = page.locator('g.hex[data-hex="0709"]')
+        box = hex_.bounding_box()
+        with page.expect_response(lambda r: r.url.endswith("/click")) as answer:
+            hex_.click(position={"x": box["width"] / 2, "y": box["height"] * 0.86})
+        body = answer.value.text()
+        assert "parts=" in (answer.value.request.post_data or "")
+        assert 'id="map-layers"' not in body and 'id="layer-units-07"' in body and 'id="layer-units-03"' not in body
+        counter = page.locator('g.counter[data-unit="us-1-1"]')
+        expect(counter).to_have_attribute("data-hex", "0709")
+        # swapped in as SVG, drawn where the hex is
+        assert counter.evaluate("el => el.namespaceURI") == SVG
+        drawn, cell = counter.bounding_box(), hex_.bounding_box()
+        assert drawn and drawn["width"] > 10
+        assert abs(drawn["x"] + drawn["width"] / 2 - (cell["x"] + cell["width"] / 2)) < cell["width"] / 2
+
+        # the page now shows what a fresh look with the same selection draws
+        select = page.get_attribute("#board-state", "data-select")
+        fresh = page.evaluate("url => fetch(url).then(r => r.text())", f"/games/{gid}/board?select={select}&seq=0")
+        assert _digests(page) == re.findall(r'data-d="([0-9a-f]+)"', fresh) != before
+        # the opponent's board follows (its poll sends its own parts) and matches a fresh look
+        expect(ij.locator('g.counter[data-unit="us-1-1"]')).to_have_attribute("data-hex", "0709", timeout=10_000)
+        ij_fresh = other.new_page()
+        ij_fresh.goto(f"/games/{gid}")
+        assert _digests(ij) == _digests(ij_fresh)
+    finally:
+        context.close()
+        other.close()
