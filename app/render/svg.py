@@ -737,10 +737,11 @@ def _part(pid: str, cls: str, inner: str) -> Part:
     return Part(pid, digest, f'<g id="{pid}" class="{cls}" data-d="{digest}">{inner}</g>')
 
 
-def _rows(ctx: _Ctx) -> dict[str, list[str]]:
+@cache
+def _rows() -> dict[str, list[str]]:
     """The map's hexes by row, north to south, in drawing order within each row."""
     rows: dict[str, list[str]] = {}
-    for h in ctx.st.order:
+    for h in _static().order:
         rows.setdefault(h[:2], []).append(h)
     return rows
 
@@ -749,7 +750,7 @@ def _layer_groups(ctx: _Ctx, heading: str) -> list[tuple[str, str, str]]:
     """(id, class, content) of each part: a map row's hex states and a row's counters
     are parts of their own, so a move redraws two or three rows, not the map."""
     st, p = ctx.st, ctx.st.page
-    rows = _rows(ctx)
+    rows = _rows()
     out = [("layer-header", "header", _header(ctx, heading)), ("layer-top", "top-boxes", _top_boxes(ctx))]
     out += [(f"layer-states-{r}", "hex-states", "".join(_hex_state(ctx, h) for h in hexes))
             for r, hexes in rows.items()]

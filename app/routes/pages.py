@@ -7,10 +7,12 @@ rule; clicks are only translated into the engine's own legal commands.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
@@ -46,6 +48,7 @@ from app.services.board import (
     phase_title,
     shown_parts,
 )
+from app.services.games import GameService
 from app.services.pb_board import pb_context, pb_moment
 from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
@@ -356,15 +359,32 @@ async def stream(request: Request, game_id: str, seq: int = 0, chat: int = 0) ->
     return request.app.state.hub.response(game_id, seq, chat)
 
 
+def _in_one_trip(request: Request, game_id: str, handler: Callable[..., HTMLResponse], *args: Any) -> HTMLResponse:
+    """The board's busiest routes read the seat, decide, write and draw the answer in one
+    trip to a thread (each dependency that touches the database would be a trip of its
+    own), with a session opened and closed there."""
+    state = request.app.state
+    with state.db.sessions() as session:
+        access = get_access(request, game_id, session, state.games, state.settings)
+        seat = seat_of(request, access, state.limits)
+        return handler(request, access.game, seat, session, state.games, *args)
+
+
 @posts.post("/games/{game_id}/command", response_class=HTMLResponse)
-def command(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
-            type: str = Form(...), data: str = Form("{}"), seq: int = Form(...),  # noqa: A002
-            select: str = Form(""), parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
+async def command(request: Request, game_id: str, type: str = Form(...), data: str = Form("{}"),  # noqa: A002
+                  seq: int = Form(...), select: str = Form(""),
+                  parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
+    """A command button of the board: the engine's legal command it carries."""
+    return await run_in_threadpool(_in_one_trip, request, game_id, _command_post, type, data, seq, select, parts)
+
+
+def _command_post(request: Request, game: Game, seat: Seat | None, session: Session, service: GameService,
+                  ctype: str, data: str, seq: int, select: str, parts: str) -> HTMLResponse:
     try:
         payload = strict_json(data.encode()) if len(data) <= 4096 else None
     except ValueError:
         payload = None
-    return _submit(request, game, seat, session, service, type, payload, seq, select, shown_parts(parts))
+    return _submit(request, game, seat, session, service, ctype, payload, seq, select, shown_parts(parts))
 
 
 @posts.post("/games/{game_id}/allocate", response_class=HTMLResponse)
@@ -379,10 +399,15 @@ def allocate(request: Request, game: GameDep, seat: OptionalSeatDep, session: Se
 
 
 @posts.post("/games/{game_id}/click", response_class=HTMLResponse)
-def click(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
-          seq: int = Form(...), hex: str = Form("", max_length=64), unit: str = Form("", max_length=64),  # noqa: A002
-          select: str = Form("", max_length=64), parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
+async def click(request: Request, game_id: str, seq: int = Form(...), hex: str = Form("", max_length=64),  # noqa: A002
+                unit: str = Form("", max_length=64), select: str = Form("", max_length=64),
+                parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
     """A click on the map: the legal command it stands for, or a new selection."""
+    return await run_in_threadpool(_in_one_trip, request, game_id, _click, seq, hex, unit, select, parts)
+
+
+def _click(request: Request, game: Game, seat: Seat | None, session: Session, service: GameService,
+           seq: int, hex: str, unit: str, select: str, parts: str) -> HTMLResponse:  # noqa: A002
     if game.game == "pacific_battles":
         return _pb_click(request, game, seat, session, service, seq, hex, unit, select)
     ctx = board_context(session, service, game, seat, BoardRequest(select=select))

@@ -176,21 +176,18 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
             if where:  # hexes, entry points and boxes alike
                 highlights[where] = str(reach[where]["cost"]) if where in reach else ""
             unit_buttons.append(_button(service.label(game, state, side, c), c))
-    for c in legal:
-        if c.type == "attack":
-            targets.add(c.data["hex"])
+    sorts = service.cache.memo(game.id, game.seq, ("sorted", side), lambda: _sort(legal))
+    targets |= sorts.targets
 
     general, other = [], []
-    for c in legal:
-        if c.type in GENERAL:
-            b = _button(service.label(game, state, side, c), c)
-            b.primary = c.type == "resolve"
-            if c.type == "end_phase":
-                b.confirm = _end_confirmation(rules, state, legal)
-            general.append(b)
-        elif "unit" not in c.data:
-            other.append(_button(service.label(game, state, side, c), c))
-    units_with_actions = sorted({c.data["unit"] for c in legal if isinstance(c.data.get("unit"), str)})
+    for c in sorts.general:
+        b = _button(service.label(game, state, side, c), c)
+        b.primary = c.type == "resolve"
+        if c.type == "end_phase":
+            b.confirm = _end_confirmation(rules, state, legal)
+        general.append(b)
+    other = [_button(service.label(game, state, side, c), c) for c in sorts.other]
+    units_with_actions = sorts.units
     names = {u["id"]: u for u in view["units"]}
     choosers = [{"id": u, "label": _unit_label(names.get(u)), "where": names.get(u, {}).get("where", "")}
                 for u in units_with_actions]
@@ -229,6 +226,33 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
                         private_url=private_url if seat is not None and not oob else None, welcome=req.welcome,
                         state=state, clock=clock.view(game, service.now()),
                         briefing=briefing(session, game, side) if side and not oob else [])
+
+
+@dataclass(frozen=True)
+class Sorted:
+    """A legal-command list as the board groups it: attack targets, the general buttons,
+    the buttons of commands for no unit, and the units with orders to give."""
+
+    targets: frozenset[str]
+    general: list[Command]
+    other: list[Command]
+    units: list[str]
+
+
+def _sort(legal: list[Command]) -> Sorted:
+    """One pass over the list (a set-up lists some 2,000 placements), once per state."""
+    targets, general, other, units = set(), [], [], set()
+    for c in legal:
+        unit = c.data.get("unit")
+        if c.type == "attack":
+            targets.add(c.data["hex"])
+        if c.type in GENERAL:
+            general.append(c)
+        elif "unit" not in c.data:
+            other.append(c)
+        if isinstance(unit, str):
+            units.add(unit)
+    return Sorted(frozenset(targets), general, other, sorted(units))
 
 
 def shown_parts(raw: str) -> list[str] | None:
