@@ -660,24 +660,10 @@ def _base_inner(st: _Static) -> str:
     return "".join(out)
 
 
-def render_layers(
-    view: Mapping[str, Any],
-    *,
-    selected: str | None = None,
-    highlights: Mapping[str, str] | None = None,
-    targets: Iterable[str] = (),
-    title: str | None = None,
-    refused: Mapping[str, str] | None = None,
-    trail: Iterable[str] = (),
-    fan: str | None = None,
-) -> str:
+def render_layers(view: Mapping[str, Any], **options: Any) -> str:
     """The map's changing layers as an SVG element (``id="map-layers"``) drawn over
-    :func:`render_base` on the game page.  Parameters as for :func:`render_map`;
-    ``refused``: hexes the selected unit may not move to, with why (a hover says it);
-    ``trail``: the hexes a unit just went through, drawn as a line with an arrow;
-    ``fan``: a map hex whose stack is drawn spread out in a row over the map."""
-    return layers_svg(*layer_parts(view, selected=selected, highlights=highlights, targets=targets, title=title,
-                                   refused=refused, trail=trail, fan=fan))
+    :func:`render_base` on the game page; ``options`` as for :func:`layer_parts`."""
+    return layers_svg(*layer_parts(view, **options))
 
 
 @dataclass(frozen=True)
@@ -702,7 +688,11 @@ def layer_parts(
     trail: Iterable[str] = (),
     fan: str | None = None,
 ) -> tuple[str, list[Part]]:
-    """:func:`render_layers` as its heading and its parts, in drawing order."""
+    """The map's changing layers as their heading and their parts, in drawing order.
+    Parameters as for :func:`render_map`; ``refused``: hexes the selected unit may not
+    move to, with why (a hover says it); ``trail``: the hexes a unit just went through,
+    drawn as a line with an arrow; ``fan``: a map hex whose stack is drawn spread out in
+    a row over the map."""
     ctx = _make_ctx(view, selected, highlights, targets)
     ctx.refused = dict(refused or {})
     ctx.trail = tuple(h for h in trail if h in ctx.st.board.hexes)

@@ -26,6 +26,7 @@ from app.deps import (
     SettingsDep,
     command_access,
     get_access,
+    head_access,
     presented_token,
     seat_of,
 )
@@ -146,12 +147,19 @@ async def game_stream(request: Request, game_id: str, seq: Annotated[int, Query(
 
 
 @router.get("/games/{game_id}/legal", response_model=LegalOut, responses=READ)
-def legal_commands(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep,
-                   service: ServiceDep) -> Any:
+async def legal_commands(game_id: str, request: Request) -> Response:
     """Whose decision it is, and your legal commands if it is yours (the same list the
     server judges commands by)."""
-    side = seat.side if seat else None
-    state = service.state(session, game)
+    # asked before every command: like the command route, one trip to a thread and one light query
+    return await run_in_threadpool(_legal_in_session, game_id, request)
+
+
+def _legal_in_session(game_id: str, request: Request) -> Response:
+    app = request.app.state
+    service = app.games
+    with app.db.read_sessions() as session:
+        game, side = head_access(request, game_id, session, service, app.settings, app.limits)
+        state = service.state(session, game)
 
     def encode() -> Encoded:
         p = get_rules(game.game).prompt(state)

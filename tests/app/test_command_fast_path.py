@@ -13,6 +13,7 @@ from sqlalchemy import event, update
 from app.main import create_app
 from app.models import Seat
 from app.security import hash_token
+from app.services.games import Recent
 
 
 def first_place(client: TestClient, gid: str, token: str) -> tuple[dict[str, Any], int]:
@@ -45,7 +46,9 @@ def test_a_known_secret_commands_without_reading_the_game(client: TestClient, ga
     gid = game["id"]
     seen = _statements(client)
     for n in range(3):
-        cmd, seq = first_place(client, gid, game["US"])
+        cmd, seq = first_place(client, gid, game["US"])  # a legal list teaches this worker the secret too
+        if n == 0:
+            client.app.state.games.seats = Recent(16)  # a worker that has not seen it
         seen.clear()
         r = _post(client, gid, game["US"], cmd, seq)
         assert r.status_code == 200, r.text
@@ -100,3 +103,21 @@ def test_an_illegal_command_on_the_fast_path_names_its_rule(client: TestClient, 
     assert r.status_code == 422, r.text
     assert r.json()["rule"] == "§3"
     assert client.get(f"/api/games/{gid}/legal").json()["seq"] == seq
+
+
+def test_a_legal_list_is_one_light_read(client: TestClient, game: dict[str, str]) -> None:
+    """The list asked before every command reads the game's head and the seat in one
+    statement (not the game and its seats as objects); a wrong secret is still refused,
+    and a spectator still gets the prompt without commands."""
+    gid = game["id"]
+    first_place(client, gid, game["US"])  # the state is cached now
+    seen: list[str] = []
+    event.listen(client.app.state.db.engine, "before_cursor_execute",
+                 lambda _c, _cur, statement, *_rest: seen.append(" ".join(statement.split())))
+    legal = client.get(f"/api/games/{gid}/legal", headers={"Authorization": f"Bearer {game['US']}"})
+    assert legal.status_code == 200 and legal.json()["commands"]
+    assert len(seen) == 1 and seen[0].startswith("SELECT"), seen
+    assert "title" not in seen[0] and "display_name" not in seen[0], seen  # the head, not whole rows
+    assert client.get(f"/api/games/{gid}/legal", headers={"Authorization": "Bearer wrong"}).status_code == 403
+    spectator = client.get(f"/api/games/{gid}/legal").json()
+    assert spectator["commands"] == [] and spectator["prompt"]["side"] == "US" and spectator["your_turn"] is False
