@@ -155,10 +155,10 @@ async def legal_commands(game_id: str, request: Request) -> Response:
 
 
 def _legal_in_session(game_id: str, request: Request) -> Response:
-    app = request.app.state
-    service = app.games
-    with app.db.read_sessions() as session:
-        game, side = head_access(request, game_id, session, service, app.settings, app.limits)
+    shared = request.app.state
+    service = shared.games
+    with shared.db.read_sessions() as session:
+        game, side = head_access(request, game_id, session, service, shared.settings, shared.limits)
         state = service.state(session, game)
 
     def encode() -> Encoded:

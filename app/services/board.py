@@ -179,7 +179,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     sorts = service.cache.memo(game.id, game.seq, ("sorted", side), lambda: _sort(legal))
     targets |= sorts.targets
 
-    general, other = [], []
+    general = []
     for c in sorts.general:
         b = _button(service.label(game, state, side, c), c)
         b.primary = c.type == "resolve"
