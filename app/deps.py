@@ -135,21 +135,14 @@ def command_access(request: Request, game_id: str, session: Session, service: Ga
 def head_access(request: Request, game_id: str, session: Session, service: GameService, settings: Settings,
                 limits: RateLimits) -> tuple[Game | GameHead, str | None]:
     """``get_access`` and ``seat_of`` for a read that needs only the game's head and the
-    caller's side: one light query when a secret came (the same answers, 404 and 403),
-    the full reading otherwise (a spectator, a browser signed in by e-mail)."""
-    if not GAME_ID.fullmatch(game_id):
-        raise HTTPException(404, f"no game {game_id}")
+    caller's side: the command route's light query when a secret came (the same answers,
+    404 and 403), the full reading otherwise (a spectator, a browser signed in by e-mail)."""
     token, bad_cookie = presented_token(request, game_id, settings)
     if token is None or bad_cookie:
         access = get_access(request, game_id, session, service, settings)
         seat = seat_of(request, access, limits)
         return access.game, seat.side if seat else None
-    head, side = service.head_and_seat(session, game_id, token)
-    if head is None:
-        raise HTTPException(404, f"no game {game_id}")
-    if side is None:
-        wrong_secret(request, limits, WRONG_SECRET)
-    return head, side
+    return command_access(request, game_id, session, service, settings, limits)
 
 
 async def access_game(access: AccessDep) -> Game:

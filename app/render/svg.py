@@ -719,6 +719,16 @@ def changed_parts(parts: list[Part], shown: list[str] | None) -> str | None:
     return f'<svg xmlns="http://www.w3.org/2000/svg" hidden>{"".join(out)}</svg>' if out else ""
 
 
+def shown_parts(raw: str) -> list[str] | None:
+    """The part digests a page sent (``data-d`` of each of its map layers' parts, joined
+    by dots), or None for anything else."""
+    items = raw.split(".") if raw else []
+    return items if 0 < len(items) <= 64 and all(_DIGEST.fullmatch(d) for d in items) else None
+
+
+_DIGEST = re.compile(r"[0-9a-f]{16}")  # what _part writes
+
+
 def _part(pid: str, cls: str, inner: str) -> Part:
     # two fast checksums, not a cryptographic hash: a digest only tells a page's part
     # from its next version, and is computed for every part of every answer

@@ -33,7 +33,7 @@ from app.deps import (
 )
 from app.models import Game, Seat
 from app.ratelimit import client_address
-from app.render.svg import render_base, render_layers
+from app.render.svg import render_base, render_layers, shown_parts
 from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock
@@ -46,7 +46,6 @@ from app.services.board import (
     briefing,
     narrative,
     phase_title,
-    shown_parts,
 )
 from app.services.games import GameService
 from app.services.pb_board import pb_context, pb_moment

@@ -8,7 +8,6 @@ command it stands for.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,9 +28,6 @@ HEX_FIELDS = ("to", "hex", "box")  # command fields that name a place (a hex, a 
 TURN_EVENTS = ("turn_started", "turn_began")  # First Blood's, Pacific Battles'
 PHASE_EVENTS = ("phase_started", "phase_began")
 GENERAL = ("undo", "end_phase", "resolve", "cancel_attack", "end_advance")
-
-
-_DIGEST = re.compile(r"[0-9a-f]{16}")
 
 
 @dataclass
@@ -253,13 +249,6 @@ def _sort(legal: list[Command]) -> Sorted:
         if isinstance(unit, str):
             units.add(unit)
     return Sorted(frozenset(targets), general, other, sorted(units))
-
-
-def shown_parts(raw: str) -> list[str] | None:
-    """The part digests a page sent (``data-d`` of each of its map layers' parts, joined
-    by dots), or None for anything else."""
-    items = raw.split(".") if raw else []
-    return items if 0 < len(items) <= 64 and all(_DIGEST.fullmatch(d) for d in items) else None
 
 
 def briefing(session: Session, game: Game, side: str) -> list[dict[str, Any]]:
