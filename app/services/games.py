@@ -313,8 +313,8 @@ class GameService:
         the snapshot if it is old enough; the cache of current states is left alone."""
         rules = get_rules(game.game)
         snap = store.load_snapshot(session, game.id)
-        if snap is not None and snap.seq <= seq:
-            state, events = rules.state_from_json(snap.state), store.load_events(session, game.id, after=snap.seq - 1)
+        if snap is not None and snap[0] <= seq:
+            state, events = rules.state_from_json(snap[1]), store.load_events(session, game.id, after=snap[0] - 1)
         else:
             state, events = rules.blank(), store.load_events(session, game.id)
         for e in events[: seq - state.seq]:

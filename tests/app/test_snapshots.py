@@ -27,7 +27,7 @@ from engine.games.first_blood.rules import RULES
 def snapshot(client: TestClient, gid: str) -> tuple[int, dict[str, Any]] | None:
     with client.app.state.db.sessions() as s:
         snap = s.get(Snapshot, gid)
-        return None if snap is None else (snap.seq, snap.state)
+        return None if snap is None else (snap.seq, store.snapshot_state(snap))
 
 
 def snapshot_rows(client: TestClient, gid: str) -> int:
@@ -199,3 +199,17 @@ def test_two_servers_on_one_database_agree(client: TestClient, game: dict[str, s
                         json={**legal["commands"][1], "expected_seq": legal["seq"]})
         assert r.status_code == 409 and r.json()["current_seq"] > legal["seq"]
     assert client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"] is True
+
+
+def test_a_snapshot_replaced_reads_back_whole(client: TestClient, game: dict[str, str]) -> None:
+    """The snapshot is written in place by one statement (no read of the old one): the
+    row read back through the model has the new state and a usable time."""
+    gid = game["id"]
+    _, legal = drive(client, game, past_a_snapshot(client, game))
+    first_seq, _ = snapshot(client, gid)
+    _, legal = drive(client, game, lambda legal: legal["seq"] >= first_seq + 26)
+    with client.app.state.db.sessions() as s:
+        snap = s.get(Snapshot, gid)
+        assert snap.seq > first_seq and snap.updated_at is not None
+        assert store.snapshot_state(snap) == RULES.state_to_json(replay(RULES, store.load_events(s, gid)[:snap.seq]))
+        assert s.scalar(select(func.count()).select_from(Snapshot).where(Snapshot.game_id == gid)) == 1
