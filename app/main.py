@@ -35,9 +35,11 @@ from app.templating import compile_all
 # frameworks' and the engine's import-time objects that took 100-150 ms on this
 # project's benchmark machine, many times a minute (the p99 of a command).  What exists
 # once the server has started lives as long as the process, so it is frozen out of the
-# collections; and young collections run on 10,000 new objects, not 700 (one command
-# allocates thousands, nearly all freed at once by reference counting).
-GC_THRESHOLDS = (10_000, 20, 20)
+# collections.  A young collection's pause grows with its threshold (it walks and frees
+# that many objects): at 10,000 it was 5-13 ms once every hundred requests, the p99 of a
+# command; at 1,000 it is about 1 ms, spread out.  What requests leave for it is small
+# (the frameworks' and Jinja's own cycles: app/templating.py keeps a board out of them).
+GC_THRESHOLDS = (1_000, 20, 20)
 
 
 def settle_garbage_collector() -> None:

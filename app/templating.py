@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+from dataclasses import is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,4 +31,10 @@ def compile_all() -> int:
 
 def page(request: Request, name: str, status_code: int = 200, headers: dict[str, str] | None = None,
          **context: Any) -> HTMLResponse:
-    return TEMPLATES.TemplateResponse(request, name, context, status_code=status_code, headers=headers)
+    """The page ``name`` drawn with ``context``.  A Jinja context is a reference cycle (its
+    macros close over it), freed only by the garbage collector; so the page's own objects
+    (a board: its state, view and legal list) go in as weak proxies, held by this call
+    while it draws, and are freed by reference counting as soon as the request ends.
+    Kept in the cycle, a board made every young collection a pause of 5-13 ms."""
+    held = {k: weakref.proxy(v) if is_dataclass(v) and not isinstance(v, type) else v for k, v in context.items()}
+    return TEMPLATES.TemplateResponse(request, name, held, status_code=status_code, headers=headers)
