@@ -85,13 +85,16 @@ def words(left: int) -> str:
     return f"{d} d {h} h" if d else f"{h} h {rest // 60} min"
 
 
-def handed_over(session: Session, game_id: str, side: str | None, now: datetime, joint: bool = False) -> None:
+def handed_over(session: Session, game_id: str, side: str | None, now: datetime, joint: bool = False,
+                seats: list[Seat] | None = None) -> None:
     """The log just handed the decision to ``side`` (None: the game is over): its clock
     starts now (``joint``: it keeps running from when ``side`` began deciding together
-    with the side that just decided), extended by what is left of that player's vacation."""
+    with the side that just decided), extended by what is left of that player's vacation
+    (``seats``: the game's seats, read already)."""
     extra = 0
     if side is not None:
-        until = session.scalar(select(Seat.vacation_until).where(Seat.game_id == game_id, Seat.side == side))
+        until = (next((s.vacation_until for s in seats if s.side == side), None) if seats is not None else
+                 session.scalar(select(Seat.vacation_until).where(Seat.game_id == game_id, Seat.side == side)))
         if until is not None and _aware(until) > now:
             extra = int((_aware(until) - now).total_seconds())
     values: dict[str, Any] = {"decision_side": side, "decision_extra": extra, "clock_noted": ""}

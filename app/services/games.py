@@ -429,12 +429,17 @@ class GameService:
             new_state, texts = self._append(session, game, expected_seq, events, actor, cmd, state, token_hash,
                                             outcome)
             before, after = rules.prompt(state), rules.prompt(new_state)
-            if after.side != before.side:  # a handover: the next decision's clock starts (clock.py)
+            handover, title, seats = after.side != before.side, "", None
+            if handover or Notices.caused_by(before, after, new_state.result):  # one read for both
+                title, seats = store.title_and_seats(session, game.id)
+            if handover:  # the next decision's clock starts (clock.py)
                 # ... unless that side was deciding already, at the same time as the one who just
                 # did (a sealed allocation): its clock has run since that joint decision began
-                clock.handed_over(session, game.id, after.side, self.now(), joint=after.side in before.acting)
+                clock.handed_over(session, game.id, after.side, self.now(), joint=after.side in before.acting,
+                                  seats=seats)
             if self.notices is not None:  # the mails it causes, in the same transaction
-                self.notices.after_command(session, game.id, new_state.seq, before, after, new_state.result)
+                self.notices.after_command(session, game.id, new_state.seq, before, after, new_state.result,
+                                           title, seats)
             session.commit()
         except (IntegrityError, OperationalError) as exc:
             session.rollback()

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from app import mail
-from app.models import Game, Seat, utcnow
+from app import mail, store
+from app.models import Seat, utcnow
 from engine.core.game import Prompt
 
 
@@ -25,30 +25,37 @@ class Notices:
     secret_key: str  # unsubscribe keys are derived from it: nothing to store
     grace_seconds: int = 60
 
+    @staticmethod
+    def caused_by(before: Prompt, after: Prompt, result: dict[str, Any] | None) -> bool:
+        """Whether a command that changed the prompt from ``before`` to ``after`` causes
+        notices (most do not)."""
+        return (result is not None and before.side is not None) or (
+            after.side is not None and after.side != before.side)
+
     def after_command(self, session: Session, game_id: str, seq: int, before: Prompt, after: Prompt,
-                      result: dict[str, Any] | None) -> None:
+                      result: dict[str, Any] | None, title: str = "", seats: list[Seat] | None = None) -> None:
         """Queue the mails the command that brought the log to ``seq`` events causes (most
-        commands cause none, and cost no query here)."""
-        ended = result is not None and before.side is not None
-        if not ended and (after.side is None or after.side == before.side):
+        commands cause none, and cost no query here; ``seats``: the game's seats and
+        ``title`` its title, read already by ``store.title_and_seats``)."""
+        if not self.caused_by(before, after, result):
             return
-        title = session.scalar(select(Game.title).where(Game.id == game_id)) or ""
-        if ended:
-            result = result or {}
+        if seats is None:
+            title, seats = store.title_and_seats(session, game_id)
+        if result is not None and before.side is not None:  # the game has ended
             over = f"The game is over: {result.get('winner')} wins. {result.get('reason', '')}".strip()
-            for seat in self._hooked(session, game_id):
+            for seat in self._hooked(seats):
                 self._hook(session, seat, "game_over", f"{game_id}:over:{seat.side}", over, seq, wait=False)
-            for seat in self._subscribed(session, game_id):
+            for seat in self._subscribed(seats):
                 mail.enqueue(session, kind="game_over", dedupe=f"{game_id}:over:{seat.side}", to=seat.email or "",
                              subject=f"Game over: {self._name(title, game_id)}: {result.get('winner')} wins",
                              body=self._body(game_id, seat.side, f"The game is over: {result.get('winner')} wins. "
                                              f"{result.get('reason', '')}".strip()),
                              game_id=game_id, side=seat.side, game_seq=seq)
             return
-        for seat in self._hooked(session, game_id, after.side):
+        for seat in self._hooked(seats, after.side):
             self._hook(session, seat, "your_move", f"{game_id}:{seq}:{seat.side}",
                        f"Your move ({seat.side}) in {self._name(title, game_id)}: {after.text}", seq)
-        for seat in self._subscribed(session, game_id, after.side):
+        for seat in self._subscribed(seats, after.side):
             mail.enqueue(session, kind="your_move", dedupe=f"{game_id}:{seq}:{seat.side}", to=seat.email or "",
                          subject=f"Your move: {self._name(title, game_id)}"[:200],
                          body=self._body(game_id, seat.side, f"It is your decision ({seat.side}): {after.text}"),
@@ -59,12 +66,12 @@ class Notices:
                    text: str) -> None:
         """A message for the opponent: mailed after the grace unless they read it first,
         one mail per batch of unread messages (the first one's words in it)."""
-        title = session.scalar(select(Game.title).where(Game.id == game_id)) or ""
-        for seat in self._hooked(session, game_id):
+        title, seats = store.title_and_seats(session, game_id)
+        for seat in self._hooked(seats):
             if seat.side != writer:
                 self._hook(session, seat, "chat", f"{game_id}:chat:{seat.side}:{seat.chat_read}",
                            f"{name} ({writer}) wrote in {self._name(title, game_id)}: {text}", message_id)
-        for seat in self._subscribed(session, game_id):
+        for seat in self._subscribed(seats):
             if seat.side == writer:
                 continue
             mail.enqueue(session, kind="chat", dedupe=f"{game_id}:chat:{seat.side}:{seat.chat_read}",
@@ -104,19 +111,15 @@ class Notices:
                      game_id=seat.game_id, side=seat.side, game_seq=game_seq, not_before=when)
 
     @staticmethod
-    def _hooked(session: Session, game_id: str, side: str | None = None) -> list[Seat]:
-        query = select(Seat).where(Seat.game_id == game_id, Seat.webhook_url.is_not(None),
-                                   Seat.joined_at.is_not(None))
-        if side is not None:
-            query = query.where(Seat.side == side)
-        return list(session.scalars(query.order_by(Seat.side)))
+    def _hooked(seats: list[Seat], side: str | None = None) -> list[Seat]:
+        """The joined seats (of ``side``) with a webhook."""
+        return [s for s in seats if s.webhook_url is not None and s.joined_at is not None and side in (None, s.side)]
 
-    def _subscribed(self, session: Session, game_id: str, side: str | None = None) -> list[Seat]:
-        query = select(Seat).where(Seat.game_id == game_id, Seat.email.is_not(None), Seat.notify.is_(True),
-                                   Seat.joined_at.is_not(None))
-        if side is not None:
-            query = query.where(Seat.side == side)
-        return list(session.scalars(query.order_by(Seat.side)))
+    @staticmethod
+    def _subscribed(seats: list[Seat], side: str | None = None) -> list[Seat]:
+        """The joined seats (of ``side``) with an address that want mail."""
+        return [s for s in seats
+                if s.email is not None and s.notify and s.joined_at is not None and side in (None, s.side)]
 
     @staticmethod
     def _name(title: str, game_id: str) -> str:

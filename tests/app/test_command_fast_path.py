@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from app_support import pick
 from fastapi.testclient import TestClient
 from sqlalchemy import event, update
 
 from app.main import create_app
-from app.models import Seat
+from app.models import Game, Seat
 from app.security import hash_token
 from app.services.games import Recent
 
@@ -121,3 +122,30 @@ def test_a_legal_list_is_one_light_read(client: TestClient, game: dict[str, str]
     assert client.get(f"/api/games/{gid}/legal", headers={"Authorization": "Bearer wrong"}).status_code == 403
     spectator = client.get(f"/api/games/{gid}/legal").json()
     assert spectator["commands"] == [] and spectator["prompt"]["side"] == "US" and spectator["your_turn"] is False
+
+
+def test_a_handover_reads_the_title_and_seats_once(client: TestClient, game: dict[str, str]) -> None:
+    """A command that hands the decision over starts the next clock and queues the
+    notices: one read of the game's title and seats serves both (four reads before)."""
+    gid, side = game["id"], "US"
+    full: list[str] = []
+    event.listen(client.app.state.db.engine, "before_cursor_execute",
+                 lambda _c, _cur, statement, *_rest: full.append(" ".join(statement.split())))
+    for _ in range(200):
+        legal = client.get(f"/api/games/{gid}/legal", headers={"Authorization": f"Bearer {game[side]}"}).json()
+        cmd = pick(client, gid, side, legal)
+        full.clear()
+        r = _post(client, gid, game[side], cmd, legal["seq"])
+        assert r.status_code == 200, r.text
+        acting = client.get(f"/api/games/{gid}/legal", headers={"Authorization": f"Bearer {game[side]}"}
+                            ).json()["prompt"]["side"]
+        if acting != side:
+            break
+    else:
+        raise AssertionError("no handover within 200 commands")
+    # (besides the game's head and the seat, when this worker has not seen the secret yet)
+    reads = [s for s in full if s.startswith("SELECT") and "token_hash = " not in s]
+    assert len(reads) == 1 and "seats.vacation_until" in reads[0] and "games.title" in reads[0], reads
+    with client.app.state.db.sessions() as s:  # the next decision's clock did start
+        row = s.get(Game, gid)
+        assert row.decision_side == acting and row.decision_since is not None
