@@ -58,6 +58,7 @@ def _advance(with_status: bool, guarded: bool) -> Update:
 
 # the PostgreSQL NOTIFY channel of live updates (app/live.py): "game_id:seq" or "game_id:chat:id"
 LIVE_CHANNEL = "game_moved"
+AUTOCOMMIT = "AUTOCOMMIT"  # SQLAlchemy's isolation level of a connection without transactions
 
 # PostgreSQL: the lock, the seat check and the events in one statement, one round trip
 # (the batch travels as one JSON array, so the text is the same for any batch size).
@@ -194,6 +195,23 @@ def append(session: Session, game: Game | GameHead, expected_seq: int, events: l
     else:
         game.seq = new_seq
     return new_seq
+
+
+def begin_write(session: Session, single: bool) -> None:
+    """Before a command's writes.  ``single``: they are one statement (the append on
+    PostgreSQL), atomic by itself, so it runs without a transaction around it (no BEGIN
+    and no COMMIT round trips) if the session has not begun one.  Otherwise what follows
+    is one transaction, also on a session that has read in autocommit so far (a board post
+    reads the game first: app/routes/pages.py)."""
+    bind = session.get_bind()
+    autocommit = bind.get_execution_options().get("isolation_level") == AUTOCOMMIT
+    if single and bind.dialect.name == "postgresql":
+        if not autocommit and not session.in_transaction():
+            session.connection(execution_options={"isolation_level": AUTOCOMMIT})
+        return
+    if autocommit:
+        session.commit()  # ends the reads (nothing to send) and hands their connection back
+        session.connection(execution_options={"isolation_level": bind.dialect.default_isolation_level})
 
 
 def current_seq(session: Session, game_id: str) -> int:

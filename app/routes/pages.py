@@ -361,9 +361,11 @@ async def stream(request: Request, game_id: str, seq: int = 0, chat: int = 0) ->
 def _in_one_trip(request: Request, game_id: str, handler: Callable[..., HTMLResponse], *args: Any) -> HTMLResponse:
     """The board's busiest routes read the seat, decide, write and draw the answer in one
     trip to a thread (each dependency that touches the database would be a trip of its
-    own), with a session opened and closed there."""
+    own), with a session opened and closed there.  It reads in autocommit (no BEGIN and
+    no ROLLBACK round trips; PostgreSQL's read committed sees no more in a transaction);
+    a command's writes make their own transaction (``store.begin_write``)."""
     state = request.app.state
-    with state.db.sessions() as session:
+    with state.db.read_sessions() as session:
         access = get_access(request, game_id, session, state.games, state.settings)
         seat = seat_of(request, access, state.limits)
         return handler(request, access.game, seat, session, state.games, *args)

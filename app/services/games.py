@@ -425,13 +425,15 @@ class GameService:
         state = self.state(session, game)
         outcome = rules.outcome(state, cmd)  # RuleError -> the caller answers 4xx, nothing written
         events = outcome.events
+        before, after = rules.prompt(state), rules.prompt(outcome.state)
+        handover = after.side != before.side
+        noticed = self.notices is not None and Notices.caused_by(before, after, outcome.state.result)
+        # most commands write only their events: one statement, without a transaction around it
+        store.begin_write(session, single=not (handover or noticed or self._snapshot_due(expected_seq, outcome)))
         try:
             new_state, texts = self._append(session, game, expected_seq, events, actor, cmd, state, token_hash,
                                             outcome)
-            before, after = rules.prompt(state), rules.prompt(new_state)
-            handover, title, seats = after.side != before.side, "", None
-            if handover or Notices.caused_by(before, after, new_state.result):  # one read for both
-                title, seats = store.title_and_seats(session, game.id)
+            title, seats = store.title_and_seats(session, game.id) if handover or noticed else ("", None)
             if handover:  # the next decision's clock starts (clock.py)
                 # ... unless that side was deciding already, at the same time as the one who just
                 # did (a sealed allocation): its clock has run since that joint decision began
@@ -469,9 +471,15 @@ class GameService:
                 rules.apply(state, e)
         status = "finished" if state.result is not None else None  # None: leave the stored status alone
         store.append(session, game, expected_seq, events, texts, actor, command, status, state.result, token_hash)
-        if state.seq // self.snapshot_every > expected_seq // self.snapshot_every:
+        if self._snapshot_due(expected_seq, state):
             store.save_snapshot(session, game.id, state.seq, rules.state_to_json(state))
         return state, texts
+
+    def _snapshot_due(self, expected_seq: int, after: Any) -> bool:
+        """Whether appending from ``expected_seq`` to ``after`` (a state, or an outcome and its
+        state) passes a multiple of ``snapshot_every``."""
+        seq = getattr(after, "state", after).seq
+        return seq // self.snapshot_every > expected_seq // self.snapshot_every
 
     # --- the log, export, import, verification --------------------------------------------
     def log(self, session: Session, game: Game, offset: int, limit: int, reveal: bool,

@@ -5,6 +5,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from app_support import pick
@@ -149,3 +150,52 @@ def test_a_handover_reads_the_title_and_seats_once(client: TestClient, game: dic
     with client.app.state.db.sessions() as s:  # the next decision's clock did start
         row = s.get(Game, gid)
         assert row.decision_side == acting and row.decision_since is not None
+
+
+def _writes(client: TestClient) -> list[str]:
+    """Each write statement's first word, and whether the database had a transaction
+    open around it ("alone": it committed by itself, without BEGIN and COMMIT)."""
+    seen: list[str] = []
+
+    def after(conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        word = statement.split()[0]
+        if word in ("WITH", "UPDATE", "INSERT"):
+            raw = conn.connection.driver_connection
+            sqlite = hasattr(raw, "in_transaction")
+            open_tx = raw.in_transaction if sqlite else raw.info.transaction_status.name != "IDLE"
+            seen.append(f"{word} {'in a transaction' if open_tx else 'alone'}")
+
+    event.listen(client.app.state.db.engine, "after_cursor_execute", after)
+    return seen
+
+
+def test_a_command_that_only_appends_is_one_statement_without_a_transaction(client: TestClient,
+                                                                           game: dict[str, str],
+                                                                           database_url: str) -> None:
+    """On PostgreSQL the append (the seat check, the optimistic lock, the events and the
+    notification) is one statement, atomic by itself: a command that writes nothing else
+    sends it alone, over the API and from the board.  A handover also starts a clock and
+    may queue notices: those go in one transaction with it; and SQLite's append is two
+    statements, always in a transaction."""
+    gid, pg = game["id"], database_url.startswith("postgresql")
+    writes = _writes(client)
+    cmd, seq = first_place(client, gid, game["US"])
+    assert _post(client, gid, game["US"], cmd, seq).status_code == 200
+    assert writes == (["WITH alone"] if pg else ["UPDATE in a transaction", "INSERT in a transaction"]), writes
+    writes.clear()
+    client.post(f"/games/{gid}/seat", data={"token": game["US"]}, follow_redirects=False)
+    cmd, seq = first_place(client, gid, game["US"])
+    r = client.post(f"/games/{gid}/command", data={"type": "place", "data": json.dumps(cmd["data"]), "seq": seq})
+    assert r.status_code == 200 and 'role="alert"' not in r.text, r.text[:300]
+    assert writes == (["WITH alone"] if pg else ["UPDATE in a transaction", "INSERT in a transaction"]), writes
+    # the US set-up's last placement and its end hand the decision to the IJ
+    side = "US"
+    for _ in range(200):
+        legal = client.get(f"/api/games/{gid}/legal", headers={"Authorization": f"Bearer {game[side]}"}).json()
+        writes.clear()
+        assert _post(client, gid, game[side], pick(client, gid, side, legal), legal["seq"]).status_code == 200
+        if client.get(f"/api/games/{gid}/legal", headers={"Authorization": f"Bearer {game[side]}"}
+                      ).json()["prompt"]["side"] != side:
+            break
+    assert writes and all(w.endswith("in a transaction") for w in writes), writes
+    assert any(w.startswith("UPDATE") for w in writes[1 if pg else 2:]), writes  # the clock's
