@@ -429,7 +429,8 @@ class GameService:
         handover = after.side != before.side
         noticed = self.notices is not None and Notices.caused_by(before, after, outcome.state.result)
         # most commands write only their events: one statement, without a transaction around it
-        store.begin_write(session, single=not (handover or noticed or self._snapshot_due(expected_seq, outcome)))
+        store.begin_write(session, single=not (handover or noticed
+                                                or self._snapshot_due(expected_seq, outcome.state.seq)))
         try:
             new_state, texts = self._append(session, game, expected_seq, events, actor, cmd, state, token_hash,
                                             outcome)
@@ -471,15 +472,14 @@ class GameService:
                 rules.apply(state, e)
         status = "finished" if state.result is not None else None  # None: leave the stored status alone
         store.append(session, game, expected_seq, events, texts, actor, command, status, state.result, token_hash)
-        if self._snapshot_due(expected_seq, state):
+        if self._snapshot_due(expected_seq, state.seq):
             store.save_snapshot(session, game.id, state.seq, rules.state_to_json(state))
         return state, texts
 
-    def _snapshot_due(self, expected_seq: int, after: Any) -> bool:
-        """Whether appending from ``expected_seq`` to ``after`` (a state, or an outcome and its
-        state) passes a multiple of ``snapshot_every``."""
-        seq = getattr(after, "state", after).seq
-        return seq // self.snapshot_every > expected_seq // self.snapshot_every
+    def _snapshot_due(self, expected_seq: int, new_seq: int) -> bool:
+        """Whether appending from ``expected_seq`` events to ``new_seq`` passes a multiple of
+        ``snapshot_every`` (a snapshot is stored then)."""
+        return new_seq // self.snapshot_every > expected_seq // self.snapshot_every
 
     # --- the log, export, import, verification --------------------------------------------
     def log(self, session: Session, game: Game, offset: int, limit: int, reveal: bool,

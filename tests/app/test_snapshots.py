@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from app_support import ADMIN, Legal, bearer, drive
 from fastapi.testclient import TestClient
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, event, func, select, update
 
 from app import store
 from app.config import Settings
@@ -213,3 +213,18 @@ def test_a_snapshot_replaced_reads_back_whole(client: TestClient, game: dict[str
         assert snap.seq > first_seq and snap.updated_at is not None
         assert store.snapshot_state(snap) == RULES.state_to_json(replay(RULES, store.load_events(s, gid)[:snap.seq]))
         assert s.scalar(select(func.count()).select_from(Snapshot).where(Snapshot.game_id == gid)) == 1
+
+
+def test_storing_a_snapshot_reads_no_snapshot(client: TestClient, game: dict[str, str]) -> None:
+    """A command that passes a snapshot point writes the snapshot by one upsert, without
+    loading the old one (some 80 KB of JSON) into the session first."""
+    gid = game["id"]
+    drive(client, game, past_a_snapshot(client, game))  # a row to replace
+    first_seq, _ = snapshot(client, gid)
+    seen: list[str] = []
+    event.listen(client.app.state.db.engine, "before_cursor_execute",
+                 lambda _c, _cur, statement, *_rest: seen.append(" ".join(statement.split())))
+    drive(client, game, lambda legal: legal["seq"] >= first_seq + 26)
+    writes = [s for s in seen if "snapshots" in s]
+    assert writes and all(s.startswith("INSERT INTO snapshots") for s in writes), writes
+    assert snapshot(client, gid)[0] > first_seq
