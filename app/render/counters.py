@@ -18,8 +18,10 @@ AIR_LETTERS = {"fighter": "F", "bomber": "B", "fighter_bomber": "FB"}
 CHAR_W = 0.56  # average glyph width of the counter font, in em
 
 
+@lru_cache(maxsize=16384)
 def n(v: float) -> str:
-    """A coordinate: at most two decimals, no trailing zeros (stable, compact output)."""
+    """A coordinate: at most two decimals, no trailing zeros (stable, compact output).
+    (Cached: a map's coordinates are the same few thousand in every answer.)"""
     s = f"{v:.2f}".rstrip("0").rstrip(".")
     return "0" if s in ("-0", "") else s
 

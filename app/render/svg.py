@@ -69,6 +69,13 @@ DEFS = (
 
 def _q(value: object) -> str:
     """An attribute value, XML-escaped (quotes included)."""
+    return _q_str(value) if type(value) is str else escape(xml_chars(value), {'"': "&quot;"})
+
+
+@lru_cache(maxsize=8192)
+def _q_str(value: str) -> str:
+    # a map's attribute values are mostly the same few thousand strings (classes, ids,
+    # labels) in every answer: each is escaped once
     return escape(xml_chars(value), {'"': "&quot;"})
 
 
@@ -197,6 +204,12 @@ class _Ctx:
     attacking: frozenset[str] = frozenset()
     combat_targets: frozenset[str] = frozenset()
     by_loc: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)
+
+    def busy(self) -> frozenset[str]:
+        """The places :func:`_hex_state` says something of (a superset): the others are
+        skipped without asking it."""
+        return frozenset().union(self.by_loc, self.st.runways, self.highlights, self.refused, self.targets,
+                                 self.must_be_attacked, self.overstacked, self.combat_targets)
 
     def loc_classes(self, loc: str) -> list[str]:
         out = []
@@ -752,7 +765,8 @@ def _layer_groups(ctx: _Ctx, heading: str) -> list[tuple[str, str, str]]:
     st, p = ctx.st, ctx.st.page
     rows = _rows()
     out = [("layer-header", "header", _header(ctx, heading)), ("layer-top", "top-boxes", _top_boxes(ctx))]
-    out += [(f"layer-states-{r}", "hex-states", "".join(_hex_state(ctx, h) for h in hexes))
+    busy = ctx.busy()
+    out += [(f"layer-states-{r}", "hex-states", "".join(_hex_state(ctx, h) for h in hexes if h in busy))
             for r, hexes in rows.items()]
     out += [("layer-marks", "marks", _marks(ctx)), ("layer-trail", "trail-layer", _trail(ctx)),
             ("layer-entries", "entries", "".join(_entry(ctx, e) for e in st.board.entries.values()))]
