@@ -15,6 +15,7 @@ from sqlalchemy import text
 from starlette.middleware.gzip import GZipMiddleware
 
 from app import errors, logs
+from app.async_appends import AsyncAppends
 from app.config import Settings, get_settings
 from app.db import Database, migrate
 from app.live import Hub
@@ -79,11 +80,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settle_garbage_collector()
         scheduler = start_jobs(app, settings)
         await app.state.hub.start()
+        if app.state.appends is not None:
+            await app.state.appends.open()
         yield
         await app.state.hub.stop()
         if scheduler is not None:
             scheduler.shutdown(wait=True)
         app.state.db.engine.dispose()
+        if app.state.appends is not None:
+            await app.state.appends.close()
 
     app = FastAPI(title="Guadalcanal play-by-browser", version="0.1.0", lifespan=lifespan,
                   max_body_size=settings.max_body_bytes,
@@ -98,6 +103,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.chat = Chat(app.state.notices)
     app.state.chat.on_chat = app.state.hub.chatted
     app.state.limits = RateLimits(settings)
+    # commands written from the event loop (app/fast_commands.py): PostgreSQL only, and
+    # only with rate counters in memory (a shared store's counting would block the loop)
+    fast = settings.database_url.startswith("postgresql") and settings.fast_writes > 0 and app.state.limits.in_memory
+    app.state.appends = AsyncAppends(settings.database_url, settings.fast_writes) if fast else None
     errors.install(app)
     logs.install()
     app.include_router(api.router)

@@ -35,6 +35,7 @@ WHAT = {"create": "new games from this address", "join": "join attempts from thi
 class RateLimits:
     def __init__(self, settings: Settings) -> None:
         self.enabled = settings.rate_limit_enabled
+        self.in_memory = settings.rate_limit_storage.startswith("memory://")  # counting does no I/O
         self.limiter = MovingWindowRateLimiter(storage_from_string(settings.rate_limit_storage))
         self.rules: dict[str, list[RateLimitItem]] = {
             "create": parse_many(settings.rate_limit_create),

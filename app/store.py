@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
 from hmac import compare_digest
 from typing import Any
@@ -64,8 +65,8 @@ AUTOCOMMIT = "AUTOCOMMIT"  # SQLAlchemy's isolation level of a connection withou
 
 # PostgreSQL: the lock, the seat check and the events in one statement, one round trip
 # (the batch travels as one JSON array, so the text is the same for any batch size).
-_APPEND_PG = text("""
-WITH advanced AS (
+_ADVANCE_PG = """
+advanced AS (
     UPDATE games SET seq = :new_seq, result = CAST(:new_result AS jsonb), updated_at = :now,
                      status = COALESCE(CAST(:new_status AS varchar), status)
     WHERE id = :game_id AND seq = :expected
@@ -73,13 +74,35 @@ WITH advanced AS (
           SELECT 1 FROM seats WHERE seats.game_id = :game_id AND seats.side = CAST(:side AS varchar)
                                 AND seats.token_hash = CAST(:token_hash AS varchar) AND seats.joined_at IS NOT NULL))
     -- live updates (app/live.py): every worker's LISTEN hears of it once this commits
-    RETURNING id, pg_notify(:channel, id || ':' || CAST(:new_seq AS text)))
+    RETURNING games.*, pg_notify(:channel, id || ':' || CAST(:new_seq AS text)))"""
+_INSERT_PG = """
 INSERT INTO events (game_id, seq, type, payload, side, actor, text, created_at, command)
 SELECT advanced.id, r.seq, r.type, r.payload, r.side, CAST(:actor AS varchar), r.text, :now, r.command
 FROM advanced, jsonb_to_recordset(CAST(:rows AS jsonb))
     AS r(seq integer, type varchar, payload jsonb, side varchar, text text, command jsonb)
-ORDER BY r.seq
-""")
+ORDER BY r.seq"""
+APPEND_PG = text(f"WITH {_ADVANCE_PG}{_INSERT_PG}")  # its row count: the events appended (none: refused)
+# ... and the game row as written with its seats, a row per seat (none: refused), for an
+# answer drawn without another read (app/fast_commands.py)
+_G = [c.name for c in _games.c]
+_S = [c.name for c in _seats.c]
+APPEND_PG_RETURNING = text(
+    f"WITH {_ADVANCE_PG}, appended AS ({_INSERT_PG} RETURNING seq)\n"
+    f"SELECT (SELECT count(*) FROM appended) AS appended, "
+    + ", ".join(f"advanced.{c} AS g_{c}" for c in _G) + ", " + ", ".join(f"seats.{c} AS s_{c}" for c in _S)
+    + "\nFROM advanced LEFT JOIN seats ON seats.game_id = advanced.id ORDER BY seats.side")
+
+
+def game_from_row(rows: list[dict[str, Any]], events: int) -> Game | None:
+    """The game (with its seats) that ``APPEND_PG_RETURNING`` answered, or None if it
+    appended nothing: ``events`` were to be appended.  The objects belong to no session:
+    what a board is drawn from, never written back."""
+    if not rows or rows[0]["appended"] != events:
+        return None
+    game = Game(**{c: rows[0][f"g_{c}"] for c in _G})
+    seats = [Seat(**{c: r[f"s_{c}"] for c in _S}) for r in rows if r["s_id"] is not None]
+    set_committed_value(game, "seats", seats)
+    return game
 
 
 def head_and_seat(session: Session, game_id: str, token_hash: str) -> tuple[GameHead | None, str | None]:
@@ -173,34 +196,62 @@ def append(session: Session, game: Game | GameHead, expected_seq: int, events: l
     primary key guards the log itself.  With ``token_hash`` the write also
     requires that ``actor``'s seat still holds that secret (else ``StaleSequence``
     too: the caller then finds out which it was)."""
-    new_seq = expected_seq + len(events)
-    now = utcnow()
-    rows = [{"seq": expected_seq + i, "type": event.type, "payload": event.data, "side": event.side, "text": text,
-             "command": command.to_json() if (command is not None and i == 0) else None}
-            for i, (event, text) in enumerate(zip(events, texts, strict=True))]
-    params = {"game_id": game.id, "expected": expected_seq, "new_seq": new_seq, "now": now, "new_status": status,
-              "side": actor, "token_hash": token_hash}
+    batch = Batch(game.id, expected_seq, events, texts, actor, command, status, result, token_hash)
     conn = session.connection()
     if conn.dialect.name == "postgresql":
-        done = conn.execute(_APPEND_PG, {**params, "actor": actor, "rows": dump_json(rows).decode(),
-                                         "channel": LIVE_CHANNEL,
-                                         "new_result": None if result is None else dump_json(result).decode()})
-        written = done.rowcount == len(rows)
+        written = conn.execute(APPEND_PG, batch.pg_params()).rowcount == len(events)
     else:
+        params = batch.params()
         done = conn.execute(_advance(status is not None, token_hash is not None), {**params, "new_result": result})
         written = done.rowcount == 1
         if written:  # Core, not the unit of work: these rows are never read back in this session
-            conn.execute(_INSERT_EVENTS, [{**r, "game_id": game.id, "actor": actor, "created_at": now} for r in rows])
+            conn.execute(_INSERT_EVENTS, [{**r, "game_id": game.id, "actor": actor, "created_at": batch.now}
+                                          for r in batch.rows()])
     if not written:
         session.rollback()
         raise StaleSequence(current_seq(session, game.id))
     if isinstance(game, Game):  # the row as written, without reading it back
-        for key, value in {"seq": new_seq, "result": result, "updated_at": now, "status": status}.items():
+        for key, value in {"seq": batch.new_seq, "result": result, "updated_at": batch.now, "status": status}.items():
             if key != "status" or status is not None:
                 set_committed_value(game, key, value)
     else:
-        game.seq = new_seq
-    return new_seq
+        game.seq = batch.new_seq
+    return batch.new_seq
+
+
+@dataclass
+class Batch:
+    """A command's events to append after ``expected_seq`` events, and the columns of the
+    game row that change with them (``status`` None: left as it is)."""
+    game_id: str
+    expected_seq: int
+    events: list[Event]
+    texts: list[str | None]
+    actor: str | None
+    command: Command | None
+    status: str | None
+    result: dict[str, Any] | None
+    token_hash: str | None = None
+    now: datetime = field(default_factory=utcnow)
+
+    @property
+    def new_seq(self) -> int:
+        return self.expected_seq + len(self.events)
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [{"seq": self.expected_seq + i, "type": event.type, "payload": event.data, "side": event.side,
+                 "text": text, "command": self.command.to_json() if (self.command is not None and i == 0) else None}
+                for i, (event, text) in enumerate(zip(self.events, self.texts, strict=True))]
+
+    def params(self) -> dict[str, Any]:
+        return {"game_id": self.game_id, "expected": self.expected_seq, "new_seq": self.new_seq, "now": self.now,
+                "new_status": self.status, "side": self.actor, "token_hash": self.token_hash}
+
+    def pg_params(self) -> dict[str, Any]:
+        """The parameters of ``APPEND_PG`` and ``APPEND_PG_RETURNING``."""
+        return {**self.params(), "actor": self.actor, "rows": dump_json(self.rows()).decode(),
+                "channel": LIVE_CHANNEL,
+                "new_result": None if self.result is None else dump_json(self.result).decode()}
 
 
 def begin_write(session: Session, single: bool) -> None:

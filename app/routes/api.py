@@ -31,6 +31,7 @@ from app.deps import (
     seat_of,
 )
 from app.errors import error_json, responses, rule_error
+from app.fast_commands import submit_fast
 from app.json_route import StrictJSONRoute
 from app.models import Game, Seat
 from app.ratelimit import RateLimits, client_address
@@ -57,7 +58,7 @@ from app.schemas import (
     WebhookIn,
     WebhookOut,
 )
-from app.security import GAME_ID, cookie_name, sign
+from app.security import GAME_ID, cookie_name, hash_token, sign
 from app.services import clock
 from app.services.games import BadImport, GameService
 from app.store import StaleSequence
@@ -313,28 +314,47 @@ def attack_preview(body: AttackPreviewIn, game: GameDep, seat: SeatDep, session:
 @router.post("/games/{game_id}/commands", response_model=CommandResult, responses=responses(401, 403, 404, 409, 429))
 async def post_command(game_id: str, body: CommandIn, request: Request) -> Response:
     """Decide a command for your side; all its events are appended in one transaction."""
-    # The busiest route, so it takes no dependencies (each costs the event loop time):
-    # its reading of the seat, the engine's decision and the write share one trip to a
-    # thread, with a session opened and closed there.
-    return await run_in_threadpool(_command_in_session, game_id, body, request)
+    # The busiest route, so it takes no dependencies (each costs the event loop time).
+    # A secret this worker knows, on a state it holds, is decided and written from the
+    # event loop (app/fast_commands.py); else its reading of the seat, the engine's
+    # decision and the write share one trip to a thread, with a session opened there.
+    state = request.app.state
+    known = known_seat(request, game_id)
+    if known is not None:
+        state.limits.hit("commands", f"{game_id}:{known[1][1]}")
+        if state.appends is not None:
+            landed = await submit_fast(state.games, state.appends, game_id, known[1], hash_token(known[0]),
+                                       {"type": body.type, "data": body.data}, body.expected_seq)
+            if landed is not None:
+                return command_answer(readable_events(landed.done[0], *known[1]), landed.done[1])
+    return await run_in_threadpool(_command_in_session, game_id, body, request, known)
 
 
-def _command_in_session(game_id: str, body: CommandIn, request: Request) -> Response:
+def known_seat(request: Request, game_id: str) -> tuple[str, tuple[str, str]] | None:
+    """The secret presented and (game kind, side) if this worker has seen it open a seat
+    of the game (only a hint: each write checks the seat)."""
+    token, bad_cookie = presented_token(request, game_id, request.app.state.settings)
+    if not token or bad_cookie or not GAME_ID.fullmatch(game_id):
+        return None
+    known = request.app.state.games.known_seat(game_id, token)
+    return None if known is None else (token, known)
+
+
+def _command_in_session(game_id: str, body: CommandIn, request: Request,
+                        known: tuple[str, tuple[str, str]] | None) -> Response:
     state = request.app.state
     with state.db.sessions() as session:
-        return _command(game_id, body, request, session, state.games, state.settings, state.limits)
+        return _command(game_id, body, request, session, state.games, state.settings, state.limits, known)
 
 
 def _command(game_id: str, body: CommandIn, request: Request, session: Session, service: GameService,
-             settings: Settings, limits: RateLimits) -> Response:
+             settings: Settings, limits: RateLimits, known: tuple[str, tuple[str, str]] | None) -> Response:
+    """``known``: the secret and its seat if the worker knows it (its command counted already)."""
     command = {"type": body.type, "data": body.data}
-    token, bad_cookie = presented_token(request, game_id, settings)
-    known = service.known_seat(game_id, token) if token and not bad_cookie and GAME_ID.fullmatch(game_id) else None
-    if known is not None:  # a secret seen before: the fast path
-        limits.hit("commands", f"{game_id}:{known[1]}")
-        done = service.submit_known(session, game_id, token or "", known, command, body.expected_seq)
+    if known is not None:  # a secret seen before: decided without reading first
+        done = service.submit_known(session, game_id, known[0], known[1], command, body.expected_seq)
         if done is not None:
-            return command_answer(readable_events(done[0], known[0], known[1]), done[1])
+            return command_answer(readable_events(done[0], *known[1]), done[1])
     game, side = command_access(request, game_id, session, service, settings, limits)
     if known is None:
         limits.hit("commands", f"{game.id}:{side}")

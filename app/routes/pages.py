@@ -31,10 +31,11 @@ from app.deps import (
     seat_of,
     wrong_secret,
 )
+from app.fast_commands import submit_fast
 from app.models import Game, Seat
 from app.ratelimit import client_address
 from app.render.svg import render_base, render_layers, shown_parts
-from app.routes.api import invite_link, seat_link, set_seat_cookie
+from app.routes.api import invite_link, known_seat, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock
 from app.services.board import (
@@ -54,6 +55,7 @@ from app.store import StaleSequence
 from app.templating import page
 from app.text import BadText, check_email, check_line, strict_json
 from app.visible import Row, readable, viewer_of
+from engine.core import undo
 from engine.core.errors import RuleError
 from engine.core.events import Command
 from engine.games import get_rules
@@ -376,16 +378,48 @@ async def command(request: Request, game_id: str, type: str = Form(...), data: s
                   seq: int = Form(...), select: str = Form(""),
                   parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
     """A command button of the board: the engine's legal command it carries."""
-    return await run_in_threadpool(_in_one_trip, request, game_id, _command_post, type, data, seq, select, parts)
+    payload = _payload(data)
+    known = known_seat(request, game_id)
+    if known is not None and known[1][0] == "first_blood":
+        state = request.app.state
+        state.limits.hit("commands", f"{game_id}:{known[1][1]}")
+        if state.appends is not None and isinstance(payload, dict):
+            answer = await _fast_post(request, game_id, known, type, payload, seq, select, parts)
+            if answer is not None:
+                return answer
+    return await run_in_threadpool(_in_one_trip, request, game_id, _command_post, type, payload, seq, select, parts,
+                                   known is not None and known[1][0] == "first_blood")
+
+
+async def _fast_post(request: Request, game_id: str, known: tuple[str, tuple[str, str]], ctype: str,
+                     data: dict[str, Any], seq: int, select: str, parts: str) -> HTMLResponse | None:
+    """A First Blood command decided and written from the event loop (app/fast_commands.py),
+    its board drawn from the game row the write answers with; None: the thread answers."""
+    if ctype == undo.UNDO:
+        return None  # its answer draws the log again from the database (lines were struck)
+    service = request.app.state.games
+    landed = await submit_fast(service, request.app.state.appends, game_id, known[1], hash_token(known[0]),
+                               {"type": ctype, "data": data}, seq, returning=True)
+    if landed is None or not isinstance(landed.game, Game):
+        return None
+    game = landed.game
+    seat = next(s for s in game.seats if s.side == landed.side)
+    return render_board(request, None, service, game, seat,
+                        BoardRequest(select=_kept(ctype, select), since=_since(seq, game),
+                                     fresh=_fresh(landed.done[0], seat, game), shown=shown_parts(parts)))
+
+
+def _payload(data: str) -> Any:
+    """A command button's ``data`` field (JSON), or None if it is not JSON."""
+    try:
+        return strict_json(data.encode()) if len(data) <= 4096 else None
+    except ValueError:
+        return None
 
 
 def _command_post(request: Request, game: Game, seat: Seat | None, session: Session, service: GameService,
-                  ctype: str, data: str, seq: int, select: str, parts: str) -> HTMLResponse:
-    try:
-        payload = strict_json(data.encode()) if len(data) <= 4096 else None
-    except ValueError:
-        payload = None
-    return _submit(request, game, seat, session, service, ctype, payload, seq, select, shown_parts(parts))
+                  ctype: str, payload: Any, seq: int, select: str, parts: str, counted: bool) -> HTMLResponse:
+    return _submit(request, game, seat, session, service, ctype, payload, seq, select, shown_parts(parts), counted)
 
 
 @posts.post("/games/{game_id}/allocate", response_class=HTMLResponse)
@@ -466,9 +500,11 @@ def _since(seq: int, game: Game) -> int:
 
 
 def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep, service: ServiceDep,
-            ctype: str, data: Any, seq: int, select: str, shown: list[str] | None = None) -> HTMLResponse:
+            ctype: str, data: Any, seq: int, select: str, shown: list[str] | None = None,
+            counted: bool = False) -> HTMLResponse:
+    """``counted``: the command was counted against the seat's rate limit already."""
     error, fresh = None, []
-    if seat is not None:
+    if seat is not None and not counted:
         request.app.state.limits.hit("commands", f"{game.id}:{seat.side}")
     if seat is None:
         error = "Only the two players can act in this game (open your private link)."
@@ -477,8 +513,7 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
     else:
         try:
             done, _seq = service.submit(session, game, seat.side, {"type": ctype, "data": data}, seq)
-            fresh = [Row(n, e.type, e.side, seat.side, t, e.data, game.updated_at) for n, e, t in done]
-            select = select if ctype in ("attack", "add", "place") else ""
+            fresh, select = _fresh(done, seat, game), _kept(ctype, select)
         except StaleSequence:
             error = "The game moved on while you were deciding; here is the new situation."
         except RuleError as exc:
@@ -488,9 +523,21 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
                                      since=_since(seq, game), fresh=fresh, shown=shown))
 
 
-def render_board(request: Request, session: SessionDep, service: ServiceDep, game: Game, seat: Seat | None,
+def _fresh(done: list[tuple[int, Any, str | None]], seat: Seat, game: Game) -> list[Row]:
+    """The log rows a command just appended, for its answer's log lines."""
+    return [Row(n, e.type, e.side, seat.side, t, e.data, game.updated_at) for n, e, t in done]
+
+
+def _kept(ctype: str, select: str) -> str:
+    """The selection after a command: kept while an attack is built or set-up goes on."""
+    return select if ctype in ("attack", "add", "place") else ""
+
+
+def render_board(request: Request, session: SessionDep | None, service: ServiceDep, game: Game, seat: Seat | None,
                  req: BoardRequest, template: str = "partials/board.html",
                  private_url: str | None = None) -> HTMLResponse:
+    """The board's page or answer (``session`` None: an answer drawn from what the request
+    holds already, reading nothing: ``req.fresh`` has the log lines it shows)."""
     settings = request.app.state.settings
     invite = request.cookies.get(f"invite_{game.id}") if seat else None
     invite_url = invite_link(settings.base_url, game.id, invite) if invite else None

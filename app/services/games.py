@@ -26,7 +26,7 @@ from app.visible import readable
 from engine.core import undo
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
-from engine.core.game import Outcome
+from engine.core.game import Outcome, Prompt
 from engine.core.verify import LogEntry, Verdict, verify_log
 from engine.core.visibility import ADMIN
 from engine.games import game_ids, get_rules
@@ -52,6 +52,28 @@ class BadImport(Exception):
 class Created:
     game: Game
     tokens: dict[str, str]  # side -> seat secret (shown once)
+
+
+@dataclass
+class Decision:
+    """The engine's decision on a command, not yet written."""
+    actor: str
+    expected_seq: int
+    outcome: Outcome[Any]
+    before: Prompt
+    after: Prompt
+    noticed: bool  # it causes notices (mails, webhooks), written with it
+    snapshot_due: bool
+
+    @property
+    def handover(self) -> bool:
+        """The next decision is the other side's: its clock starts."""
+        return self.after.side != self.before.side
+
+    @property
+    def single(self) -> bool:
+        """Writing it is only appending its events: nothing else is written with them."""
+        return not (self.handover or self.noticed or self.snapshot_due)
 
 
 class StateCache:
@@ -213,11 +235,15 @@ class GameService:
 
     def game_and_seat(self, session: Session, game_id: str, token: str | None) -> tuple[Game | None, Seat | None]:
         """The game, and the seat this secret opens (None for no secret, a wrong one or an
-        unused invitation), in one query."""
+        unused invitation), in one query; a seat opened is noted in ``seats``."""
         if not token:
             return store.get_game(session, game_id), None
-        game, seat = store.game_and_seat(session, game_id, hash_token(token))
-        return game, (seat if seat is not None and seat.joined_at is not None else None)
+        token_hash = hash_token(token)
+        game, seat = store.game_and_seat(session, game_id, token_hash)
+        if seat is None or seat.joined_at is None or game is None:
+            return game, None
+        self.seats.put((game_id, token_hash), (game.game, seat.side))
+        return game, seat
 
     def head_and_seat(self, session: Session, game_id: str, token: str) -> tuple[store.GameHead | None, str | None]:
         """What a command needs: the game's head and the side this secret acts for
@@ -417,31 +443,52 @@ class GameService:
         cmd = Command("time_forfeit", {"loser": game.decision_side}, None)
         return self._decide_and_append(session, game, cmd, seat.side, game.seq)
 
-    def _decide_and_append(self, session: Session, game: GameLike, cmd: Command, actor: str,
-                           expected_seq: int, token_hash: str | None = None) -> Submitted:
+    def decide(self, session: Session | None, game: GameLike, cmd: Command, actor: str, expected_seq: int,
+               state: Any = None) -> Decision:
+        """The engine's decision on ``cmd`` (``state``: the state after ``expected_seq``
+        events, if the caller has it), and what writing it will take; nothing is written.
+        ``RuleError``: refused; ``StaleSequence``: the log is no longer ``expected_seq`` long."""
         if game.seq != expected_seq:
             raise store.StaleSequence(game.seq)
         rules = get_rules(game.game)
-        state = self.state(session, game)
+        state = self.state(session, game) if state is None else state
         outcome = rules.outcome(state, cmd)  # RuleError -> the caller answers 4xx, nothing written
-        events = outcome.events
         before, after = rules.prompt(state), rules.prompt(outcome.state)
-        handover = after.side != before.side
         noticed = self.notices is not None and Notices.caused_by(before, after, outcome.state.result)
+        return Decision(actor, expected_seq, outcome, before, after, noticed,
+                        self._snapshot_due(expected_seq, outcome.state.seq))
+
+    def recorded(self, game: GameLike, decision: Decision) -> Submitted:
+        """After a decision's events were written: the new state is the game's current one,
+        and boards open here hear of it."""
+        new_state = decision.outcome.state
+        self.cache.put(game.id, new_state.seq, new_state)
+        self._name_new_step(get_rules(game.game), game.id, decision.actor, new_state, decision.expected_seq,
+                            decision.outcome.texts)
+        if self.on_moved is not None:
+            self.on_moved(game.id, new_state.seq)  # open boards here hear of it at once (app/live.py)
+        first, events = decision.expected_seq, decision.outcome.events
+        return [(first + i, e, t) for i, (e, t) in enumerate(zip(events, decision.outcome.texts, strict=True))], \
+            new_state.seq
+
+    def _decide_and_append(self, session: Session, game: GameLike, cmd: Command, actor: str,
+                           expected_seq: int, token_hash: str | None = None) -> Submitted:
+        decision = self.decide(session, game, cmd, actor, expected_seq)
+        after = decision.after
         # most commands write only their events: one statement, without a transaction around it
-        store.begin_write(session, single=not (handover or noticed
-                                                or self._snapshot_due(expected_seq, outcome.state.seq)))
+        store.begin_write(session, single=decision.single)
         try:
-            new_state, texts = self._append(session, game, expected_seq, events, actor, cmd, state, token_hash,
-                                            outcome)
-            title, seats = store.title_and_seats(session, game.id) if handover or noticed else ("", None)
-            if handover:  # the next decision's clock starts (clock.py)
+            new_state, _texts = self._append(session, game, expected_seq, decision.outcome.events, actor, cmd, None,
+                                             token_hash, decision.outcome)
+            title, seats = store.title_and_seats(session, game.id) if decision.handover or decision.noticed \
+                else ("", None)
+            if decision.handover:  # the next decision's clock starts (clock.py)
                 # ... unless that side was deciding already, at the same time as the one who just
                 # did (a sealed allocation): its clock has run since that joint decision began
-                clock.handed_over(session, game.id, after.side, self.now(), joint=after.side in before.acting,
+                clock.handed_over(session, game.id, after.side, self.now(), joint=after.side in decision.before.acting,
                                   seats=seats)
             if self.notices is not None:  # the mails it causes, in the same transaction
-                self.notices.after_command(session, game.id, new_state.seq, before, after, new_state.result,
+                self.notices.after_command(session, game.id, new_state.seq, decision.before, after, new_state.result,
                                            title, seats)
             session.commit()
         except (IntegrityError, OperationalError) as exc:
@@ -450,11 +497,7 @@ class GameService:
                 raise  # a real database failure, not a lost race
             # another writer won the race (SQLite reports it as a locked, busy snapshot)
             raise store.StaleSequence(store.current_seq(session, game.id)) from None
-        self.cache.put(game.id, new_state.seq, new_state)
-        self._name_new_step(rules, game.id, actor, new_state, expected_seq, texts)
-        if self.on_moved is not None:
-            self.on_moved(game.id, new_state.seq)  # open boards here hear of it at once (app/live.py)
-        return [(expected_seq + i, e, t) for i, (e, t) in enumerate(zip(events, texts, strict=True))], new_state.seq
+        return self.recorded(game, decision)
 
     def _append(self, session: Session, game: GameLike, expected_seq: int, events: list[Event], actor: str | None,
                 command: Command | None, state: Any = None, token_hash: str | None = None,

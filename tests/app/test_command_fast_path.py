@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from app_support import pick
 from fastapi.testclient import TestClient
 from sqlalchemy import event, update
@@ -169,15 +170,16 @@ def _writes(client: TestClient) -> list[str]:
     return seen
 
 
-def test_a_command_that_only_appends_is_one_statement_without_a_transaction(client: TestClient,
-                                                                           game: dict[str, str],
-                                                                           database_url: str) -> None:
+def test_a_command_that_only_appends_is_one_statement_without_a_transaction(
+        client: TestClient, game: dict[str, str], database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """On PostgreSQL the append (the seat check, the optimistic lock, the events and the
     notification) is one statement, atomic by itself: a command that writes nothing else
     sends it alone, over the API and from the board.  A handover also starts a clock and
     may queue notices: those go in one transaction with it; and SQLite's append is two
-    statements, always in a transaction."""
+    statements, always in a transaction.  (Through the threads: the event loop's own
+    connections write in autocommit, tests/app/test_fast_commands.py.)"""
     gid, pg = game["id"], database_url.startswith("postgresql")
+    monkeypatch.setattr(client.app.state, "appends", None)  # given back before the server stops
     writes = _writes(client)
     cmd, seq = first_place(client, gid, game["US"])
     assert _post(client, gid, game["US"], cmd, seq).status_code == 200

@@ -1,0 +1,134 @@
+"""Commands decided and written on the event loop (app/fast_commands.py, PostgreSQL):
+the same answers, byte for byte, as the thread path gives; the same log; and every
+case the loop does not take (a refusal, a stale sequence, a replaced secret, a
+handover, a take-back) answered by the thread path as before."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from app_support import pick
+from fastapi.testclient import TestClient
+from sqlalchemy import event, update
+
+from app.config import Settings
+from app.main import create_app
+from app.models import Seat
+from app.security import hash_token
+
+pytestmark = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+DICE = "fixed-dice-for-both-games"
+
+
+@pytest.fixture
+def pair(settings: Settings) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two servers on one database: one writes commands from the event loop, the other
+    (no connections for that) only through threads."""
+    fast = create_app(settings.model_copy(update={"fixed_dice_secret": DICE}))
+    slow = create_app(settings.model_copy(update={"fixed_dice_secret": DICE, "fast_writes": 0}))
+    assert fast.state.appends is not None and slow.state.appends is None
+    with TestClient(fast) as f, TestClient(slow) as s:
+        yield f, s
+
+
+def new_game(client: TestClient) -> dict[str, str]:
+    body = client.post("/api/games", json={"side": "US", "name": "Alice", "title": "Same <b>game</b>"}).json()
+    joined = client.post(f"/api/games/{body['game_id']}/join",
+                         json={"token": body["invite_url"].split("token=")[1], "name": "Bob"}).json()
+    client.cookies.clear()
+    return {"id": body["game_id"], "US": body["token"], "IJ": joined["token"]}
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def legal(client: TestClient, game: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    side = client.get(f"/api/games/{game['id']}/legal", headers=bearer(game["US"])).json()["prompt"]["side"]
+    return side, client.get(f"/api/games/{game['id']}/legal", headers=bearer(game[side])).json()
+
+
+def post(client: TestClient, game: dict[str, str], side: str, cmd: dict[str, Any], seq: int,
+         select: str = "") -> str:
+    r = client.post(f"/games/{game['id']}/command", headers=bearer(game[side]),
+                    data={"type": cmd["type"], "data": json.dumps(cmd["data"]), "seq": seq, "select": select})
+    assert r.status_code == 200, r.text[:500]
+    return r.text
+
+
+def same(answer: str, game: dict[str, str]) -> str:
+    """An answer with what differs between two games anyway (their ids, secrets and
+    clocks' times) blanked."""
+    answer = answer.replace(game["id"], "GAME").replace(game["US"], "US-SECRET").replace(game["IJ"], "IJ-SECRET")
+    return re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(\+00:00|Z)?", "TIME", answer)
+
+
+def appends_by_threads(client: TestClient) -> list[str]:
+    """The appends the server's thread pool sends (the event loop's are not among them)."""
+    seen: list[str] = []
+    event.listen(client.app.state.db.engine, "before_cursor_execute",
+                 lambda _c, _cur, statement, *_rest: seen.append(statement) if statement.startswith("WITH") else None)
+    return seen
+
+
+def test_the_loop_answers_as_a_thread_does(pair: tuple[TestClient, TestClient]) -> None:
+    """The same commands on two games with the same dice, one on each server: every
+    answer is the same, and the logs are the same; most commands went through the loop."""
+    fast, slow = pair
+    games = {fast: new_game(fast), slow: new_game(slow)}
+    by_threads = appends_by_threads(fast)
+    commands = 0
+    for step in range(160):
+        (side, now), (side2, now2) = legal(fast, games[fast]), legal(slow, games[slow])
+        assert (side, now["commands"]) == (side2, now2["commands"]), step
+        cmd = pick(fast, games[fast]["id"], side, now)
+        select = cmd["data"].get("unit", "") if step % 3 == 0 else ""
+        answers = [same(post(c, games[c], side, cmd, now["seq"], select), games[c]) for c in (fast, slow)]
+        assert answers[0] == answers[1], step
+        commands += 1
+    logs = [[(e["seq"], e["type"], e["text"]) for e in c.get(f"/api/games/{games[c]['id']}/log?limit=1000",
+                                                           headers=bearer(games[c]["US"])).json()["items"]]
+            for c in (fast, slow)]
+    assert logs[0] == logs[1] and len(logs[0]) > commands
+    assert len(by_threads) < commands // 2, (len(by_threads), commands)  # the rest went through the loop
+
+
+def test_what_the_loop_does_not_take_is_answered_the_same(pair: tuple[TestClient, TestClient]) -> None:
+    """A refused command, a stale sequence number, a take-back, and a secret replaced
+    since the worker learnt it: the same answers from both servers, nothing written."""
+    fast, slow = pair
+    games = {fast: new_game(fast), slow: new_game(slow)}
+    for c in (fast, slow):  # each server learns the secrets and holds the state
+        side, now = legal(c, games[c])
+        post(c, games[c], side, pick(c, games[c]["id"], side, now), now["seq"])
+    side, now = legal(fast, games[fast])
+    refused = {"type": "place", "data": {"unit": "no-such-unit", "hex": "0101"}}
+    stale = pick(fast, games[fast]["id"], side, now)
+    undo = next(c for c in now["commands"] if c["type"] == "undo")
+    for cmd, seq, shows in ((refused, now["seq"], 'role="alert"'), (stale, now["seq"] - 1, "The game moved on"),
+                            (undo, now["seq"], "<del>")):
+        answers = [same(post(c, games[c], side, cmd, seq), games[c]) for c in (fast, slow)]
+        assert answers[0] == answers[1], cmd
+        assert shows in answers[0], cmd
+    # a secret replaced since this worker learnt it (a new link made on another worker):
+    # the write refuses it, and the thread path answers as it does for any wrong secret
+    gid = games[fast]["id"]
+    side, now = legal(fast, games[fast])
+    post(fast, games[fast], side, pick(fast, gid, side, now), now["seq"])  # learnt, and the state held
+    side, now = legal(fast, games[fast])
+    cmd = pick(fast, gid, side, now)
+    with fast.app.state.db.sessions() as s:
+        s.execute(update(Seat).where(Seat.game_id == gid, Seat.side == side).values(token_hash=hash_token("new")))
+        s.commit()
+    service = fast.app.state.games  # so the loop takes it, and its write is what refuses it
+    assert service.known_seat(gid, games[fast][side]) and service.cache.get(gid, now["seq"]) is not None
+    writes = appends_by_threads(fast)
+    r = fast.post(f"/games/{gid}/command", headers=bearer(games[fast][side]),
+                  data={"type": cmd["type"], "data": json.dumps(cmd["data"]), "seq": now["seq"]})
+    assert r.status_code == 403, r.text[:300]
+    assert writes == []  # refused by the loop's write, then by the thread's read of the seat
+    assert fast.get(f"/api/games/{gid}").json()["seq"] == now["seq"]
