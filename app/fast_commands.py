@@ -25,7 +25,7 @@ import psycopg
 from app import store
 from app.async_appends import AsyncAppends
 from app.models import Game
-from app.services.games import GameService, Submitted
+from app.services.games import Decision, GameService, Submitted
 from engine.core.errors import RuleError
 from engine.core.events import Command
 
@@ -41,9 +41,11 @@ class Landed:
 
 async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str, known: tuple[str, str],
                       token_hash: str, command: dict[str, Any], expected_seq: int, *,
-                      returning: bool = False) -> Landed | None:
+                      returning: bool = False) -> Landed | Decision | None:
     """Decide and write ``command`` for the seat ``known`` names ((game kind, side)) on
-    the cached state; None when the thread path must answer (nothing written then)."""
+    the cached state.  Else nothing is written, and the thread path answers: given the
+    engine's decision if it was made and holds (a command that writes more than its
+    events), None if not."""
     state = service.cache.get(game_id, expected_seq)
     if state is None or not appends.room():
         return None
@@ -55,7 +57,7 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
     except RuleError:
         return None  # the thread path says why, with the board
     if not decision.single:
-        return None  # it writes more than its events: one transaction, in a thread
+        return decision  # it writes more than its events: one transaction, in a thread
     outcome = decision.outcome
     status = "finished" if outcome.state.result is not None else None
     batch = store.Batch(game_id, expected_seq, outcome.events, outcome.texts, side, cmd, status,

@@ -84,9 +84,11 @@ class Admission:
             # and no pooled connection (the hub caps them: app/live.py)
             await self.app(scope, receive, send)
             return
+        write = scope.get("method", "GET") not in READS
         try:
-            async with asyncio.timeout(self.timeout):
-                await self._enter(scope.get("method", "GET") not in READS)
+            if not self._admit_now(write):  # only a wait needs a timer
+                async with asyncio.timeout(self.timeout):
+                    await self._wait(write)
         except TimeoutError:
             busy = error_json(503, "the server is busy; try again in a few seconds", headers={"Retry-After": "5"})
             await busy(scope, receive, send)
@@ -99,14 +101,18 @@ class Admission:
     def _room(self, write: bool) -> bool:
         return self.busy < (self.limit if write else self.read_limit)
 
-    async def _enter(self, write: bool) -> None:
+    def _admit_now(self, write: bool) -> bool:
+        """Take a slot if one is free and nobody it must let go first is waiting."""
         for queue in self._waiting.values():
             while queue and queue[0].done():  # given up waiting (a timeout)
                 queue.popleft()
         ahead = self._waiting[True] or (not write and self._waiting[False])
         if not ahead and self._room(write):
             self.busy += 1
-            return
+            return True
+        return False
+
+    async def _wait(self, write: bool) -> None:
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting[write].append(turn)
         try:

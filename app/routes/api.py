@@ -31,7 +31,7 @@ from app.deps import (
     seat_of,
 )
 from app.errors import error_json, responses, rule_error
-from app.fast_commands import submit_fast
+from app.fast_commands import Landed, submit_fast
 from app.json_route import StrictJSONRoute
 from app.models import Game, Seat
 from app.ratelimit import RateLimits, client_address
@@ -60,7 +60,7 @@ from app.schemas import (
 )
 from app.security import GAME_ID, cookie_name, hash_token, sign
 from app.services import clock
-from app.services.games import BadImport, GameService
+from app.services.games import BadImport, Decision, GameService
 from app.store import StaleSequence
 from app.text import BadText, dump_json
 from app.visible import readable_events, viewer_of
@@ -319,15 +319,16 @@ async def post_command(game_id: str, body: CommandIn, request: Request) -> Respo
     # event loop (app/fast_commands.py); else its reading of the seat, the engine's
     # decision and the write share one trip to a thread, with a session opened there.
     state = request.app.state
-    known = known_seat(request, game_id)
+    known, decided = known_seat(request, game_id), None
     if known is not None:
         state.limits.hit("commands", f"{game_id}:{known[1][1]}")
         if state.appends is not None:
             landed = await submit_fast(state.games, state.appends, game_id, known[1], hash_token(known[0]),
                                        {"type": body.type, "data": body.data}, body.expected_seq)
-            if landed is not None:
+            if isinstance(landed, Landed):
                 return command_answer(readable_events(landed.done[0], *known[1]), landed.done[1])
-    return await run_in_threadpool(_command_in_session, game_id, body, request, known)
+            decided = landed
+    return await run_in_threadpool(_command_in_session, game_id, body, request, known, decided)
 
 
 def known_seat(request: Request, game_id: str) -> tuple[str, tuple[str, str]] | None:
@@ -340,26 +341,29 @@ def known_seat(request: Request, game_id: str) -> tuple[str, tuple[str, str]] | 
     return None if known is None else (token, known)
 
 
-def _command_in_session(game_id: str, body: CommandIn, request: Request,
-                        known: tuple[str, tuple[str, str]] | None) -> Response:
+def _command_in_session(game_id: str, body: CommandIn, request: Request, known: tuple[str, tuple[str, str]] | None,
+                        decided: Decision | None) -> Response:
     state = request.app.state
     with state.db.sessions() as session:
-        return _command(game_id, body, request, session, state.games, state.settings, state.limits, known)
+        return _command(game_id, body, request, session, state.games, state.settings, state.limits, known, decided)
 
 
 def _command(game_id: str, body: CommandIn, request: Request, session: Session, service: GameService,
-             settings: Settings, limits: RateLimits, known: tuple[str, tuple[str, str]] | None) -> Response:
-    """``known``: the secret and its seat if the worker knows it (its command counted already)."""
+             settings: Settings, limits: RateLimits, known: tuple[str, tuple[str, str]] | None,
+             decided: Decision | None = None) -> Response:
+    """``known``: the secret and its seat if the worker knows it (its command counted already);
+    ``decided``: the engine's decision on it, made on the event loop."""
     command = {"type": body.type, "data": body.data}
     if known is not None:  # a secret seen before: decided without reading first
-        done = service.submit_known(session, game_id, known[0], known[1], command, body.expected_seq)
+        done = service.submit_known(session, game_id, known[0], known[1], command, body.expected_seq, decided)
         if done is not None:
             return command_answer(readable_events(done[0], *known[1]), done[1])
     game, side = command_access(request, game_id, session, service, settings, limits)
     if known is None:
         limits.hit("commands", f"{game.id}:{side}")
     try:
-        events, seq = service.submit(session, game, side, command, body.expected_seq)
+        events, seq = service.submit(session, game, side, command, body.expected_seq,
+                                     decided=decided if decided is not None and decided.actor == side else None)
     except StaleSequence as exc:
         return error_json(409, str(exc), current_seq=exc.current)
     except RuleError as exc:

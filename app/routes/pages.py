@@ -31,7 +31,7 @@ from app.deps import (
     seat_of,
     wrong_secret,
 )
-from app.fast_commands import submit_fast
+from app.fast_commands import Landed, submit_fast
 from app.models import Game, Seat
 from app.ratelimit import client_address
 from app.render.svg import render_base, render_layers, shown_parts
@@ -48,7 +48,7 @@ from app.services.board import (
     narrative,
     phase_title,
 )
-from app.services.games import GameService
+from app.services.games import Decision, GameService
 from app.services.pb_board import pb_context, pb_moment
 from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
@@ -378,33 +378,28 @@ async def command(request: Request, game_id: str, type: str = Form(...), data: s
                   seq: int = Form(...), select: str = Form(""),
                   parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
     """A command button of the board: the engine's legal command it carries."""
-    payload = _payload(data)
+    payload, decided = _payload(data), None
     known = known_seat(request, game_id)
     if known is not None and known[1][0] == "first_blood":
         state = request.app.state
         state.limits.hit("commands", f"{game_id}:{known[1][1]}")
-        if state.appends is not None and isinstance(payload, dict):
-            answer = await _fast_post(request, game_id, known, type, payload, seq, select, parts)
-            if answer is not None:
-                return answer
+        if state.appends is not None and isinstance(payload, dict) and type != undo.UNDO:
+            # (a take-back's answer reads the log again from the database: lines were struck)
+            landed = await submit_fast(state.games, state.appends, game_id, known[1], hash_token(known[0]),
+                                       {"type": type, "data": payload}, seq, returning=True)
+            if isinstance(landed, Landed) and isinstance(landed.game, Game):
+                return _landed_answer(request, landed.game, landed, type, seq, select, parts)
+            decided = landed if isinstance(landed, Decision) else None
     return await run_in_threadpool(_in_one_trip, request, game_id, _command_post, type, payload, seq, select, parts,
-                                   known is not None and known[1][0] == "first_blood")
+                                   known is not None and known[1][0] == "first_blood", decided)
 
 
-async def _fast_post(request: Request, game_id: str, known: tuple[str, tuple[str, str]], ctype: str,
-                     data: dict[str, Any], seq: int, select: str, parts: str) -> HTMLResponse | None:
-    """A First Blood command decided and written from the event loop (app/fast_commands.py),
-    its board drawn from the game row the write answers with; None: the thread answers."""
-    if ctype == undo.UNDO:
-        return None  # its answer draws the log again from the database (lines were struck)
-    service = request.app.state.games
-    landed = await submit_fast(service, request.app.state.appends, game_id, known[1], hash_token(known[0]),
-                               {"type": ctype, "data": data}, seq, returning=True)
-    if landed is None or not isinstance(landed.game, Game):
-        return None
-    game = landed.game
+def _landed_answer(request: Request, game: Game, landed: Landed, ctype: str, seq: int, select: str,
+                   parts: str) -> HTMLResponse:
+    """The board's answer to a First Blood command written from the event loop
+    (app/fast_commands.py), drawn from ``game``, the row the write answered with."""
     seat = next(s for s in game.seats if s.side == landed.side)
-    return render_board(request, None, service, game, seat,
+    return render_board(request, None, request.app.state.games, game, seat,
                         BoardRequest(select=_kept(ctype, select), since=_since(seq, game),
                                      fresh=_fresh(landed.done[0], seat, game), shown=shown_parts(parts)))
 
@@ -418,8 +413,10 @@ def _payload(data: str) -> Any:
 
 
 def _command_post(request: Request, game: Game, seat: Seat | None, session: Session, service: GameService,
-                  ctype: str, payload: Any, seq: int, select: str, parts: str, counted: bool) -> HTMLResponse:
-    return _submit(request, game, seat, session, service, ctype, payload, seq, select, shown_parts(parts), counted)
+                  ctype: str, payload: Any, seq: int, select: str, parts: str, counted: bool,
+                  decided: Decision | None) -> HTMLResponse:
+    return _submit(request, game, seat, session, service, ctype, payload, seq, select, shown_parts(parts), counted,
+                   decided)
 
 
 @posts.post("/games/{game_id}/allocate", response_class=HTMLResponse)
@@ -501,8 +498,9 @@ def _since(seq: int, game: Game) -> int:
 
 def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep, service: ServiceDep,
             ctype: str, data: Any, seq: int, select: str, shown: list[str] | None = None,
-            counted: bool = False) -> HTMLResponse:
-    """``counted``: the command was counted against the seat's rate limit already."""
+            counted: bool = False, decided: Decision | None = None) -> HTMLResponse:
+    """``counted``: the command was counted against the seat's rate limit already;
+    ``decided``: the engine's decision on it, made on the event loop (for the seat it came from)."""
     error, fresh = None, []
     if seat is not None and not counted:
         request.app.state.limits.hit("commands", f"{game.id}:{seat.side}")
@@ -512,7 +510,8 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
         error = "That command was not understood."
     else:
         try:
-            done, _seq = service.submit(session, game, seat.side, {"type": ctype, "data": data}, seq)
+            done, _seq = service.submit(session, game, seat.side, {"type": ctype, "data": data}, seq,
+                                        decided=decided if decided is not None and decided.actor == seat.side else None)
             fresh, select = _fresh(done, seat, game), _kept(ctype, select)
         except StaleSequence:
             error = "The game moved on while you were deciding; here is the new situation."

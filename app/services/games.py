@@ -259,7 +259,7 @@ class GameService:
         return self.seats.get((game_id, hash_token(token)))
 
     def submit_known(self, session: Session, game_id: str, token: str, known: tuple[str, str],
-                     command: dict[str, Any], expected_seq: int) -> Submitted | None:
+                     command: dict[str, Any], expected_seq: int, decided: Decision | None = None) -> Submitted | None:
         """A command by a secret ``known_seat`` knows, on the cached state, without
         reading the game first: the write itself checks that the seat still holds the
         secret and that the log is still ``expected_seq`` long.  None when the slow
@@ -271,7 +271,7 @@ class GameService:
         kind, side = known
         try:
             return self.submit(session, store.GameHead(game_id, kind, expected_seq), side, command, expected_seq,
-                               hash_token(token))
+                               hash_token(token), decided)
         except (RuleError, store.StaleSequence):
             session.rollback()
             return None
@@ -429,11 +429,12 @@ class GameService:
 
     # --- commands -------------------------------------------------------------------
     def submit(self, session: Session, game: GameLike, side: str, command: dict[str, Any],
-               expected_seq: int, token_hash: str | None = None) -> Submitted:
+               expected_seq: int, token_hash: str | None = None, decided: Decision | None = None) -> Submitted:
         """Decide a command for ``side`` and append its events, all or nothing (with
-        ``token_hash``: only if ``side``'s seat still holds that secret)."""
+        ``token_hash``: only if ``side``'s seat still holds that secret; ``decided``: the
+        engine's decision on this very command after ``expected_seq`` events, made already)."""
         cmd = Command(str(command.get("type", "")), command.get("data") or {}, side)
-        return self._decide_and_append(session, game, cmd, side, expected_seq, token_hash)
+        return self._decide_and_append(session, game, cmd, side, expected_seq, token_hash, decided)
 
     def claim_on_time(self, session: Session, game: Game, seat: Seat) -> Submitted:
         """The opponent of a player whose time ran out ends the game: the engine's
@@ -472,8 +473,11 @@ class GameService:
             new_state.seq
 
     def _decide_and_append(self, session: Session, game: GameLike, cmd: Command, actor: str,
-                           expected_seq: int, token_hash: str | None = None) -> Submitted:
-        decision = self.decide(session, game, cmd, actor, expected_seq)
+                           expected_seq: int, token_hash: str | None = None,
+                           decided: Decision | None = None) -> Submitted:
+        if game.seq != expected_seq:
+            raise store.StaleSequence(game.seq)
+        decision = decided or self.decide(session, game, cmd, actor, expected_seq)
         after = decision.after
         # most commands write only their events: one statement, without a transaction around it
         store.begin_write(session, single=decision.single)

@@ -132,3 +132,36 @@ def test_what_the_loop_does_not_take_is_answered_the_same(pair: tuple[TestClient
     assert r.status_code == 403, r.text[:300]
     assert writes == []  # refused by the loop's write, then by the thread's read of the seat
     assert fast.get(f"/api/games/{gid}").json()["seq"] == now["seq"]
+
+
+def test_a_handover_is_decided_once_on_the_loop_and_written_by_a_thread(pair: tuple[TestClient, TestClient],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command that hands the decision over also starts a clock and may queue mail, in
+    one transaction: the loop decides it, a thread writes it with that same decision."""
+    fast, _ = pair
+    game = new_game(fast)
+    service = fast.app.state.games
+    decided: list[str] = []
+    real = service.decide
+
+    def counting(session: Any, head: Any, cmd: Any, *rest: Any, **kw: Any) -> Any:
+        decided.append(cmd.type)
+        return real(session, head, cmd, *rest, **kw)
+
+    monkeypatch.setattr(service, "decide", counting)
+    by_threads = appends_by_threads(fast)
+    side, now = legal(fast, game)
+    for _ in range(200):
+        cmd = pick(fast, game["id"], side, now)
+        assert service.known_seat(game["id"], game[side]) and service.cache.get(game["id"], now["seq"]) is not None
+        decided.clear()
+        by_threads.clear()
+        r = fast.post(f"/api/games/{game['id']}/commands", headers=bearer(game[side]),
+                      json={"type": cmd["type"], "data": cmd["data"], "expected_seq": now["seq"]})
+        assert r.status_code == 200, r.text
+        after, now = legal(fast, game)
+        if after != side:
+            break
+    else:
+        raise AssertionError("no handover within 200 commands")
+    assert decided == [cmd["type"]] and len(by_threads) == 1, (decided, by_threads)
