@@ -13,6 +13,7 @@ cost more (about 0.3 ms a statement here) than the database's own work on the ap
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from psycopg.rows import dict_row
@@ -27,6 +28,9 @@ APPEND = str(APPEND_PG.compile(dialect=_DIALECT))
 APPEND_RETURNING = str(APPEND_PG_RETURNING.compile(dialect=_DIALECT))
 
 
+APPLICATION_NAME = "guadalcanal-appends"  # how these connections show in pg_stat_activity
+
+
 def conninfo(database_url: str) -> str:
     """libpq's connection string for a SQLAlchemy URL (``postgresql+psycopg://...``)."""
     return make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
@@ -35,16 +39,25 @@ def conninfo(database_url: str) -> str:
 class AsyncAppends:
     def __init__(self, database_url: str, size: int) -> None:
         # each statement its own transaction: the append is one statement, atomic alone
-        self.pool = AsyncConnectionPool(conninfo(database_url), min_size=size, max_size=size,
-                                        kwargs={"autocommit": True}, open=False, name="appends")
+        self.pool = AsyncConnectionPool(conninfo(database_url), min_size=size, max_size=size, open=False,
+                                        kwargs={"autocommit": True, "application_name": APPLICATION_NAME},
+                                        name="appends")
         self.size = size
         self.busy = 0  # appends under way; only the event loop's thread changes it
+        self._checking: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         await self.pool.open(wait=True)
 
     async def close(self) -> None:
         await self.pool.close()
+
+    def recover(self) -> None:
+        """After a failed write: have the pool test its idle connections and replace the
+        broken ones (all of them, after a database restart), in the background, so that
+        the next commands do not each meet a dead one first."""
+        if self._checking is None or self._checking.done():
+            self._checking = asyncio.get_running_loop().create_task(self.pool.check())
 
     def room(self) -> bool:
         """Whether a connection is free now (the loop's own count: nothing waits for one)."""

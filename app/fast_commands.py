@@ -68,6 +68,7 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
         # The thread path tries again and says what it finds: should this write have
         # landed after all, the game has moved on by this very command.
         log.warning("a command's write from the event loop failed; the thread path answers", exc_info=True)
+        appends.recover()
         return None
     game: Game | store.GameHead | None
     if returning:

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from app_support import pick
 from fastapi.testclient import TestClient
-from sqlalchemy import event, update
+from sqlalchemy import event, text, update
 
+from app.async_appends import APPLICATION_NAME
 from app.config import Settings
 from app.main import create_app
 from app.models import Seat
@@ -165,3 +166,33 @@ def test_a_handover_is_decided_once_on_the_loop_and_written_by_a_thread(pair: tu
     else:
         raise AssertionError("no handover within 200 commands")
     assert decided == [cmd["type"]] and len(by_threads) == 1, (decided, by_threads)
+
+
+def test_a_failed_write_on_the_loop_is_answered_by_a_thread(pair: tuple[TestClient, TestClient],
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    """The event loop's connections cut by the database (a restart, a failover): the
+    command is written by a thread instead, once, and the answer is the usual one."""
+    fast, _ = pair
+    game = new_game(fast)
+    side, now = legal(fast, game)
+    post(fast, game, side, pick(fast, game["id"], side, now), now["seq"])  # the secret and the state known
+    side, now = legal(fast, game)
+    with fast.app.state.db.sessions() as s:
+        cut = s.execute(text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                             "WHERE application_name = :name"), {"name": APPLICATION_NAME}).scalar_one()
+    assert cut == fast.app.state.settings.fast_writes
+    by_threads = appends_by_threads(fast)
+    cmd = pick(fast, game["id"], side, now)
+    answer = post(fast, game, side, cmd, now["seq"])
+    assert 'role="alert"' not in answer
+    assert len(by_threads) == 1 and "the thread path answers" in caplog.text
+    log = fast.get(f"/api/games/{game['id']}/log?limit=1000", headers=bearer(game["US"])).json()["items"]
+    assert [e["seq"] for e in log] == list(range(len(log))) and len(log) > now["seq"]
+    # the pool replaces what it lost: the next commands go through the loop again
+    for _ in range(3):
+        side, now = legal(fast, game)
+        by_threads.clear()
+        post(fast, game, side, pick(fast, game["id"], side, now), now["seq"])
+        if not by_threads:
+            break
+    assert not by_threads
