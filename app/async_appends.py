@@ -2,10 +2,10 @@
 
 A command the worker can decide without reading (its seat and the state are known
 here) needs the database once, for its write.  Sent over an asyncio connection, the
-write travels while the loop works out the answer, and the request needs no trip to
-a thread and back.  These connections are psycopg's own asyncio pool, ``size`` per
-worker besides the ``threads`` of the request threads (README, "Sizing"); a command
-that finds them all busy takes the thread path, which answers the same.
+request needs no trip to a thread and back, nor waits for a free thread behind the
+reads.  These connections are psycopg's own asyncio pool, ``size`` per worker besides
+the ``threads`` of the request threads (README, "Sizing"); a command that finds them
+all busy takes the thread path, which answers the same.
 
 psycopg directly rather than SQLAlchemy's asyncio layer: that layer's greenlet bridge
 cost more (about 0.3 ms a statement here) than the database's own work on the append.
@@ -26,8 +26,6 @@ from app.store import APPEND_PG, APPEND_PG_RETURNING, Batch
 _DIALECT = psycopg.dialect()  # the statements as the server's own engine sends them
 APPEND = str(APPEND_PG.compile(dialect=_DIALECT))
 APPEND_RETURNING = str(APPEND_PG_RETURNING.compile(dialect=_DIALECT))
-
-
 APPLICATION_NAME = "guadalcanal-appends"  # how these connections show in pg_stat_activity
 
 

@@ -37,9 +37,9 @@ class Settings(BaseSettings):
     # of those, at most this many reads (GETs) at a time, so that actions always find
     # room; 0: half of `threads`
     read_threads: int = 0
-    # PostgreSQL: connections for commands written from the event loop while their answer
-    # is drawn (app/fast_commands.py), besides the pool of `threads`; 0: none, every
-    # command goes through a thread
+    # PostgreSQL: connections for the commands decided and written on the event loop
+    # (app/fast_commands.py), besides the pool of `threads`; 0: none, every command goes
+    # through a thread
     fast_writes: int = 4
     admission_timeout: float = 60.0  # seconds a request may wait for admission before a 503
 

@@ -76,20 +76,21 @@ advanced AS (
           SELECT 1 FROM seats WHERE seats.game_id = :game_id AND seats.side = CAST(:side AS varchar)
                                 AND seats.token_hash = CAST(:token_hash AS varchar) AND seats.joined_at IS NOT NULL))
     -- live updates (app/live.py): every worker's LISTEN hears of it once this commits
-    RETURNING games.*, pg_notify(:channel, id || ':' || CAST(:new_seq AS text)))"""
+    RETURNING {columns}, pg_notify(:channel, id || ':' || CAST(:new_seq AS text)))"""
 _INSERT_PG = """
 INSERT INTO events (game_id, seq, type, payload, side, actor, text, created_at, command)
 SELECT advanced.id, r.seq, r.type, r.payload, r.side, CAST(:actor AS varchar), r.text, :now, r.command
 FROM advanced, jsonb_to_recordset(CAST(:rows AS jsonb))
     AS r(seq integer, type varchar, payload jsonb, side varchar, text text, command jsonb)
 ORDER BY r.seq"""
-APPEND_PG = text(f"WITH {_ADVANCE_PG}{_INSERT_PG}")  # its row count: the events appended (none: refused)
+# its row count: the events appended (none: refused)
+APPEND_PG = text(f"WITH {_ADVANCE_PG.format(columns='id')}{_INSERT_PG}")
 # ... and the game row as written with its seats, a row per seat (none: refused), for an
 # answer drawn without another read (app/fast_commands.py)
 _G = [c.name for c in _games.c]
 _S = [c.name for c in _seats.c]
 APPEND_PG_RETURNING = text(
-    f"WITH {_ADVANCE_PG}, appended AS ({_INSERT_PG} RETURNING seq)\n"
+    f"WITH {_ADVANCE_PG.format(columns='games.*')}, appended AS ({_INSERT_PG} RETURNING seq)\n"
     f"SELECT (SELECT count(*) FROM appended) AS appended, "
     + ", ".join(f"advanced.{c} AS g_{c}" for c in _G) + ", " + ", ".join(f"seats.{c} AS s_{c}" for c in _S)
     + "\nFROM advanced LEFT JOIN seats ON seats.game_id = advanced.id ORDER BY seats.side")
