@@ -18,20 +18,15 @@ from typing import Any
 
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
-from sqlalchemy import make_url
 from sqlalchemy.dialects.postgresql import psycopg
 
+from app.db import conninfo
 from app.store import APPEND_PG, APPEND_PG_RETURNING, Batch
 
 _DIALECT = psycopg.dialect()  # the statements as the server's own engine sends them
 APPEND = str(APPEND_PG.compile(dialect=_DIALECT))
 APPEND_RETURNING = str(APPEND_PG_RETURNING.compile(dialect=_DIALECT))
 APPLICATION_NAME = "guadalcanal-appends"  # how these connections show in pg_stat_activity
-
-
-def conninfo(database_url: str) -> str:
-    """libpq's connection string for a SQLAlchemy URL (``postgresql+psycopg://...``)."""
-    return make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 class AsyncAppends:

@@ -10,7 +10,7 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from filelock import FileLock
-from sqlalchemy import Engine, create_engine, event, exc, text
+from sqlalchemy import Engine, create_engine, event, exc, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import sqlite_path
@@ -64,6 +64,12 @@ def ping_idle_connections(engine: Engine, idle: float = PING_IDLE_SECONDS) -> No
             engine.dialect.do_ping(dbapi_conn)
         except Exception as err:  # noqa: BLE001 - whatever the driver raises for a dead connection
             raise exc.DisconnectionError(f"a pooled connection idle for {idle:.0f} s or more is gone") from err
+
+
+def conninfo(database_url: str) -> str:
+    """libpq's connection string for a SQLAlchemy URL (``postgresql+psycopg://...``), for
+    the connections psycopg makes itself (the live updates' LISTEN, the event loop's writes)."""
+    return make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def private_sqlite_file(url: str) -> None:

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 from sse_starlette.sse import EventSourceResponse
 
+from app.db import conninfo
 from app.models import ChatMessage, Game
 from app.store import LIVE_CHANNEL
 
@@ -168,11 +169,10 @@ class Hub:
 
     async def _listen(self) -> None:
         """PostgreSQL: one connection per process LISTENs; reconnects after a failure."""
-        conninfo = make_url(self.database_url).set(drivername="postgresql").render_as_string(hide_password=False)
         delay = 0.5
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
+                async with await psycopg.AsyncConnection.connect(conninfo(self.database_url), autocommit=True) as conn:
                     await conn.execute(f"LISTEN {LIVE_CHANNEL}")
                     delay = 0.5
                     async for note in conn.notifies():

@@ -362,8 +362,7 @@ def _command(game_id: str, body: CommandIn, request: Request, session: Session, 
     if known is None:
         limits.hit("commands", f"{game.id}:{side}")
     try:
-        events, seq = service.submit(session, game, side, command, body.expected_seq,
-                                     decided=decided if decided is not None and decided.actor == side else None)
+        events, seq = service.submit(session, game, side, command, body.expected_seq, decided=decided)
     except StaleSequence as exc:
         return error_json(409, str(exc), current_seq=exc.current)
     except RuleError as exc:

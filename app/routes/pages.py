@@ -378,9 +378,10 @@ async def command(request: Request, game_id: str, type: str = Form(...), data: s
                   seq: int = Form(...), select: str = Form(""),
                   parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
     """A command button of the board: the engine's legal command it carries."""
-    payload, decided = _payload(data), None
+    payload, decided, counted = _payload(data), None, False
     known = known_seat(request, game_id)
-    if known is not None and known[1][0] == "first_blood":
+    if known is not None and known[1][0] == "first_blood":  # (the other boards answer in a thread)
+        counted = True
         state = request.app.state
         state.limits.hit("commands", f"{game_id}:{known[1][1]}")
         if state.appends is not None and isinstance(payload, dict) and type != undo.UNDO:
@@ -391,7 +392,7 @@ async def command(request: Request, game_id: str, type: str = Form(...), data: s
                 return _landed_answer(request, landed.game, landed, type, seq, select, parts)
             decided = landed if isinstance(landed, Decision) else None
     return await run_in_threadpool(_in_one_trip, request, game_id, _command_post, type, payload, seq, select, parts,
-                                   known is not None and known[1][0] == "first_blood", decided)
+                                   counted, decided)
 
 
 def _landed_answer(request: Request, game: Game, landed: Landed, ctype: str, seq: int, select: str,
@@ -500,7 +501,7 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
             ctype: str, data: Any, seq: int, select: str, shown: list[str] | None = None,
             counted: bool = False, decided: Decision | None = None) -> HTMLResponse:
     """``counted``: the command was counted against the seat's rate limit already;
-    ``decided``: the engine's decision on it, made on the event loop (for the seat it came from)."""
+    ``decided``: the engine's decision on it, made on the event loop."""
     error, fresh = None, []
     if seat is not None and not counted:
         request.app.state.limits.hit("commands", f"{game.id}:{seat.side}")
@@ -510,8 +511,7 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
         error = "That command was not understood."
     else:
         try:
-            done, _seq = service.submit(session, game, seat.side, {"type": ctype, "data": data}, seq,
-                                        decided=decided if decided is not None and decided.actor == seat.side else None)
+            done, _seq = service.submit(session, game, seat.side, {"type": ctype, "data": data}, seq, decided=decided)
             fresh, select = _fresh(done, seat, game), _kept(ctype, select)
         except StaleSequence:
             error = "The game moved on while you were deciding; here is the new situation."

@@ -432,7 +432,8 @@ class GameService:
                expected_seq: int, token_hash: str | None = None, decided: Decision | None = None) -> Submitted:
         """Decide a command for ``side`` and append its events, all or nothing (with
         ``token_hash``: only if ``side``'s seat still holds that secret; ``decided``: the
-        engine's decision on this very command after ``expected_seq`` events, made already)."""
+        engine's decision on this very command after ``expected_seq`` events, made already;
+        used only if it was made for ``side``)."""
         cmd = Command(str(command.get("type", "")), command.get("data") or {}, side)
         return self._decide_and_append(session, game, cmd, side, expected_seq, token_hash, decided)
 
@@ -477,7 +478,8 @@ class GameService:
                            decided: Decision | None = None) -> Submitted:
         if game.seq != expected_seq:
             raise store.StaleSequence(game.seq)
-        decision = decided or self.decide(session, game, cmd, actor, expected_seq)
+        decision = decided if decided is not None and decided.actor == actor else \
+            self.decide(session, game, cmd, actor, expected_seq)
         after = decision.after
         # most commands write only their events: one statement, without a transaction around it
         store.begin_write(session, single=decision.single)
