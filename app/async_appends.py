@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 from sqlalchemy.dialects.postgresql import psycopg
 
@@ -56,13 +55,14 @@ class AsyncAppends:
         """Whether a connection is free now (the loop's own count: nothing waits for one)."""
         return self.busy < self.size
 
-    async def append(self, batch: Batch, returning: bool) -> list[dict[str, Any]] | int:
+    async def append(self, batch: Batch, returning: bool) -> list[tuple[Any, ...]] | int:
         """Run the append; with ``returning``, the rows of ``APPEND_PG_RETURNING`` (the
-        game row as written, with its seats), else the number of events appended."""
+        game row as written, with its seats) as tuples (their columns are known: no names
+        to decode per answer), else the number of events appended."""
         self.busy += 1
         try:
             async with self.pool.connection() as conn:
-                cur = conn.cursor(row_factory=dict_row)
+                cur = conn.cursor()
                 await cur.execute(APPEND_RETURNING if returning else APPEND, batch.pg_params())
                 return await cur.fetchall() if returning else cur.rowcount
         finally:

@@ -96,14 +96,16 @@ APPEND_PG_RETURNING = text(
     + "\nFROM advanced LEFT JOIN seats ON seats.game_id = advanced.id ORDER BY seats.side")
 
 
-def game_from_row(rows: list[dict[str, Any]], events: int) -> Game | None:
-    """The game (with its seats) that ``APPEND_PG_RETURNING`` answered, or None if it
-    appended nothing: ``events`` were to be appended.  The objects belong to no session:
-    what a board is drawn from, never written back."""
-    if not rows or rows[0]["appended"] != events:
+def game_from_row(rows: list[tuple[Any, ...]], events: int) -> Game | None:
+    """The game (with its seats) that ``APPEND_PG_RETURNING`` answered (its rows as
+    tuples, in its columns' order), or None if it appended nothing: ``events`` were to
+    be appended.  The objects belong to no session: what a board is drawn from, never
+    written back."""
+    if not rows or rows[0][0] != events:
         return None
-    game = _loaded(Game, {c: rows[0][f"g_{c}"] for c in _G})
-    instance_dict(game)["seats"] = [_loaded(Seat, {c: r[f"s_{c}"] for c in _S}) for r in rows if r["s_id"] is not None]
+    game = _loaded(Game, dict(zip(_G, rows[0][1:1 + len(_G)], strict=True)))
+    instance_dict(game)["seats"] = [_loaded(Seat, dict(zip(_S, r[1 + len(_G):], strict=True)))
+                                    for r in rows if r[1 + len(_G)] is not None]  # (a seat's id)
     return game
 
 

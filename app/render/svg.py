@@ -365,12 +365,12 @@ def _flow(ctx: _Ctx, units: list[Mapping[str, Any]], area: Rect, max_rows: int) 
 
 # --- map ---------------------------------------------------------------------
 
-def _strip_marks(ctx: _Ctx, h: str, c: Point) -> str:
-    strip = (ctx.view.get("strips") or {}).get(h)
-    lay = ctx.st.page.layout
-    centre, ang = ctx.st.runways[h]
+def _strip_marks(st: _Static, h: str, c: Point, strip: tuple[str, bool, int] | None) -> str:
+    """An air strip hex's runway and (``strip``: its status, built, work) its chits."""
+    lay = st.page.layout
+    centre, ang = st.runways[h]
     ln = lay.hex_width * 0.98
-    built = bool(strip and strip.get("built"))
+    built = bool(strip and strip[1])
     cls = "runway" if built else "runway planned"
     out = [f'<g transform="translate({n(centre.x)} {n(centre.y)}) rotate({n(ang)})">'
            f'<rect class="{cls}" x="{n(-ln / 2)}" y="-4" width="{n(ln)}" height="8"/>']
@@ -378,8 +378,8 @@ def _strip_marks(ctx: _Ctx, h: str, c: Point) -> str:
         out.append(f'<line class="runway-line" x1="{n(-ln / 2 + 3)}" y1="0" x2="{n(ln / 2 - 3)}" y2="0"/>')
     out.append("</g>")
     if strip:
-        out.append(status_chit(str(strip.get("status", "")), c.x - lay.hex_width * 0.3, c.y - lay.size * 0.3))
-        out.append(work_chit(int(strip.get("work") or 0), c.x + lay.hex_width * 0.3, c.y - lay.size * 0.3))
+        out.append(status_chit(strip[0], c.x - lay.hex_width * 0.3, c.y - lay.size * 0.3))
+        out.append(work_chit(strip[2], c.x + lay.hex_width * 0.3, c.y - lay.size * 0.3))
     return "".join(out)
 
 
@@ -414,49 +414,56 @@ def _base_hex(st: _Static, h: str) -> str:
 def _hex_state(ctx: _Ctx, h: str) -> str:
     """What the view says of a hex now: reachable (with its cost), a target, owed an
     attack, an air strip's state, the units in it.  Empty for a quiet hex."""
-    st, lay = ctx.st, ctx.st.page.layout
-    if not (h in ctx.by_loc or h in st.runways or h in ctx.highlights or h in ctx.refused or h in ctx.targets
+    if not (h in ctx.by_loc or h in ctx.st.runways or h in ctx.highlights or h in ctx.refused or h in ctx.targets
             or h in ctx.must_be_attacked or h in ctx.overstacked or h in ctx.combat_targets):
         return ""  # most hexes: nothing in them, nothing said of them
-    c = lay.centre(h)
-    units = ctx.by_loc.get(h, [])
     strip = (ctx.view.get("strips") or {}).get(h)
-    classes = ["hex-state", *ctx.loc_classes(h)]
+    return _hex_state_drawn(
+        h, tuple(str(u.get("name", "")) for u in ctx.by_loc.get(h, ())),
+        (str(strip.get("status", "")), bool(strip.get("built")), int(strip.get("work") or 0)) if strip else None,
+        ctx.highlights.get(h), ctx.refused.get(h),
+        (h in ctx.targets, h in ctx.must_be_attacked, h in ctx.overstacked, h in ctx.combat_targets))
+
+
+@lru_cache(maxsize=4096)
+def _hex_state_drawn(h: str, names: tuple[str, ...], strip: tuple[str, bool, int] | None, highlight: str | None,
+                     refused: str | None, marks: tuple[bool, bool, bool, bool]) -> str:
+    # a hex looks the same from one state to the next unless something in it changed:
+    # drawn once per look (``marks``: a target, owed an attack, over-stacked, under attack)
+    st, lay = _static(), _static().page.layout
+    target, must_be_attacked, overstacked, combat_target = marks
+    c = lay.centre(h)
+    classes = ["hex-state", *(["reachable"] if highlight is not None else []), *(["target"] if target else [])]
     aria = [f"Hex {h}"]
     if h in st.runways and strip:
         classes.append("airstrip")
-        aria.append(f"air strip {STATUS_WORDS.get(strip.get('status'), strip.get('status'))}"
-                    + (f", work {strip['work']}" if strip.get("work") else ""))
-    if h in ctx.must_be_attacked:
+        aria.append(f"air strip {STATUS_WORDS.get(strip[0], strip[0])}" + (f", work {strip[2]}" if strip[2] else ""))
+    if must_be_attacked:
         classes.append("must-be-attacked")
         aria.append("must be attacked")
-    if h in ctx.overstacked:
+    if overstacked:
         classes.append("overstacked")
         aria.append("over-stacked: move a unit out before the phase ends")
-    if h in ctx.combat_targets:
+    if combat_target:
         classes.append("combat-target")
-    if h in ctx.highlights:
-        aria.append(_reach_words(ctx, h))
-    elif h in ctx.refused:
-        aria.append(f"not reachable ({ctx.refused[h]})")
-    if h in ctx.targets:
+    if highlight is not None:
+        aria.append(_reach_text(highlight))
+    elif refused is not None:
+        aria.append(f"not reachable ({refused})")
+    if target:
         aria.append("attack target")
-    if units:
-        aria.append("units " + ", ".join(str(u.get("name", "")) for u in units))
+    if names:
+        aria.append("units " + ", ".join(names))
     base = {"class": " ".join(classes), "id": f"hex-state-{h}", "data-hex": h, "aria-label": ", ".join(aria)}
     out = [f"<g{_attrs(base)}><title>{text(', '.join(aria))}</title>"]
-    if h in ctx.highlights:
+    if highlight is not None:
         out.append(f'<polygon class="hl" points="{st.polygons[h]}"/>')
     if h in st.runways:
-        out.append(_strip_marks(ctx, h, c))
-    if ctx.highlights.get(h):
-        out.append(_badge(ctx.highlights[h], Point(c.x, c.y + lay.size * 0.66)))
+        out.append(_strip_marks(st, h, c, strip))
+    if highlight:
+        out.append(_badge(highlight, Point(c.x, c.y + lay.size * 0.66)))
     out.append("</g>")
     return "".join(out)
-
-
-def _reach_words(ctx: _Ctx, loc: str) -> str:
-    return _reach_text(ctx.highlights[loc])
 
 
 def _reach_text(highlight: str) -> str:
@@ -560,16 +567,24 @@ def _header_drawn(title: str, phase: str, names: tuple[str, ...], current: int) 
 
 def _box_frame(ctx: _Ctx, loc: str, r: Rect, title: str, side: str, count: int, extra_cls: str = "box",
                sub: str = "") -> str:
+    return _box_frame_drawn(loc, r, title, side, count, extra_cls, sub, ctx.highlights.get(loc), loc in ctx.targets)
+
+
+@lru_cache(maxsize=1024)
+def _box_frame_drawn(loc: str, r: Rect, title: str, side: str, count: int, extra_cls: str, sub: str,
+                     highlight: str | None, target: bool) -> str:
+    # the same few dozen frames in every answer: each drawn once
     label = f"{title} box" + (f", {count} units" if count else ", empty")
-    if loc in ctx.highlights:
-        label += ", " + _reach_words(ctx, loc)
-    classes = [*extra_cls.split(), *([f"side-{side}"] if side else []), *ctx.loc_classes(loc)]
+    if highlight is not None:
+        label += ", " + _reach_text(highlight)
+    marks = [*(["reachable"] if highlight is not None else []), *(["target"] if target else [])]
+    classes = [*extra_cls.split(), *([f"side-{side}"] if side else []), *marks]
     base = {"class": " ".join(classes), "data-loc": loc, "role": "button", "tabindex": "0", "aria-label": label}
     out = [f"<g{_attrs(base, None)}><title>{text(sub or title)}</title>"
            f'<rect class="box-bg" x="{n(r.x)}" y="{n(r.y)}" width="{n(r.w)}" height="{n(r.h)}" rx="3"/>'
            + fitted_text(title, r.cx, r.y + 12, 10, r.w - 8, "box-title")]
-    if ctx.highlights.get(loc):
-        out.append(_badge(ctx.highlights[loc], Point(r.x + r.w - 12, r.y + 11)))
+    if highlight:
+        out.append(_badge(highlight, Point(r.x + r.w - 12, r.y + 11)))
     out.append("</g>")
     return "".join(out)
 

@@ -64,6 +64,9 @@ PARTS_MAX = 1200  # the page's part digests: 17 characters each, a few dozen par
 router = APIRouter(include_in_schema=False)
 # every form post of these pages must come from these pages
 posts = APIRouter(include_in_schema=False, dependencies=[Depends(same_origin)])
+# ... of which the board's two busiest, matched before every other route: matching a
+# path against the routes ahead of it cost some 0.08 ms of a 4 ms command
+board_posts = APIRouter(include_in_schema=False, dependencies=[Depends(same_origin)])
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -373,7 +376,7 @@ def _in_one_trip(request: Request, game_id: str, handler: Callable[..., HTMLResp
         return handler(request, access.game, seat, session, state.games, *args)
 
 
-@posts.post("/games/{game_id}/command", response_class=HTMLResponse)
+@board_posts.post("/games/{game_id}/command", response_class=HTMLResponse)
 async def command(request: Request, game_id: str, type: str = Form(...), data: str = Form("{}"),  # noqa: A002
                   seq: int = Form(...), select: str = Form(""),
                   parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
@@ -431,7 +434,7 @@ def allocate(request: Request, game: GameDep, seat: OptionalSeatDep, session: Se
     return _submit(request, game, seat, session, service, "allocate", data, seq, "")
 
 
-@posts.post("/games/{game_id}/click", response_class=HTMLResponse)
+@board_posts.post("/games/{game_id}/click", response_class=HTMLResponse)
 async def click(request: Request, game_id: str, seq: int = Form(...), hex: str = Form("", max_length=64),  # noqa: A002
                 unit: str = Form("", max_length=64), select: str = Form("", max_length=64),
                 parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:

@@ -120,6 +120,13 @@ class FirstBlood:
 
     # --- whose move -------------------------------------------------------------
     def prompt(self, state: FBState) -> Prompt:
+        if state.prompted is not None and state.prompted[0] == state.seq:
+            return state.prompted[1]
+        prompt = self._prompt(state)
+        state.prompted = (state.seq, prompt)  # type: ignore[misc]  # the instance's own (FBState.prompted)
+        return prompt
+
+    def _prompt(self, state: FBState) -> Prompt:
         if state.result is not None:
             r = state.result
             text = f"Game over: {r['winner']} wins. {r['reason']}"

@@ -7,7 +7,7 @@ keeps what changes: where each unit is and what it has done this turn.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.core.undo import Trail
 
@@ -100,6 +100,10 @@ class FBState:
     result: dict[str, Any] | None = None
     last_combat: dict[str, Any] | None = None  # the latest combat_resolved of this turn's combat phase
     undo: Trail = field(default_factory=Trail)  # what its side may still take back
+    # the rules' prompt at ``seq`` (FirstBlood.prompt), not a field: it is asked for several
+    # times of each state (deciding, settling, the view), and in a movement phase it looks
+    # for units that must move.  Every event applied moves ``seq`` on; a copy starts without.
+    prompted: ClassVar[tuple[int, Any] | None] = None
 
     # --- copies and JSON -------------------------------------------------
     def clone(self) -> FBState:

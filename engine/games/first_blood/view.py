@@ -6,6 +6,7 @@ only its commitment hash is shown until the game is over.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from engine.core import dice
@@ -31,14 +32,24 @@ def unit_view(state: FBState, uid: str) -> dict[str, Any]:
     movement phase, where it means something."""
     s, u = q.spec(uid), state.units[uid]
     moved = u.moved and u.moved_turn == state.turn
+    fought_now = u.fought_turn == state.turn
     own_movement = state.phase == f"{s.side.lower()}_movement"
+    # a copy: the entries are cached across states (and games), a caller may change its own
+    return dict(_unit_entry(uid, u.loc, u.face_down, u.mf_left if own_movement else None, u.stopped and moved,
+                            moved, u.fought and fought_now, u.defended and fought_now, u.support))
+
+
+@lru_cache(maxsize=8192)
+def _unit_entry(uid: str, loc: str, face_down: bool, mf_left: int | None, stopped: bool, moved: bool,
+                fought: bool, defended: bool, support: str | None) -> dict[str, Any]:
+    """A view's unit entry, drawn once per look: most units look the same from one state
+    to the next, and every answer lists them all."""
+    s = q.spec(uid)
     return {
         "id": uid, "side": s.side, "name": s.name, "kind": s.kind, "type": s.type,
         "cf": s.cf, "mf": s.mf, "range": s.range, "arrives": turn_name(s.arrives) if s.arrives else "start",
-        "loc": u.loc, "where": place(u.loc), "face_down": u.face_down, "mf_left": u.mf_left if own_movement else None,
-        "stopped": u.stopped and moved, "moved": moved,
-        "fought": u.fought and u.fought_turn == state.turn, "defended": u.defended and u.fought_turn == state.turn,
-        "support": u.support,
+        "loc": loc, "where": place(loc), "face_down": face_down, "mf_left": mf_left,
+        "stopped": stopped, "moved": moved, "fought": fought, "defended": defended, "support": support,
     }
 
 
@@ -63,6 +74,7 @@ def build_view(rules: Any, state: FBState, side: str | None, legal: list[Command
     p = rules.prompt(state)
     c = state.combat
     owed = combat.obligations(state, p.side) if state.phase.endswith("_combat") and p.side else []
+    ids = sorted(state.units)
     view: dict[str, Any] = {
         "game": rules.id, "title": rules.title, "you": side,
         "turn": state.turn, "turn_name": turn_name(state.turn), "turns": list(TURNS),
@@ -70,8 +82,8 @@ def build_view(rules: Any, state: FBState, side: str | None, legal: list[Command
         "prompt": {"side": p.side, "kind": p.kind, "text": p.text, "waiting": p.waiting,
                    "rule": p.rule},
         "your_turn": side is not None and side == p.side,
-        "units": [unit_view(state, uid) for uid, u in sorted(state.units.items()) if u.loc != POOL],
-        "to_come": [unit_view(state, uid) for uid, u in sorted(state.units.items()) if u.loc == POOL],
+        "units": [unit_view(state, uid) for uid in ids if state.units[uid].loc != POOL],
+        "to_come": [unit_view(state, uid) for uid in ids if state.units[uid].loc == POOL],
         "strips": {h: {"status": s.status, "built": s.built, "work": s.work}
                    for h, s in sorted(state.strips.items())},
         "combat": None if c is None else {
