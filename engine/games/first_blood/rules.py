@@ -151,6 +151,10 @@ class FirstBlood:
         return legal + [take_back] if take_back is not None else legal
 
     def _legal(self, state: FBState, side: str, only: Command | None = None) -> list[Command]:
+        if not state.pending and _placing(state.phase):  # (some 2,000 in a set-up: listed whole, not one by one)
+            unit = only.data.get("unit") if only is not None else None
+            return [*reinforcements.gen_place(state, side, unit if isinstance(unit, str) else None),
+                    *_set_up_done(state, side)]
         return list(self._iter_legal(state, side, only))
 
     def _iter_legal(self, state: FBState, side: str, only: Command | None = None) -> Iterator[Command]:
@@ -161,10 +165,9 @@ class FirstBlood:
             return
         phase = state.phase
         unit = only.data.get("unit") if only is not None else None
-        if phase.endswith("_setup") or phase.endswith("_reinforcements"):
+        if _placing(phase):
             yield from reinforcements.iter_place(state, side, unit if isinstance(unit, str) else None)
-            if phase.endswith("_setup") and not setup.unplaced(state, side):
-                yield Command("end_phase")  # the set-up is done when its player says so
+            yield from _set_up_done(state, side)
         elif phase.endswith("_movement"):
             if only is not None and only.type == "move" and isinstance(unit, str):
                 yield from movement.iter_moves(state, side, unit)
@@ -372,6 +375,15 @@ class FirstBlood:
         from engine.games.first_blood.view import build_view
 
         return build_view(self, state, side, legal)
+
+
+def _placing(phase: str) -> bool:
+    return phase.endswith("_setup") or phase.endswith("_reinforcements")
+
+
+def _set_up_done(state: FBState, side: str) -> list[Command]:
+    """Ending a set-up, once every unit is placed: it is done when its player says so."""
+    return [Command("end_phase")] if state.phase.endswith("_setup") and not setup.unplaced(state, side) else []
 
 
 def _short(phase: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from itertools import repeat
+from itertools import chain
 from typing import Any
 
 from engine.core.errors import IllegalCommandError
@@ -89,24 +89,31 @@ def targets_for(state: FBState, uid: str, occ: dict[str, list[str]] | None = Non
 
 def iter_place(state: FBState, side: str, unit: str | None = None) -> Iterator[Command]:
     """The legal placements, unit by unit, computed only as far as they are asked for."""
+    for group in _place_groups(state, side, unit):
+        yield from group
+
+
+def gen_place(state: FBState, side: str, unit: str | None = None) -> list[Command]:
+    """All the legal placements (a set-up's 2,000 listed without a generator's step for each)."""
+    return list(chain.from_iterable(_place_groups(state, side, unit)))
+
+
+def _place_groups(state: FBState, side: str, unit: str | None) -> Iterator[tuple[Command, ...]]:
     units = [unit] if unit is not None else setup.unplaced(state, side)
     occ = q.occupancy(state) if units else None
     # the set-up hexes with room are the same for every US ground unit: found once
     free = setup.free_setup_hexes(occ) if occ is not None and state.turn == 0 and side == "US" else None
     for uid in units:
         if uid in state.units and state.units[uid].loc == ARRIVING and q.spec(uid).side == side:
-            yield from map(placement, repeat(uid), targets_for(state, uid, occ, free))
+            yield placements(uid, tuple(targets_for(state, uid, occ, free)))
 
 
-@lru_cache(maxsize=8192)
-def placement(uid: str, to: str) -> Command:
-    """One placement command, made once: a set-up lists some 2,000 (25 units times the
-    free hexes) after every placement, and commands are never changed once made."""
-    return Command("place", {"unit": uid, "to": to})
-
-
-def gen_place(state: FBState, side: str, unit: str | None = None) -> list[Command]:
-    return list(iter_place(state, side, unit))
+@lru_cache(maxsize=4096)
+def placements(uid: str, targets: tuple[str, ...]) -> tuple[Command, ...]:
+    """A unit's placement commands, made once per list of places: a set-up lists some
+    2,000 (25 units times the free hexes) after every placement, the free hexes change
+    only when one fills up, and commands are never changed once made."""
+    return tuple(Command("place", {"unit": uid, "to": to}) for to in targets)
 
 
 def why_place_illegal(state: FBState, side: str, data: dict[str, Any]) -> IllegalCommandError:
