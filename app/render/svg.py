@@ -653,12 +653,36 @@ def _bottom(ctx: _Ctx) -> str:
     t = p.tray
     units = ctx.by_loc.get("arriving", [])
     out.append(_box_frame(ctx, "arriving", t, "To place (arriving reinforcements)", "", len(units), "box tray"))
-    if units:
-        out.append(_flow(ctx, units, Rect(t.x + 5, t.y + 20, t.w - 10, p.counter), 1))
-    else:
+    if not units:  # (the counters are parts of their own: _tray)
         out.append(f'<text class="empty" x="{n(t.cx)}" y="{n(t.y + 40)}" font-size="10">nothing to place</text>')
     out.append(f'<text class="note" x="{n(p.width - 12)}" y="{n(p.height - 8)}" font-size="9">{text(NOTE)}</text>')
     return "".join(out)
+
+
+TRAY_PARTS = 8  # the tray's counters are drawn in this many parts, each a run of slots
+
+
+def _tray(ctx: _Ctx) -> list[str]:
+    """The counters to place, in ``TRAY_PARTS`` parts.  Each keeps one slot for as long
+    as its group is placed (every unit of its side arriving on its turn, in the view's
+    order): placing one empties its slot and changes one part, not the whole row, and
+    the counters left do not move under the player's pointer.  A row of more slots than
+    fit overlaps them; the selected counter is drawn last of its part."""
+    units = ctx.by_loc.get("arriving", [])
+    parts: list[list[str]] = [[] for _ in range(TRAY_PARTS)]
+    if not units:
+        return ["" for _ in parts]
+    groups = {(u.get("side"), u.get("arrives")) for u in units}
+    cohort = [u.get("id") for u in ctx.view.get("units") or () if (u.get("side"), u.get("arrives")) in groups]
+    slots = {uid: i for i, uid in enumerate(cohort)}
+    t, size, gap = ctx.st.page.tray, ctx.st.page.counter, 4.0
+    area = Rect(t.x + 5, t.y + 20, t.w - 10, size)
+    step = size + gap if len(cohort) == 1 else min(size + gap, (area.w - size) / (len(cohort) - 1))
+    for u in sorted(units, key=lambda u: (u.get("id") == ctx.selected, slots[u.get("id")])):
+        i = slots[u.get("id")]
+        at = Point(area.x + size / 2 + i * step, area.y + size / 2)
+        parts[i * TRAY_PARTS // len(cohort)].append(_counter(ctx, u, at))
+    return ["".join(p) for p in parts]
 
 
 # --- the public functions ------------------------------------------------------
@@ -776,7 +800,8 @@ def _rows() -> dict[str, list[str]]:
 
 def _layer_groups(ctx: _Ctx, heading: str) -> list[tuple[str, str, str]]:
     """(id, class, content) of each part: a map row's hex states and a row's counters
-    are parts of their own, so a move redraws two or three rows, not the map."""
+    are parts of their own, so a move redraws two or three rows, not the map; so are
+    runs of the tray's slots, so a placement redraws a run, not the tray."""
     st, p = ctx.st, ctx.st.page
     rows = _rows()
     out = [("layer-header", "header", _header(ctx, heading)), ("layer-top", "top-boxes", _top_boxes(ctx))]
@@ -801,6 +826,7 @@ def _layer_groups(ctx: _Ctx, heading: str) -> list[tuple[str, str, str]]:
     out += [("layer-entering", "units", "".join(entering)),
             ("layer-fan", "units", _fanned(ctx, ctx.fan) if ctx.fan else ""),
             ("layer-bottom", "bottom", _bottom(ctx))]
+    out += [(f"layer-tray-{k}", "units tray-units", inner) for k, inner in enumerate(_tray(ctx))]
     return out
 
 
