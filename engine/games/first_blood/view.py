@@ -26,17 +26,24 @@ RECONSTRUCTION_NOTE = (
 )
 
 
-def unit_view(state: FBState, uid: str) -> dict[str, Any]:
-    """A unit as the board shows it.  Every mark belongs to the current turn (issue 9:
-    "moved" from last turn is not shown in this one), and MF left only in its own side's
-    movement phase, where it means something."""
-    s, u = q.spec(uid), state.units[uid]
-    moved = u.moved and u.moved_turn == state.turn
-    fought_now = u.fought_turn == state.turn
-    own_movement = state.phase == f"{s.side.lower()}_movement"
-    # a copy: the entries are cached across states (and games), a caller may change its own
-    return dict(_unit_entry(uid, u.loc, u.face_down, u.mf_left if own_movement else None, u.stopped and moved,
-                            moved, u.fought and fought_now, u.defended and fought_now, u.support))
+def unit_views(state: FBState) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The units as the board shows them: those in play, and those still to come (in the
+    pool), each in the order of their ids.  Every mark belongs to the current turn (issue
+    9: "moved" from last turn is not shown in this one), and MF left only in its own
+    side's movement phase, where it means something."""
+    turn, specs = state.turn, q.specs()
+    mover = state.phase.partition("_")[0].upper() if state.phase.endswith("_movement") else None
+    shown: list[dict[str, Any]] = []
+    to_come: list[dict[str, Any]] = []
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        moved, fought_now = u.moved and u.moved_turn == turn, u.fought_turn == turn
+        # the same entry for every state in which the unit looks the same: read only, as a
+        # view is (the server keeps one per state and shows it to every request)
+        (to_come if u.loc == POOL else shown).append(_unit_entry(
+            uid, u.loc, u.face_down, u.mf_left if specs[uid].side == mover else None, u.stopped and moved, moved,
+            u.fought and fought_now, u.defended and fought_now, u.support))
+    return shown, to_come
 
 
 @lru_cache(maxsize=8192)
@@ -74,7 +81,7 @@ def build_view(rules: Any, state: FBState, side: str | None, legal: list[Command
     p = rules.prompt(state)
     c = state.combat
     owed = combat.obligations(state, p.side) if state.phase.endswith("_combat") and p.side else []
-    ids = sorted(state.units)
+    shown, to_come = unit_views(state)
     view: dict[str, Any] = {
         "game": rules.id, "title": rules.title, "you": side,
         "turn": state.turn, "turn_name": turn_name(state.turn), "turns": list(TURNS),
@@ -82,8 +89,8 @@ def build_view(rules: Any, state: FBState, side: str | None, legal: list[Command
         "prompt": {"side": p.side, "kind": p.kind, "text": p.text, "waiting": p.waiting,
                    "rule": p.rule},
         "your_turn": side is not None and side == p.side,
-        "units": [unit_view(state, uid) for uid in ids if state.units[uid].loc != POOL],
-        "to_come": [unit_view(state, uid) for uid in ids if state.units[uid].loc == POOL],
+        "units": shown,
+        "to_come": to_come,
         "strips": {h: {"status": s.status, "built": s.built, "work": s.work}
                    for h, s in sorted(state.strips.items())},
         "combat": None if c is None else {
