@@ -28,6 +28,7 @@ HEX_FIELDS = ("to", "hex", "box")  # command fields that name a place (a hex, a 
 TURN_EVENTS = ("turn_started", "turn_began")  # First Blood's, Pacific Battles'
 PHASE_EVENTS = ("phase_started", "phase_began")
 GENERAL = ("undo", "end_phase", "resolve", "cancel_attack", "end_advance")
+UNIT_ORDERS = frozenset({"place", "move"})  # a unit's placement or move: its "unit" is always a unit id
 
 
 @dataclass
@@ -239,10 +240,14 @@ def _sort(legal: list[Command]) -> Sorted:
     """One pass over the list (a set-up lists some 2,000 placements), once per state."""
     targets, general, other, units = set(), [], [], set()
     for c in legal:
+        t = c.type
+        if t in UNIT_ORDERS:  # the bulk of any list: nothing else to ask of it
+            units.add(c.data["unit"])
+            continue
         unit = c.data.get("unit")
-        if c.type == "attack":
+        if t == "attack":
             targets.add(c.data["hex"])
-        if c.type in GENERAL:
+        if t in GENERAL:
             general.append(c)
         elif "unit" not in c.data:
             other.append(c)
