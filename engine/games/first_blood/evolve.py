@@ -49,6 +49,7 @@ def _undone(s: FBState, d: dict[str, Any], side: str | None) -> None:
     restored = undo.rebuild(s, d["step"], apply, FBState.clone)
     for f in fields(FBState):
         setattr(s, f.name, getattr(restored, f.name))
+    s.shared()  # its units are the rebuilt state's now
 
 
 # --- game and turn ------------------------------------------------------------
@@ -64,10 +65,11 @@ def _created(s: FBState, d: dict[str, Any], side: str | None) -> None:
 def _turn(s: FBState, d: dict[str, Any], side: str | None) -> None:
     s.turn = d["turn"]
     s.last_combat = None
-    for u in s.units.values():
-        u.start_hex = u.loc if is_map_hex(u.loc) else None
-        u.used = False
-        u.support = None
+    for uid, u in s.units.items():
+        start = u.loc if is_map_hex(u.loc) else None
+        if (u.start_hex, u.used, u.support) != (start, False, None):  # (a unit left as it is stays shared)
+            u = s.unit(uid)
+            u.start_hex, u.used, u.support = start, False, None
 
 
 @on("phase_started")
@@ -78,12 +80,15 @@ def _phase(s: FBState, d: dict[str, Any], side: str | None) -> None:
         s.last_combat = None  # the report of a combat lasts until the next combat phase or turn
     oob = load_oob()
     if s.phase.endswith("_movement"):
-        for uid, u in s.units.items():
+        for uid in s.units:
             if oob[uid].side == side and oob[uid].kind == "ground":
+                u = s.unit(uid)
                 u.mf_left, u.stopped, u.moved = oob[uid].mf, False, False
     elif s.phase.endswith("_combat"):
-        for u in s.units.values():
-            u.fought = u.defended = False
+        for uid, u in s.units.items():
+            if u.fought or u.defended:
+                u = s.unit(uid)
+                u.fought = u.defended = False
     elif s.phase == "ij_supply":
         s.supply_die = None
 
@@ -104,12 +109,12 @@ def _ended(s: FBState, d: dict[str, Any], side: str | None) -> None:
 @on("units_arrived")
 def _arrived(s: FBState, d: dict[str, Any], side: str | None) -> None:
     for uid in d["units"]:
-        s.units[uid].loc = ARRIVING
+        s.unit(uid).loc = ARRIVING
 
 
 @on("unit_placed")
 def _placed(s: FBState, d: dict[str, Any], side: str | None) -> None:
-    u = s.units[d["unit"]]
+    u = s.unit(d["unit"])
     u.loc = d["to"]
     box = q.in_box(u.loc)
     if box is not None:
@@ -120,7 +125,7 @@ def _placed(s: FBState, d: dict[str, Any], side: str | None) -> None:
 
 @on("unit_moved")
 def _moved(s: FBState, d: dict[str, Any], side: str | None) -> None:
-    u = s.units[d["unit"]]
+    u = s.unit(d["unit"])
     u.loc = d["to"]
     u.mf_left -= d["cost"]
     u.moved, u.moved_turn = True, s.turn
@@ -134,7 +139,7 @@ def _moved(s: FBState, d: dict[str, Any], side: str | None) -> None:
 @on("strip_overrun")
 def _overrun(s: FBState, d: dict[str, Any], side: str | None) -> None:
     for uid in d["usaf"]:
-        s.units[uid].loc = ELIMINATED
+        s.unit(uid).loc = ELIMINATED
     strip = s.strips[d["hex"]]
     strip.status, strip.work = "dest", 0
 
@@ -144,17 +149,17 @@ def _overrun(s: FBState, d: dict[str, Any], side: str | None) -> None:
 @on("air_combat")
 def _air_combat(s: FBState, d: dict[str, Any], side: str | None) -> None:
     for uid in d["attackers"] + [d["target"]]:
-        s.units[uid].loc = ELIMINATED
+        s.unit(uid).loc = ELIMINATED
 
 
 @on("support_assigned")
 def _support(s: FBState, d: dict[str, Any], side: str | None) -> None:
-    s.units[d["unit"]].support = d["hex"]
+    s.unit(d["unit"]).support = d["hex"]
 
 
 @on("support_spent")
 def _support_spent(s: FBState, d: dict[str, Any], side: str | None) -> None:
-    u = s.units[d["unit"]]
+    u = s.unit(d["unit"])
     u.support, u.used = None, True
     if q.spec(u.id).kind == "destroyer":
         u.loc = ELIMINATED  # §6.6: destroyers are eliminated after the combat
@@ -162,23 +167,23 @@ def _support_spent(s: FBState, d: dict[str, Any], side: str | None) -> None:
 
 @on("support_returned")
 def _support_returned(s: FBState, d: dict[str, Any], side: str | None) -> None:
-    s.units[d["unit"]].support = None
+    s.unit(d["unit"]).support = None
 
 
 @on("bombarded")
 def _bombarded(s: FBState, d: dict[str, Any], side: str | None) -> None:
     strip = s.strips[d["hex"]]
     if d["target"] is not None:
-        s.units[d["target"]].loc = ELIMINATED
+        s.unit(d["target"]).loc = ELIMINATED
     if d["effect"] == "damaged":
         strip.status = "dam"
     elif d["effect"] == "destroyed":
         strip.status = "dest"
     strip.work = 0
-    for u in s.units.values():
+    for uid, u in s.units.items():
         if u.loc == d["hex"]:
-            u.bombarded_turn = s.turn
-    shooter = s.units[d["unit"]]
+            s.unit(uid).bombarded_turn = s.turn
+    shooter = s.unit(d["unit"])
     shooter.used = True
     if q.spec(shooter.id).kind == "ground":
         shooter.fought, shooter.fought_turn = True, s.turn
@@ -189,22 +194,22 @@ def _bombarded(s: FBState, d: dict[str, Any], side: str | None) -> None:
 @on("strategic_shift")
 def _strategic(s: FBState, d: dict[str, Any], side: str | None) -> None:
     for uid in d["removed"]:
-        s.units[uid].loc = ELIMINATED
+        s.unit(uid).loc = ELIMINATED
     for uid in d["advanced"]:
-        u = s.units[uid]
+        u = s.unit(uid)
         u.loc = {IJAAF_RESERVE: IJAAF_ATTACK, IJN_RESERVE: IJN_ATTACK}[u.loc]
 
 
 @on("usaf_refuelled")
 def _refuelled(s: FBState, d: dict[str, Any], side: str | None) -> None:
     for uid in d["units"]:
-        s.units[uid].face_down = False
+        s.unit(uid).face_down = False
     s.landing = list(d["flown"])
 
 
 @on("usaf_moved")
 def _usaf_moved(s: FBState, d: dict[str, Any], side: str | None) -> None:
-    u = s.units[d["unit"]]
+    u = s.unit(d["unit"])
     u.loc, u.face_down = d["to"], d["face_down"]
 
 
@@ -243,9 +248,9 @@ def _resolved(s: FBState, d: dict[str, Any], side: str | None) -> None:
     s.last_combat = {**undo.unmarked(d), "side": side, "seq": s.seq}
     # R-5.1a: artillery landing with an attack upon entry has been through that combat
     for uid in d["attackers"] + d["artillery"] + d.get("landing", []):
-        s.units[uid].fought, s.units[uid].fought_turn = True, s.turn
+        s.unit(uid).fought, s.unit(uid).fought_turn = True, s.turn
     for uid in d["defenders"]:
-        s.units[uid].defended, s.units[uid].fought_turn = True, s.turn
+        s.unit(uid).defended, s.unit(uid).fought_turn = True, s.turn
 
 
 @on("combat_steps")
@@ -278,19 +283,19 @@ def _decision_closed(s: FBState, d: dict[str, Any], side: str | None) -> None:
 
 @on("unit_eliminated")
 def _eliminated(s: FBState, d: dict[str, Any], side: str | None) -> None:
-    u = s.units[d["unit"]]
+    u = s.unit(d["unit"])
     u.loc, u.support = ELIMINATED, None
 
 
 @on("unit_retreated")
 def _retreated(s: FBState, d: dict[str, Any], side: str | None) -> None:
-    u = s.units[d["unit"]]
+    u = s.unit(d["unit"])
     u.loc, u.moved_turn = d["to"], s.turn
 
 
 @on("unit_advanced")
 def _advanced(s: FBState, d: dict[str, Any], side: str | None) -> None:
-    u = s.units[d["unit"]]
+    u = s.unit(d["unit"])
     u.loc, u.moved_turn = d["to"], s.turn
 
 

@@ -104,13 +104,31 @@ class FBState:
     # times of each state (deciding, settling, the view), and in a movement phase it looks
     # for units that must move.  Every event applied moves ``seq`` on; a copy starts without.
     prompted: ClassVar[tuple[int, Any] | None] = None
+    # the units this state changes in place; the others it shares with the states it was
+    # copied from or to, and copies at its first change of one (``unit``): a command's
+    # copy of a state copied the ~140 units each time, for the few it changes
+    owned: ClassVar[set[str] | frozenset[str]] = frozenset()
+
+    def unit(self, uid: str) -> Unit:
+        """The unit ``uid``, to be changed: this state's own copy of it."""
+        if uid not in self.owned:
+            if not self.owned:
+                self.owned = set()  # type: ignore[misc]  # the instance's own (FBState.owned)
+            self.units[uid] = _copy_unit(self.units[uid])
+            self.owned.add(uid)  # type: ignore[union-attr]
+        return self.units[uid]
+
+    def shared(self) -> None:
+        """Its units may be shared now (it was copied, or was given another's): the next
+        change of each copies it first."""
+        self.owned = frozenset()  # type: ignore[misc]
 
     # --- copies and JSON -------------------------------------------------
     def clone(self) -> FBState:
         new = FBState(
             seq=self.seq, secret=self.secret, scenario=self.scenario, options=dict(self.options),
             turn=self.turn, phase=self.phase,
-            units={k: _copy_unit(u) for k, u in self.units.items()},
+            units=dict(self.units),  # shared: each is copied at its first change (``unit``)
             strips={k: Strip(s.hex, s.status, s.built, s.work, s.worked_turn)
                     for k, s in self.strips.items()},
             combat=None if self.combat is None else Combat(
@@ -125,6 +143,7 @@ class FBState:
             last_combat=_deep(self.last_combat),
             undo=self.undo.copy(),
         )
+        self.shared()
         return new
 
     def to_json(self) -> dict[str, Any]:

@@ -27,7 +27,8 @@ def position(units: dict[str, str], *, phase: str = "us_movement", turn: int = 1
     unless the turn comes)."""
     state = replay(RULES, RULES.create("campaign", options or {}, secret))
     oob = load_oob()
-    for uid, u in state.units.items():
+    for uid in list(state.units):
+        u = state.unit(uid)
         u.loc = units.get(uid, others)
         if uid not in units and others == POOL and oob[uid].arrives <= turn:
             u.loc = ELIMINATED  # already arrived earlier: keep them off the board

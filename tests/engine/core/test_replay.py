@@ -448,9 +448,35 @@ def test_clone_shares_no_mutable_part_with_the_original(rules: Any, played: Play
         mine = _mutable_parts(state, {})
         theirs = _mutable_parts(rules.clone(state), {})
         # the undo trail's base state and past events are shared by design: nothing
-        # changes them (a rebuild clones the base), and copying them would be waste
+        # changes them (a rebuild clones the base), and copying them would be waste; so
+        # are the units, each copied by the state that changes it first (the next test)
         shared = sorted(p for p in (mine[i] for i in set(mine) & set(theirs))
-                        if not p.startswith(("state.undo.base", "state.undo.events[")))
+                        if not p.startswith(("state.undo.base", "state.undo.events[", "state.units[")))
         assert shared == [], f"after event {n}: {shared[:5]}"
         checked += 1
     assert checked > 10
+
+
+def test_a_clone_and_its_original_change_apart(rules: Any, played: Played) -> None:
+    """The units a clone shares with its original (FBState.unit): the events applied to
+    either leave the other as it was, whichever changes a unit first, and again after
+    both have been cloned once more."""
+    state, checked = rules.blank(), 0
+    for n, e in enumerate(played.events):
+        rules.apply(state, e)
+        if n % 40 or n + 60 > len(played.events):
+            continue
+        before = rules.state_to_json(state)
+        clone = rules.clone(state)
+        for later in played.events[n + 1:n + 30]:  # the clone moves on ...
+            rules.apply(clone, later)
+        assert rules.state_to_json(state) == before, f"the original changed with its clone after event {n}"
+        ahead = rules.state_to_json(clone)
+        again = rules.clone(clone)  # ... and the original too, past a second clone
+        for later in played.events[n + 1:n + 60]:
+            rules.apply(state, later)
+        assert rules.state_to_json(clone) == ahead, f"the clone changed with its original after event {n}"
+        assert rules.state_to_json(again) == ahead
+        state = replay(rules, played.events[:n + 1])  # back to where the walk was
+        checked += 1
+    assert checked > 5
