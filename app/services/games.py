@@ -80,7 +80,8 @@ class StateCache:
     """game id -> the state after ``seq`` events for the most recently used games, with
     what was computed from that state (views, legal commands, reachable hexes) so
     that each is computed once per state.  States and memos in it are never mutated,
-    only replaced, so requests may share them."""
+    only replaced, so requests may share them (a First Blood state's own memo of what
+    was asked of it aside: it only fills, each answer the same whoever asks first)."""
 
     def __init__(self, size: int = 256) -> None:
         self._lock = threading.Lock()

@@ -50,6 +50,7 @@ def _undone(s: FBState, d: dict[str, Any], side: str | None) -> None:
     for f in fields(FBState):
         setattr(s, f.name, getattr(restored, f.name))
     s.shared()  # its units are the rebuilt state's now
+    s.memo = None  # type: ignore[misc]  # and what was asked of the units before
 
 
 # --- game and turn ------------------------------------------------------------

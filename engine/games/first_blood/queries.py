@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 
 from engine.games.first_blood.board import Board, load_board
@@ -41,6 +40,11 @@ def label(uid: str) -> str:
 
 
 def ground_on_map(state: FBState, side: str | None = None) -> list[str]:
+    """The ground units on map hexes (of ``side``), in the state's order (read only)."""
+    return state.cached(("ground_on_map", side), lambda: _ground_on_map(state, side))
+
+
+def _ground_on_map(state: FBState, side: str | None) -> list[str]:
     oob = load_oob()
     return [uid for uid, u in state.units.items()
             if is_map_hex(u.loc) and oob[uid].kind == "ground"
@@ -54,12 +58,14 @@ def in_play(loc: str) -> bool:
 
 
 def occupancy(state: FBState) -> dict[str, list[str]]:
-    """Map hex -> ground units in it."""
-    oob = load_oob()
-    occ: dict[str, list[str]] = defaultdict(list)
-    for uid, u in state.units.items():
-        if is_map_hex(u.loc) and oob[uid].kind == "ground":
-            occ[u.loc].append(uid)
+    """Map hex -> ground units in it (read only)."""
+    return state.cached("occupancy", lambda: _occupancy(state))
+
+
+def _occupancy(state: FBState) -> dict[str, list[str]]:
+    occ: dict[str, list[str]] = {}
+    for uid in ground_on_map(state):
+        occ.setdefault(state.units[uid].loc, []).append(uid)
     return occ
 
 
@@ -76,10 +82,14 @@ def overstacked(state: FBState, occ: dict[str, list[str]] | None = None) -> list
 
 
 def hex_owner(state: FBState) -> dict[str, str]:
-    """Map hex -> the side whose ground units are in it (sides never share a hex, §6.4)."""
+    """Map hex -> the side whose ground units are in it (sides never share a hex, §6.4;
+    read only)."""
+    return state.cached("hex_owner", lambda: _hex_owner(state))
+
+
+def _hex_owner(state: FBState) -> dict[str, str]:
     oob = load_oob()
-    return {u.loc: oob[uid].side for uid, u in state.units.items()
-            if is_map_hex(u.loc) and oob[uid].kind == "ground"}
+    return {state.units[uid].loc: oob[uid].side for uid in ground_on_map(state)}
 
 
 def all_held_by_enemy(owner: dict[str, str], hexes: Iterable[str], side: str) -> bool:
@@ -97,17 +107,31 @@ def coast_hexes(side: str, group: str) -> list[str]:
 def zoc_of(state: FBState, side: str, owners: dict[str, str] | None = None) -> set[str]:
     """Hexes in the ZOC of ``side``'s ground units (§6.2): the six around each,
     across rivers and ridges, never into entry points or boxes.  (``owners``:
-    ``hex_owner(state)`` when the caller has it already.)"""
+    ``hex_owner(state)`` when the caller has it already.)  Read only."""
+    if owners is None or owners is hex_owner(state):
+        return state.cached(("zoc", side), lambda: _zoc(hex_owner(state), side))
+    return _zoc(owners, side)
+
+
+def _zoc(owners: dict[str, str], side: str) -> set[str]:
     b = load_board()
     out: set[str] = set()
-    for h, owner in (hex_owner(state) if owners is None else owners).items():
+    for h, owner in owners.items():
         if owner == side:
             out.update(b.neighbors(h))
     return out
 
 
 def units_at(state: FBState, loc: str) -> list[str]:
-    return [uid for uid, u in state.units.items() if u.loc == loc]
+    """The units at ``loc``, in the state's order (a new list)."""
+    return list(state.cached("by_loc", lambda: _by_loc(state)).get(loc, ()))
+
+
+def _by_loc(state: FBState) -> dict[str, list[str]]:
+    by_loc: dict[str, list[str]] = {}
+    for uid, u in state.units.items():
+        by_loc.setdefault(u.loc, []).append(uid)
+    return by_loc
 
 
 def in_box(loc: str) -> str | None:

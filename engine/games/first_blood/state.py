@@ -6,10 +6,13 @@ keeps what changes: where each unit is and what it has done this turn.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from engine.core.undo import Trail
+
+T = TypeVar("T")
 
 # Where a unit can be.  Map hexes are plain RRCC ids; everything else is a word.
 POOL = "pool"  # not yet arrived
@@ -108,9 +111,26 @@ class FBState:
     # copied from or to, and copies at its first change of one (``unit``): a command's
     # copy of a state copied the ~140 units each time, for the few it changes
     owned: ClassVar[set[str] | frozenset[str]] = frozenset()
+    # answers to read-only questions about the units at ``seq`` (who stands where, whose
+    # ZOC, where a unit may move: queries.py, movement.py), asked many times of each state
+    # while a command is decided, settled and shown; dropped when ``seq`` moves on or a
+    # unit is changed (``unit``).  Not a field: a copy starts without.
+    memo: ClassVar[tuple[int, dict[Any, Any]] | None] = None
+
+    def cached(self, key: Any, compute: Callable[[], T]) -> T:
+        """``compute()`` once per ``key`` while the units stay as they are.  The answer is
+        shared by every caller: read only."""
+        memo = self.memo
+        if memo is None or memo[0] != self.seq:
+            memo = self.memo = (self.seq, {})  # type: ignore[misc]  # the instance's own (FBState.memo)
+        answers = memo[1]
+        if key not in answers:
+            answers[key] = compute()
+        return answers[key]  # type: ignore[no-any-return]
 
     def unit(self, uid: str) -> Unit:
         """The unit ``uid``, to be changed: this state's own copy of it."""
+        self.memo = None  # type: ignore[misc]
         if uid not in self.owned:
             if not self.owned:
                 self.owned = set()  # type: ignore[misc]  # the instance's own (FBState.owned)

@@ -64,7 +64,7 @@ def test_artillery_range_counts_both_hexes_figure_8():
 
 def test_artillery_eliminates_one_usaf_unit_on_the_strip_first():
     state = combat_state({MOUNTAIN_GUN: "0311", US_FIGHTER: "strip:0709", US_FIGHTER_2: "strip:0709"})
-    state.units[US_FIGHTER].face_down = True
+    state.unit(US_FIGHTER).face_down = True
     # the strip itself cannot be hit while USAF units are on it
     with pytest.raises(IllegalCommandError) as err:
         play(state, "bombard", unit=MOUNTAIN_GUN, hex="0709", target=None)

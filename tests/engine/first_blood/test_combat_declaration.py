@@ -340,7 +340,7 @@ def _ij_blocked_in_box_d(state_units, boxes=("C", "D")):
     s = position(units, phase="ij_combat")
     for uid, loc in state_units.items():
         if loc == "box:D":
-            s.units[uid].boxes = list(boxes)
+            s.unit(uid).boxes = list(boxes)
     return s
 
 
@@ -362,7 +362,7 @@ def test_ij_may_not_attack_from_below_while_another_box_is_open():
 
 def test_ij_may_not_attack_from_below_while_an_entry_hex_is_free():
     s = _ij_blocked_in_box_d({"ij-kuma": "box:D"})
-    s.units["us-5-2"].loc = "eliminated"  # 0004 is empty when the combat phase starts
+    s.unit("us-5-2").loc = "eliminated"  # 0004 is empty when the combat phase starts
     s.blocked = combat.blocked_entries(s, "IJ")
     assert combat.entry_attack_targets(s, "ij-kuma") == []
 
@@ -370,7 +370,7 @@ def test_ij_may_not_attack_from_below_while_an_entry_hex_is_free():
 def test_ij_reinforcements_placed_in_the_box_this_turn_may_not_attack_from_below():
     """§5.2/§6.5: units placed in a box this turn cannot move, so cannot enter either."""
     s = _ij_blocked_in_box_d({"ij-kuma": "box:D"})
-    s.units["ij-kuma"].box_arrival = s.turn
+    s.unit("ij-kuma").box_arrival = s.turn
     assert combat.entry_attack_targets(s, "ij-kuma") == []
 
 

@@ -107,8 +107,8 @@ def test_us_air_support_adds_one_per_bomber_and_the_bomber_returns():
     goes back to the Ground Attack box, spent for the turn."""
     s = position({"us-1-1": "0707", "ij-kuma": "0706", "us-vmsb-232": "ga", "us-vmsb-231": "ga"},
                  phase="us_combat")
-    s.units["us-vmsb-232"].support = "0706"
-    s.units["us-vmsb-231"].support = "0706"
+    s.unit("us-vmsb-232").support = "0706"
+    s.unit("us-vmsb-231").support = "0706"
     r, events = fight(s, ["0706"], ["us-1-1"], 3)
     assert (r["odds"], r["modifier"], r["die"], r["total"]) == ("1:1", 2, 3, 5)
     assert r["result"] == "DR"
@@ -403,7 +403,7 @@ def test_attackers_without_a_retreat_route_are_eliminated():
     1108, 1008 are in IJ ZOC (from 1209, 1007, 1009) or IJ-held (1009): eliminated."""
     s = position({"us-1-1": "1109", "us-1-2": "1109", "ij-kuma": "1209", "ij-124-1": "1009",
                   "ij-124-3": "1007"}, phase="us_combat")
-    s.units["ij-124-1"].defended = True  # attacked earlier this phase, so not owed (§7)
+    s.unit("ij-124-1").defended = True  # attacked earlier this phase, so not owed (§7)
     r, _ = fight(s, ["1209"], ["us-1-1", "us-1-2"], 1)
     assert (r["odds"], r["result"]) == ("2:1", "A1")
     assert prompt(s).side == "US"
@@ -476,8 +476,8 @@ def test_attack_upon_entry_success_means_entering_the_hex():
 
 def test_attack_upon_entry_after_de_enters_without_a_choice():
     s = _landing({"us-7-2": "entry:us-east-1"})
-    s.units["ij-kuma"].loc = "eliminated"
-    s.units["ij-kure-3"].loc = "0701"
+    s.unit("ij-kuma").loc = "eliminated"
+    s.unit("ij-kure-3").loc = "0701"
     r, events = fight(s, ["0701"], ["us-2-3", "us-7-1", "us-7-2"], 5)  # 15 v 4: 3:1
     assert (r["defence"], r["odds"], r["result"]) == (4, "3:1", "DE")
     assert sorted(e.data["unit"] for e in events if e.type == "unit_advanced") == ["us-2-3", "us-7-1", "us-7-2"]
@@ -511,7 +511,7 @@ def test_attack_upon_entry_overstacking_is_settled_by_losses():
 def test_air_support_may_back_an_attack_upon_entry():
     """§5.3: bombers in Ground Attack may support (+1 each)."""
     s = _landing({"us-vmsb-232": "ga"})
-    s.units["us-vmsb-232"].support = "0701"
+    s.unit("us-vmsb-232").support = "0701"
     declare(s, ["0701"], ["us-2-3", "us-7-1"])
     a = combat.assess(s, s.combat)
     assert (a["attack"], a["defence"], a["modifier"]) == (10, 8, 1)
@@ -560,7 +560,7 @@ def _blocked_box_d(ij_units):
     units.update({u: "box:D" for u in ij_units})
     s = position(units, phase="ij_combat")
     for u in ij_units:
-        s.units[u].boxes = ["C", "D"]
+        s.unit(u).boxes = ["C", "D"]
     return s
 
 
@@ -575,8 +575,8 @@ def test_ij_attack_from_below_success_enters_the_hex():
 
 def test_ij_attack_from_below_failure_eliminates_the_attackers():
     s = _blocked_box_d(["ij-kuma", "ij-124-1"])
-    s.units["us-amtrac-1"].loc = GONE
-    s.units["us-1-3"].loc = "0000"
+    s.unit("us-amtrac-1").loc = GONE
+    s.unit("us-1-3").loc = "0000"
     r, events = fight(s, ["0000"], ["ij-kuma", "ij-124-1"], 4)
     assert (r["attack"], r["defence"], r["odds"], r["result"]) == (8, 10, "1:2", "A1")
     if s.pending:

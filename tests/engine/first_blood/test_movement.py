@@ -383,7 +383,7 @@ def test_us_unit_entering_a_strip_changes_nothing():
 
 def _spent(state: FBState, *units: str) -> None:
     for uid in units:
-        state.units[uid].mf_left = 0  # they have moved already: none can leave again
+        state.unit(uid).mf_left = 0  # they have moved already: none can leave again
 
 
 def test_move_may_pass_through_a_full_friendly_hex():

@@ -348,5 +348,5 @@ def test_5_ending_movement_warns_of_units_left_on_entry_points():
     state = position({US_INF: "entry:us-east-1", "us-1-2": "0707"}, phase="us_movement", turn=OCT_III)
     (note,) = RULES.end_phase_notes(state)
     assert note == "US 1/1 is still on an entry point and will be eliminated at the end of your combat phase (§5)"
-    state.units[US_INF].loc = "0701"
+    state.unit(US_INF).loc = "0701"
     assert RULES.end_phase_notes(state) == []

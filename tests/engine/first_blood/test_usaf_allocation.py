@@ -29,7 +29,7 @@ def air_phase(units: dict[str, str], strips: dict | None = None, face_down: tupl
               phase: str = "us_air"):
     state = position({**IJ_FAR, **units}, phase=phase, turn=TURN, strips=strips, others=ELIMINATED)
     for uid in face_down:
-        state.units[uid].face_down = True
+        state.unit(uid).face_down = True
     return state
 
 

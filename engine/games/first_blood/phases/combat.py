@@ -137,8 +137,10 @@ def _can_add_target(state: FBState, c: Combat, hex_id: str, undefended: dict[str
 
 
 def _offmap_units(state: FBState, side: str) -> list[str]:
-    return [uid for uid, u in state.units.items()
-            if q.spec(uid).side == side and q.in_play(u.loc) and not is_map_hex(u.loc)]
+    """The side's units in play off the map (entry points, boxes), read only."""
+    return state.cached(("offmap", side), lambda: [
+        uid for uid, u in state.units.items()
+        if q.spec(uid).side == side and q.in_play(u.loc) and not is_map_hex(u.loc)])
 
 
 # --- legal commands -----------------------------------------------------------

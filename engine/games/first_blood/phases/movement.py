@@ -63,23 +63,33 @@ class Ground:
 
 
 def ground(state: FBState) -> Ground:
+    """Who stands where, once per state (read only; its ``relief`` fills as it is asked)."""
+    return state.cached("ground", lambda: _ground(state))
+
+
+def _ground(state: FBState) -> Ground:
     owner = q.hex_owner(state)
     occ = q.occupancy(state)
     return Ground(owner, occ, {s: q.zoc_of(state, s, owner) for s in ("US", "IJ")}, q.overstacked(state, occ))
 
 
-def reachable(state: FBState, uid: str, where: Ground | None = None) -> dict[str, Reach]:
+def reachable(state: FBState, uid: str) -> dict[str, Reach]:
     """Every place the unit may end a move now, with the cheapest cost and path.
 
     §6.4 "only applies at the end of the movement phase" (R-6.4a): a move may pass
     through full hexes and may even end in one, if another unit there can still leave
     it for a hex with room; until one has, only the units of the over-stacked hex may
-    move, so the phase can always be brought back within the limit."""
-    where = where or ground(state)
+    move, so the phase can always be brought back within the limit.  Once per state
+    and unit: read only."""
+    return state.cached(("reachable", uid), lambda: _reachable(state, uid))
+
+
+def _reachable(state: FBState, uid: str) -> dict[str, Reach]:
+    where = ground(state)
     origin = state.units[uid].loc
     if _held_back(where, origin):
         return {}
-    return {h: r for h, r in _search(state, uid, where).items() if _end_refusal(state, where, h, origin) is None}
+    return {h: r for h, r in _found(state, uid).items() if _end_refusal(state, where, h, origin) is None}
 
 
 def _held_back(where: Ground, origin: str) -> Reason | None:
@@ -144,8 +154,13 @@ def _relieved(state: FBState, where: Ground, full: str, origin: str) -> bool:
     if key not in where.relief:
         where.relief[key] = any(
             h != full and is_map_hex(h) and q.room(where.occ, h) + (h == origin) > 0
-            for u in where.occ[full] for h in _search(state, u, where))
+            for u in where.occ[full] for h in _found(state, u))
     return where.relief[key]
+
+
+def _found(state: FBState, uid: str) -> dict[str, Reach]:
+    """``_search`` without the reasons, once per state and unit (read only)."""
+    return state.cached(("found", uid), lambda: _search(state, uid, ground(state)))
 
 
 def _search(state: FBState, uid: str, where: Ground,
@@ -271,11 +286,10 @@ def movable_units(state: FBState, side: str) -> list[str]:
 def iter_moves(state: FBState, side: str, unit: str | None = None) -> Iterator[Command]:
     """The legal moves, unit by unit, computed only as far as they are asked for."""
     units = [unit] if unit is not None else movable_units(state, side)
-    where = ground(state) if units else None
     for uid in units:
         if uid not in state.units or q.spec(uid).side != side or q.spec(uid).kind != "ground":
             continue
-        for dest in sorted(reachable(state, uid, where)):
+        for dest in sorted(reachable(state, uid)):
             yield Command("move", {"unit": uid, "to": dest})
 
 
@@ -291,9 +305,7 @@ def must_move_units(state: FBState, side: str) -> list[str]:
 
 
 def unmet_must_moves(state: FBState, side: str) -> list[str]:
-    units = must_move_units(state, side)
-    where = ground(state) if units else None
-    return [uid for uid in units if reachable(state, uid, where)]
+    return [uid for uid in must_move_units(state, side) if reachable(state, uid)]
 
 
 def why_move_illegal(state: FBState, side: str, data: dict[str, Any]) -> IllegalCommandError:

@@ -151,7 +151,7 @@ def open_advance(em: Emitter) -> None:
         if q.room(occ, target) < 0:
             em.emit("decision_opened", c.side, decision={
                 "kind": "loss", "side": c.side, "count": -q.room(occ, target),
-                "candidates": occ[target], "reason": "over-stacked after entering", "rule": "§5.1"})
+                "candidates": list(occ[target]), "reason": "over-stacked after entering", "rule": "§5.1"})
         return
     em.emit("decision_opened", c.side, decision={
         "kind": "advance", "side": c.side, "units": units, "hexes": vacated, "rule": "§7.8"})
