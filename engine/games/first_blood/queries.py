@@ -158,8 +158,8 @@ def air_capacity(state: FBState) -> int:
 def active_usaf(state: FBState) -> list[str]:
     """§11: face-up or face-down USAF units on air strips, in CAP or in Ground Attack."""
     return [uid for uid, u in state.units.items()
-            if spec(uid).side == "US" and spec(uid).kind != "ground"
-            and (u.loc.startswith(STRIP_PREFIX) or u.loc in ("cap", "ga"))]
+            if (u.loc.startswith(STRIP_PREFIX) or u.loc in ("cap", "ga"))
+            and spec(uid).side == "US" and spec(uid).kind != "ground"]
 
 
 def can_fly_cap(uid: str) -> bool:

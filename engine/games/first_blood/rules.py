@@ -165,6 +165,10 @@ class FirstBlood:
             return
         phase = state.phase
         unit = only.data.get("unit") if only is not None else None
+
+        def wants(*types: str) -> bool:  # (a family of commands that cannot hold ``only`` is skipped)
+            return only is None or only.type in types
+
         if _placing(phase):
             yield from reinforcements.iter_place(state, side, unit if isinstance(unit, str) else None)
             yield from _set_up_done(state, side)
@@ -172,18 +176,20 @@ class FirstBlood:
             if only is not None and only.type == "move" and isinstance(unit, str):
                 yield from movement.iter_moves(state, side, unit)
                 return
-            if only is None or only.type == "move":
+            if wants("move"):
                 yield from movement.iter_moves(state, side)
             if side == "IJ":
-                yield from air.gen_air_attacks(state) + air.gen_naval_support(state)
-            else:
+                if wants("air_attack", "naval_support"):
+                    yield from air.gen_air_attacks(state) + air.gen_naval_support(state)
+            elif wants("air_support"):
                 yield from air.gen_air_support(state)
             if not movement.unmet_must_moves(state, side) and not q.overstacked(state):
                 yield Command("end_phase")
         elif phase.endswith("_combat"):
-            yield from combat.gen_combat(state, side)
+            if wants(*combat.COMMANDS):
+                yield from combat.gen_combat(state, side)
             if state.combat is None:
-                if side == "IJ":
+                if side == "IJ" and wants("bombard"):
                     yield from bombardment.gen_bombard(state)
                 if not combat.obligations(state, side):
                     yield Command("end_phase")
@@ -342,7 +348,7 @@ class FirstBlood:
         if side is None or not (state.phase.endswith("_movement") or state.phase.endswith("_combat")):
             return []
         stranded = sorted(uid for uid, u in state.units.items()
-                          if q.spec(uid).side == side and q.in_entry(u.loc) is not None)
+                          if q.in_entry(u.loc) is not None and q.spec(uid).side == side)
         if not stranded:
             return []
         when = "at the end of this phase" if state.phase.endswith("_combat") else "at the end of your combat phase"

@@ -7,6 +7,8 @@ combat phase may end, and attacks upon entry.  Outcomes after the roll are in
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from fb_support import declare, illegal, resolved
 
@@ -15,6 +17,7 @@ from engine.core.events import Command
 from engine.games.first_blood.phases import combat
 from engine.games.first_blood.rules import RULES
 from engine.games.first_blood.testing import force_die, play, position
+from engine.selfplay import play_one
 
 IJ_4CF = ["ij-kuma", "ij-124-1", "ij-124-3"]
 
@@ -429,3 +432,16 @@ def test_7_no_declaration_step_leads_only_to_cancel(units):
     play(s2, "attack", hex="0002")
     assert not [c for c in legal(s2) if c.type == "attack"]
     assert illegal(s2, "attack", hex="0001").rule == "§7"
+
+
+def test_the_combat_commands_are_the_ones_named_for_deciding():
+    """FirstBlood._iter_legal skips gen_combat for a command not of combat.COMMANDS:
+    every command it lists in a whole game's combat phases is of those."""
+    state, seen = RULES.blank(), set()
+    for event in play_one("first_blood", seed=5, index=0, check_leaks=False).events:
+        RULES.apply(state, event)
+        if state.phase.endswith("_combat") and not state.pending and state.result is None:
+            for side in ("US", "IJ"):
+                with contextlib.suppress(KeyError):  # between two events of one command (a combat half resolved)
+                    seen |= {c.type for c in combat.gen_combat(state, side)}
+    assert {"attack", "add", "resolve", "cancel_attack"} <= seen <= set(combat.COMMANDS)

@@ -17,7 +17,10 @@ from engine.core.hexes import distance_between
 from engine.games.first_blood import queries as q
 from engine.games.first_blood import tables
 from engine.games.first_blood.phases import mandatory, movement
-from engine.games.first_blood.state import Combat, FBState, is_map_hex
+from engine.games.first_blood.state import BOX_PREFIX, ENTRY_PREFIX, Combat, FBState, is_map_hex
+
+OFF_MAP = (BOX_PREFIX, ENTRY_PREFIX)  # in play, but off the map: at an entry point or in a box
+COMMANDS = ("attack", "add", "resolve", "cancel_attack")  # what gen_combat lists
 
 # --- who may attack whom ------------------------------------------------------
 
@@ -140,7 +143,7 @@ def _offmap_units(state: FBState, side: str) -> list[str]:
     """The side's units in play off the map (entry points, boxes), read only."""
     return state.cached(("offmap", side), lambda: [
         uid for uid, u in state.units.items()
-        if q.spec(uid).side == side and q.in_play(u.loc) and not is_map_hex(u.loc)])
+        if u.loc.startswith(OFF_MAP) and q.spec(uid).side == side])
 
 
 # --- legal commands -----------------------------------------------------------

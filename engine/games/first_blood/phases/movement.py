@@ -216,12 +216,13 @@ def _search(state: FBState, uid: str, where: Ground,
                 prev[h] = None
                 heapq.heappush(frontier, (cost, h))
 
+    explain = why is not None  # (the reasons' texts are written only when asked for)
     while frontier:
         cost, h = heapq.heappop(frontier)
         if cost > best[h]:
             continue
         if h != origin and h in enemy_zoc:
-            for n, _ in b.steps[h]:  # §6.2: movement halts on entering an enemy ZOC
+            for n, _ in b.steps[h] if explain else ():  # §6.2: movement halts on entering an enemy ZOC
                 if owner.get(n, side) != side:
                     refuse(n, 0, "§6.4", f"{n} holds enemy units")
                 else:
@@ -229,15 +230,18 @@ def _search(state: FBState, uid: str, where: Ground,
             continue
         for n, step in b.steps[h]:
             if owner.get(n, side) != side:
-                refuse(n, 0, "§6.4", f"{n} holds enemy units")  # never into an enemy-occupied hex
+                if explain:
+                    refuse(n, 0, "§6.4", f"{n} holds enemy units")  # never into an enemy-occupied hex
                 continue
             if h == origin and start_in_zoc and n in enemy_zoc:
-                refuse(n, 1, "§6.2", "a unit may not move from one enemy ZOC hex to another")
+                if explain:
+                    refuse(n, 1, "§6.2", "a unit may not move from one enemy ZOC hex to another")
                 continue
             c = cost + step
             if c > budget:
-                refuse(n, 2, "§6.1", f"{q.label(uid)} cannot reach {n} with {budget} MF "
-                                     f"(the cheapest way costs {c})")
+                if explain:
+                    refuse(n, 2, "§6.1", f"{q.label(uid)} cannot reach {n} with {budget} MF "
+                                         f"(the cheapest way costs {c})")
             elif c < best.get(n, 1 << 30):
                 best[n] = c
                 prev[n] = h
@@ -300,7 +304,7 @@ def gen_moves(state: FBState, side: str, unit: str | None = None) -> list[Comman
 def must_move_units(state: FBState, side: str) -> list[str]:
     """§6.5: IJ units in an off-map box must move every turn, except the turn they arrived."""
     return [uid for uid, u in state.units.items()
-            if q.spec(uid).side == side and q.in_box(u.loc) is not None
+            if q.in_box(u.loc) is not None and q.spec(uid).side == side
             and u.box_arrival != state.turn and not u.moved]
 
 

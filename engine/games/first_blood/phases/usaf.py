@@ -39,9 +39,9 @@ def step(state: FBState) -> str:
 
 
 def _face_up_ready(state: FBState) -> list[str]:
-    return sorted(uid for uid, u in state.units.items() if q.spec(uid).side == "US"
-                  and q.spec(uid).kind != "ground" and not u.face_down
-                  and (q.on_strip(u.loc) is not None or u.loc == USAF_RESERVE))
+    return sorted(uid for uid, u in state.units.items()
+                  if (q.on_strip(u.loc) is not None or u.loc == USAF_RESERVE) and not u.face_down
+                  and q.spec(uid).side == "US" and q.spec(uid).kind != "ground")
 
 
 def gen_air_phase(state: FBState) -> list[Command]:
