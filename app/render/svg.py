@@ -269,9 +269,14 @@ def _unit_title(u: Mapping[str, Any], must_attack: bool) -> str:
     return "; ".join(bits)
 
 
-def _counter(ctx: _Ctx, u: Mapping[str, Any], at: Point, map_hex: str | None = None) -> str:
+def _counter_marks(ctx: _Ctx, u: Mapping[str, Any]) -> tuple[bool, bool, bool]:
+    """A counter's marks: it owes an attack, it is attacking, it is selected."""
     uid = str(u.get("id", ""))
-    marks = (uid in ctx.must_attack, uid in ctx.attacking, uid == ctx.selected)
+    return uid in ctx.must_attack, uid in ctx.attacking, uid == ctx.selected
+
+
+def _counter(ctx: _Ctx, u: Mapping[str, Any], at: Point, map_hex: str | None = None) -> str:
+    marks = _counter_marks(ctx, u)
     try:  # a counter is drawn again and again the same, wherever it stands: once per look is enough
         head, tail = _counter_memo(tuple(u.items()), map_hex, marks, ctx.st.page.counter)
     except TypeError:  # a value that cannot be a key
@@ -750,7 +755,7 @@ def layer_parts(
     ctx.trail = tuple(h for h in trail if h in ctx.st.board.hexes)
     ctx.fan = fan if fan in ctx.st.board.hexes and len(ctx.by_loc.get(fan, [])) > 1 else None
     heading = title if title is not None else str(view.get("title") or "First Blood")
-    return heading, [_part(pid, cls, inner) for pid, cls, inner in _layer_groups(ctx, heading)]
+    return heading, _layer_groups(ctx, heading)
 
 
 def layers_svg(heading: str, parts: list[Part]) -> str:
@@ -798,25 +803,20 @@ def _rows() -> dict[str, list[str]]:
     return rows
 
 
-def _layer_groups(ctx: _Ctx, heading: str) -> list[tuple[str, str, str]]:
-    """(id, class, content) of each part: a map row's hex states and a row's counters
-    are parts of their own, so a move redraws two or three rows, not the map; so are
-    runs of the tray's slots, so a placement redraws a run, not the tray."""
+def _layer_groups(ctx: _Ctx, heading: str) -> list[Part]:
+    """The parts: a map row's hex states and a row's counters are parts of their own,
+    so a move redraws two or three rows, not the map; so are runs of the tray's slots,
+    so a placement redraws a run, not the tray."""
     st, p = ctx.st, ctx.st.page
     rows = _rows()
-    out = [("layer-header", "header", _header(ctx, heading)), ("layer-top", "top-boxes", _top_boxes(ctx))]
+    out: list[tuple[str, str, str] | Part] = [("layer-header", "header", _header(ctx, heading)),
+                                              ("layer-top", "top-boxes", _top_boxes(ctx))]
     busy = ctx.busy()
     out += [(f"layer-states-{r}", "hex-states", "".join(_hex_state(ctx, h) for h in hexes if h in busy))
             for r, hexes in rows.items()]
     out += [("layer-marks", "marks", _marks(ctx)), ("layer-trail", "trail-layer", _trail(ctx)),
             ("layer-entries", "entries", "".join(_entry(ctx, e) for e in st.board.entries.values()))]
-    for r, hexes in rows.items():
-        stacks = []
-        for h in hexes:
-            if ctx.by_loc.get(h) and h != ctx.fan:
-                c = p.layout.centre(h)
-                stacks.append(_stack(ctx, ctx.by_loc[h], Point(c.x, c.y - 1), 4.0, h))
-        out.append((f"layer-units-{r}", "units", "".join(stacks)))
+    out += [_units_row(ctx, r, hexes) for r, hexes in rows.items()]
     entering = []
     for e in st.board.entries.values():
         units = ctx.by_loc.get(f"entry:{e.id}")
@@ -827,11 +827,38 @@ def _layer_groups(ctx: _Ctx, heading: str) -> list[tuple[str, str, str]]:
             ("layer-fan", "units", _fanned(ctx, ctx.fan) if ctx.fan else ""),
             ("layer-bottom", "bottom", _bottom(ctx))]
     out += [(f"layer-tray-{k}", "units tray-units", inner) for k, inner in enumerate(_tray(ctx))]
-    return out
+    return [g if isinstance(g, Part) else _part(*g) for g in out]
+
+
+# a map row's counters, drawn once per look.  The engine's view shares a unit's entry
+# among the states in which the unit looks the same, so a row that did not change is
+# the very same entries again: the key names them by identity (and their marks), and
+# each drawing keeps its entries, so no id is reused while the drawing is kept.  (Views
+# are read only: an entry changed in place would be drawn as it was.)
+_ROWS_DRAWN: dict[tuple[Any, ...], tuple[tuple[Any, ...], Part]] = {}
+_ROWS_KEPT = 2048
+
+
+def _units_row(ctx: _Ctx, r: str, hexes: list[str]) -> Part:
+    stacks = [(h, ctx.by_loc[h]) for h in hexes if h in ctx.by_loc and h != ctx.fan]
+    key = (r, ctx.st.page.counter, *((h, *((id(u), _counter_marks(ctx, u)) for u in units)) for h, units in stacks))
+    hit = _ROWS_DRAWN.get(key)
+    if hit is not None:
+        return hit[1]
+    p = ctx.st.page
+    drawn = []
+    for h, units in stacks:
+        c = p.layout.centre(h)
+        drawn.append(_stack(ctx, units, Point(c.x, c.y - 1), 4.0, h))
+    part = _part(f"layer-units-{r}", "units", "".join(drawn))
+    if len(_ROWS_DRAWN) >= _ROWS_KEPT:
+        _ROWS_DRAWN.clear()  # (simpler than least-recently-used, and safe across threads)
+    _ROWS_DRAWN[key] = (tuple(u for _, units in stacks for u in units), part)
+    return part
 
 
 def _layers_inner(ctx: _Ctx, heading: str) -> str:
-    return "".join(_part(pid, cls, inner).svg for pid, cls, inner in _layer_groups(ctx, heading))
+    return "".join(part.svg for part in _layer_groups(ctx, heading))
 
 
 def render_map(

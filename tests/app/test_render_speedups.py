@@ -3,10 +3,14 @@ coordinates (issue 7, "cost of an action"): the drawing must stay exactly the sa
 
 from __future__ import annotations
 
+import copy
+
+from app.render import svg
 from app.render.counters import n
 from app.render.svg import _hex_state, _make_ctx, _q, _rows, layer_parts
 from engine.core.events import Command
 from engine.games.first_blood.rules import RULES
+from engine.selfplay import play_one
 
 
 def _view_with_everything() -> dict:
@@ -41,3 +45,25 @@ def test_cached_escaping_and_coordinates_give_the_same_text() -> None:
     assert [n(v) for v in (0.0, -0.0, 1, 1.0, 2.505, -0.001, 12.3456)] == ["0", "0", "1", "1", "2.5", "0", "12.35"]
     view = _view_with_everything()
     assert layer_parts(view, highlights={"0709": "3"}) == layer_parts(view, highlights={"0709": "3"})
+
+
+def test_a_row_of_counters_drawn_again_is_the_row_drawn_afresh() -> None:
+    """A map row's counters are kept by the identity of the view's unit entries (shared by
+    the states in which a unit looks the same): along a whole game, with a selection and
+    an attack's marks, each answer is the drawing that entries never seen before give."""
+    state, compared, kept_rows = RULES.blank(), 0, 0
+    for n_event, event in enumerate(play_one("first_blood", seed=5, index=0, check_leaks=False).events):
+        RULES.apply(state, event)
+        if n_event % 7:
+            continue
+        for side in ("US", "IJ"):
+            view = RULES.view(state, side)
+            on_map = [u["id"] for u in view["units"] if len(str(u["loc"])) == 4]
+            for selected in (None, *on_map[:1]):
+                drawn = layer_parts(view, selected=selected)
+                before = len(svg._ROWS_DRAWN)
+                assert layer_parts(view, selected=selected) == drawn
+                kept_rows += len(svg._ROWS_DRAWN) == before  # the second drawing drew no row
+                assert layer_parts(copy.deepcopy(view), selected=selected) == drawn, (n_event, side, selected)
+                compared += 1
+    assert compared > 200 and kept_rows == compared
