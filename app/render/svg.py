@@ -19,11 +19,11 @@ import math
 import re
 import zlib
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from xml.sax.saxutils import escape
 
 from app.render.counters import (
@@ -46,6 +46,7 @@ STATUS_WORDS = {"oper": "operational", "dam": "damaged", "dest": "destroyed"}
 BOX_SIDE = {"ijaaf_reserve": "IJ", "ijaaf_attack": "IJ", "ijn_reserve": "IJ", "ijn_attack": "IJ",
             "cap": "US", "ga": "US", "usaf_reserve": "US"}
 NOTE = "Map and order of battle: reconstructions"
+T = TypeVar("T")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]*$")
 
 MAP_CSS = Path(__file__).resolve().parents[2] / "static" / "map.css"  # linked by the page, inlined standalone
@@ -356,6 +357,10 @@ def _flow(ctx: _Ctx, units: list[Mapping[str, Any]], area: Rect, max_rows: int) 
     """Counters left to right in up to ``max_rows`` rows, overlapping when they do not fit."""
     if not units:
         return ""
+    return _once_per_look(ctx, units, ("flow", area, max_rows), lambda: _flowed(ctx, units, area, max_rows))
+
+
+def _flowed(ctx: _Ctx, units: list[Mapping[str, Any]], area: Rect, max_rows: int) -> str:
     size, gap = ctx.st.page.counter, 4.0
     per_row = max(1, int((area.w + gap) // (size + gap)))
     rows = min(max_rows, math.ceil(len(units) / per_row))
@@ -830,31 +835,41 @@ def _layer_groups(ctx: _Ctx, heading: str) -> list[Part]:
     return [g if isinstance(g, Part) else _part(*g) for g in out]
 
 
-# a map row's counters, drawn once per look.  The engine's view shares a unit's entry
-# among the states in which the unit looks the same, so a row that did not change is
-# the very same entries again: the key names them by identity (and their marks), and
-# each drawing keeps its entries, so no id is reused while the drawing is kept.  (Views
-# are read only: an entry changed in place would be drawn as it was.)
-_ROWS_DRAWN: dict[tuple[Any, ...], tuple[tuple[Any, ...], Part]] = {}
-_ROWS_KEPT = 2048
+# counters drawn once per look.  The engine's view shares a unit's entry among the
+# states in which the unit looks the same, so a row of the map or a box that did not
+# change is the very same entries again: the key names them by identity (and their
+# marks), and each drawing keeps its entries, so no id is reused while the drawing is
+# kept.  (Views are read only: an entry changed in place would be drawn as it was.)
+_LOOKS: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+_LOOKS_KEPT = 4096
+
+
+def _once_per_look(ctx: _Ctx, units: list[Mapping[str, Any]], where: tuple[Any, ...], draw: Callable[[], T]) -> T:
+    """``draw()`` of ``units`` at ``where`` (all else the drawing depends on), once per look."""
+    key = (where, ctx.st.page.counter, *((id(u), _counter_marks(ctx, u)) for u in units))
+    hit = _LOOKS.get(key)
+    if hit is not None:
+        return hit[1]  # type: ignore[no-any-return]
+    drawn = draw()
+    if len(_LOOKS) >= _LOOKS_KEPT:
+        _LOOKS.clear()  # (simpler than least-recently-used, and safe across threads)
+    _LOOKS[key] = (tuple(units), drawn)
+    return drawn
 
 
 def _units_row(ctx: _Ctx, r: str, hexes: list[str]) -> Part:
+    """A map row's counters, as a part."""
     stacks = [(h, ctx.by_loc[h]) for h in hexes if h in ctx.by_loc and h != ctx.fan]
-    key = (r, ctx.st.page.counter, *((h, *((id(u), _counter_marks(ctx, u)) for u in units)) for h, units in stacks))
-    hit = _ROWS_DRAWN.get(key)
-    if hit is not None:
-        return hit[1]
-    p = ctx.st.page
-    drawn = []
-    for h, units in stacks:
-        c = p.layout.centre(h)
-        drawn.append(_stack(ctx, units, Point(c.x, c.y - 1), 4.0, h))
-    part = _part(f"layer-units-{r}", "units", "".join(drawn))
-    if len(_ROWS_DRAWN) >= _ROWS_KEPT:
-        _ROWS_DRAWN.clear()  # (simpler than least-recently-used, and safe across threads)
-    _ROWS_DRAWN[key] = (tuple(u for _, units in stacks for u in units), part)
-    return part
+
+    def draw() -> Part:
+        p, drawn = ctx.st.page, []
+        for h, units in stacks:
+            c = p.layout.centre(h)
+            drawn.append(_stack(ctx, units, Point(c.x, c.y - 1), 4.0, h))
+        return _part(f"layer-units-{r}", "units", "".join(drawn))
+
+    return _once_per_look(ctx, [u for _, units in stacks for u in units],
+                          ("row", r, *((h, len(units)) for h, units in stacks)), draw)
 
 
 def _layers_inner(ctx: _Ctx, heading: str) -> str:

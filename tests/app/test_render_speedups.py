@@ -48,9 +48,10 @@ def test_cached_escaping_and_coordinates_give_the_same_text() -> None:
 
 
 def test_a_row_of_counters_drawn_again_is_the_row_drawn_afresh() -> None:
-    """A map row's counters are kept by the identity of the view's unit entries (shared by
-    the states in which a unit looks the same): along a whole game, with a selection and
-    an attack's marks, each answer is the drawing that entries never seen before give."""
+    """A map row's counters and a box's are kept by the identity of the view's unit entries
+    (shared by the states in which a unit looks the same): along a whole game, with a
+    selection and an attack's marks, each answer is the drawing that entries never seen
+    before give."""
     state, compared, kept_rows = RULES.blank(), 0, 0
     for n_event, event in enumerate(play_one("first_blood", seed=5, index=0, check_leaks=False).events):
         RULES.apply(state, event)
@@ -61,9 +62,9 @@ def test_a_row_of_counters_drawn_again_is_the_row_drawn_afresh() -> None:
             on_map = [u["id"] for u in view["units"] if len(str(u["loc"])) == 4]
             for selected in (None, *on_map[:1]):
                 drawn = layer_parts(view, selected=selected)
-                before = len(svg._ROWS_DRAWN)
+                before = len(svg._LOOKS)
                 assert layer_parts(view, selected=selected) == drawn
-                kept_rows += len(svg._ROWS_DRAWN) == before  # the second drawing drew no row
+                kept_rows += len(svg._LOOKS) == before  # the second drawing drew no row
                 assert layer_parts(copy.deepcopy(view), selected=selected) == drawn, (n_event, side, selected)
                 compared += 1
     assert compared > 200 and kept_rows == compared
