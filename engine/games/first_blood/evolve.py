@@ -81,10 +81,11 @@ def _phase(s: FBState, d: dict[str, Any], side: str | None) -> None:
         s.last_combat = None  # the report of a combat lasts until the next combat phase or turn
     oob = load_oob()
     if s.phase.endswith("_movement"):
-        for uid in s.units:
-            if oob[uid].side == side and oob[uid].kind == "ground":
+        for uid, u in s.units.items():
+            fresh = (oob[uid].mf, False, False)
+            if oob[uid].side == side and oob[uid].kind == "ground" and (u.mf_left, u.stopped, u.moved) != fresh:
                 u = s.unit(uid)
-                u.mf_left, u.stopped, u.moved = oob[uid].mf, False, False
+                u.mf_left, u.stopped, u.moved = fresh
     elif s.phase.endswith("_combat"):
         for uid, u in s.units.items():
             if u.fought or u.defended:
@@ -249,9 +250,11 @@ def _resolved(s: FBState, d: dict[str, Any], side: str | None) -> None:
     s.last_combat = {**undo.unmarked(d), "side": side, "seq": s.seq}
     # R-5.1a: artillery landing with an attack upon entry has been through that combat
     for uid in d["attackers"] + d["artillery"] + d.get("landing", []):
-        s.unit(uid).fought, s.unit(uid).fought_turn = True, s.turn
+        u = s.unit(uid)
+        u.fought, u.fought_turn = True, s.turn
     for uid in d["defenders"]:
-        s.unit(uid).defended, s.unit(uid).fought_turn = True, s.turn
+        u = s.unit(uid)
+        u.defended, u.fought_turn = True, s.turn
 
 
 @on("combat_steps")
