@@ -4,24 +4,25 @@ database whenever one is reachable (in CI it must be)."""
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import psycopg
 import pytest
 from app_support import ADMIN
 from fastapi.testclient import TestClient
+from live_server import PG_ADMIN_DSN, fresh_postgres_database
 
 from app.config import Settings
 from app.main import create_app
 
-PG_ADMIN = os.environ.get("TEST_POSTGRES_DSN", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
-PG_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/{db}")
+DATABASES = ["sqlite", "postgresql"]  # every server test runs on both
 
 
 def postgres_available() -> bool:
     try:
-        with psycopg.connect(PG_ADMIN, connect_timeout=3):
+        with psycopg.connect(PG_ADMIN_DSN, connect_timeout=3):
             return True
     except psycopg.Error:
         return False
@@ -35,28 +36,47 @@ def _pg_ok() -> bool:
     return ok
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path, _pg_ok: bool) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'games.db'}"
+@contextmanager
+def fresh_database(kind: str, folder: Path, pg_ok: bool) -> Iterator[str]:
+    """The URL of a new, empty database of ``kind``: a SQLite file in ``folder``, or a
+    PostgreSQL database dropped afterwards (the test is skipped where none answers)."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / 'games.db'}"
         return
-    if not _pg_ok:
+    if not pg_ok:
         pytest.skip("PostgreSQL is not reachable")
-    name = f"test_{secrets.token_hex(6)}"
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield PG_URL.format(db=name)
-    finally:
-        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_postgres_database("test") as url:
+        yield url
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path, _pg_ok: bool) -> Iterator[str]:
+    with fresh_database(request.param, tmp_path, _pg_ok) as url:
+        yield url
+
+
+@pytest.fixture(scope="module", params=DATABASES)
+def module_database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                        _pg_ok: bool) -> Iterator[str]:
+    """A database shared by a module's tests (a long fuzz that builds on one game)."""
+    with fresh_database(request.param, tmp_path_factory.mktemp("db"), _pg_ok) as url:
+        yield url
+
+
+def settings_for(database_url: str) -> Settings:
+    return Settings(database_url=database_url, secret_key="test-signing-key", admin_user=ADMIN[0],
+                    admin_password=ADMIN[1], base_url="http://testserver", snapshot_every=25,
+                    mail_interval_seconds=0)  # the mail tests run the delivery job themselves
 
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, secret_key="test-signing-key", admin_user=ADMIN[0],
-                    admin_password=ADMIN[1], base_url="http://testserver", snapshot_every=25,
-                    mail_interval_seconds=0)  # the mail tests run the delivery job themselves
+    return settings_for(database_url)
+
+
+@pytest.fixture(scope="module")
+def module_settings(module_database_url: str) -> Settings:
+    return settings_for(module_database_url)
 
 
 @pytest.fixture

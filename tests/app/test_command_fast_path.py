@@ -6,6 +6,7 @@ PostgreSQL."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from app_support import pick
 from fastapi.testclient import TestClient
 from sqlalchemy import event, update
 
+from app.config import Settings
 from app.main import create_app
 from app.models import Game, Seat
 from app.security import hash_token
@@ -170,16 +172,23 @@ def _writes(client: TestClient) -> list[str]:
     return seen
 
 
+@pytest.fixture
+def threads_only(settings: Settings) -> Iterator[TestClient]:
+    """An app whose every command goes through a thread: no event loop's pool (``fast_writes`` 0)."""
+    with TestClient(create_app(settings.model_copy(update={"fast_writes": 0}))) as client:
+        yield client
+
+
 def test_a_command_that_only_appends_is_one_statement_without_a_transaction(
-        client: TestClient, game: dict[str, str], database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        threads_only: TestClient, database_url: str) -> None:
     """On PostgreSQL the append (the seat check, the optimistic lock, the events and the
     notification) is one statement, atomic by itself: a command that writes nothing else
     sends it alone, over the API and from the board.  A handover also starts a clock and
     may queue notices: those go in one transaction with it; and SQLite's append is two
     statements, always in a transaction.  (Through the threads: the event loop's own
     connections write in autocommit, tests/app/test_fast_commands.py.)"""
+    client, game = threads_only, new_game(threads_only)
     gid, pg = game["id"], database_url.startswith("postgresql")
-    monkeypatch.setattr(client.app.state, "appends", None)  # given back before the server stops
     writes = _writes(client)
     cmd, seq = first_place(client, gid, game["US"])
     assert _post(client, gid, game["US"], cmd, seq).status_code == 200

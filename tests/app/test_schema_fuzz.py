@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import copy
 import json
+import tempfile
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -78,11 +79,12 @@ def acting(client: TestClient, game_id: str, tokens: dict[str, str]) -> tuple[st
     return side, legal
 
 
-@pytest.fixture
-def fuzz_target(settings: Settings) -> Iterator[Target]:
+@pytest.fixture(scope="module")
+def fuzz_target(module_settings: Settings) -> Iterator[Target]:
+    """One game per database for all the module's cases, which build on one another."""
     # Without rate limits: the fuzz sends hundreds of requests, wrong secrets among them, from one address,
     # and would otherwise meet mostly 429s (the limits have tests of their own).
-    app = create_app(settings.model_copy(update={"rate_limit_enabled": False}))
+    app = create_app(module_settings.model_copy(update={"rate_limit_enabled": False}))
     with TestClient(app) as client:
         r = client.post("/api/games", json={"side": "US", "name": "Alice"})
         assert r.status_code == 201, r.text
@@ -104,17 +106,18 @@ def fuzz_target(settings: Settings) -> Iterator[Target]:
                      units=sorted(u["id"] for u in units), hexes=hexes, export=export.json())
 
 
-@pytest.fixture
-def api_schema(fuzz_target: Target) -> Any:
-    r = fuzz_target.client.get("/openapi.json")
-    assert r.status_code == 200, r.text
-    spec = r.json()
+def api_spec() -> dict[str, Any]:
+    """The API's OpenAPI document, as the app serves it (no request is made: no migration runs)."""
+    with tempfile.TemporaryDirectory() as folder:
+        spec = create_app(Settings(database_url=f"sqlite:///{folder}/unused.db", secret_key="schema-only")).openapi()
     # the live stream never ends by design; tests/app/test_live_updates.py covers it, refusals too
     del spec["paths"]["/api/games/{game_id}/stream"]
-    return schemathesis.openapi.from_dict(spec)
+    return spec
 
 
-schema = schemathesis.pytest.from_fixture("api_schema")
+# Loaded when the module is, so that each operation is a test of its own (schemathesis' pytest
+# integration); every operation's cases go to the module's game on each database.
+schema = schemathesis.openapi.from_dict(api_spec())
 
 
 def basic(user: str, password: str) -> str:
