@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, text, update
+from sqlalchemy import and_, case, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from app.models import Game, Seat
@@ -105,22 +105,42 @@ def handed_over(session: Session, game_id: str, side: str | None, now: datetime,
 
 
 def take_vacation(session: Session, game: Game, seat: Seat, days: int, now: datetime) -> None:
+    """Days from the seat's allowance, from now on; the seat's running clock stands still
+    for them.  Atomic: the allowance is spent by one conditional UPDATE (two at once: one
+    wins, the other is refused), and the game's row is updated first, so that a handover
+    writing at the same moment either comes before it (and the days go to the decision it
+    hands over) or after it (and reads the vacation: ``handed_over``)."""
     if game.move_days is None:
         raise ClockError("this game has no time control")
-    if seat.vacation_until is not None and _aware(seat.vacation_until) > now:
-        raise ClockError(f"you are on vacation until {_aware(seat.vacation_until):%d %b %H:%M} UTC")
-    if days < 1 or days * DAY > seat.vacation_left:
+    if days < 1:
+        raise ClockError("take at least one day")
+    added = days * DAY
+    runs = and_(Game.status == "active", Game.move_days.is_not(None), Game.decision_since.is_not(None),
+                Game.decision_side == seat.side)  # as the UPDATE finds the row, not as it was read
+    session.execute(update(Game).where(Game.id == game.id)
+                    .values(decision_extra=case((runs, Game.decision_extra + added), else_=Game.decision_extra),
+                            clock_noted=case((runs, ""), else_=Game.clock_noted))  # reminded anew
+                    .execution_options(synchronize_session=False))
+    taken = session.execute(
+        update(Seat).where(Seat.id == seat.id, Seat.vacation_left >= added,
+                           or_(Seat.vacation_until.is_(None), Seat.vacation_until <= now))
+        .values(vacation_left=Seat.vacation_left - added, vacation_until=now + timedelta(days=days))
+        .execution_options(synchronize_session=False))
+    if taken.rowcount != 1:
+        session.rollback()
+        session.refresh(seat)
+        if seat.vacation_until is not None and _aware(seat.vacation_until) > now:
+            raise ClockError(f"you are on vacation until {_aware(seat.vacation_until):%d %b %H:%M} UTC")
         raise ClockError(f"you have {seat.vacation_left / DAY:g} vacation day(s) left")
-    seat.vacation_left -= days * DAY
-    seat.vacation_until = now + timedelta(days=days)
-    if game.decision_side == seat.side and deadline(game) is not None:
-        game.decision_extra += days * DAY  # the running clock stops for the vacation
-        game.clock_noted = ""
     session.commit()
+    session.refresh(game)
+    session.refresh(seat)
 
 
 def grant(session: Session, game: Game, seat: Seat, days: int, now: datetime) -> None:
-    """The opponent of the deciding player gives them more time."""
+    """The opponent of the deciding player gives them more time.  Atomic: one UPDATE adds
+    to what the row holds when it runs (two grants at once both count), and only to the
+    decision the granter saw (a grant racing a handover is refused, not given to the next)."""
     end = deadline(game)
     if end is None:
         raise ClockError("no clock is running")
@@ -128,10 +148,21 @@ def grant(session: Session, game: Game, seat: Seat, days: int, now: datetime) ->
         raise ClockError("only your opponent can give you more time")
     if not 1 <= days <= 14:
         raise ClockError("grant 1 to 14 days")
-    game.decision_extra += days * DAY
-    if now < deadline(game):  # type: ignore[operator]
-        game.clock_noted = ""  # a new reminder and a new notice when this time runs out
+    added = days * DAY
+    # still running after the grant: now < since + move_days + extra + added
+    needed = int((now - _aware(game.decision_since)).total_seconds()) - game.move_days * DAY  # type: ignore[arg-type,operator]
+    given = session.execute(
+        update(Game).where(Game.id == game.id, Game.status == "active", Game.decision_side == game.decision_side,
+                           Game.decision_since == game.decision_since)
+        .values(decision_extra=Game.decision_extra + added,
+                # a decision running again is owed a new reminder and a new notice
+                clock_noted=case((Game.decision_extra + added > needed, ""), else_=Game.clock_noted))
+        .execution_options(synchronize_session=False))
+    if given.rowcount != 1:
+        session.rollback()
+        raise ClockError("the decision has just passed to the other side: look again")
     session.commit()
+    session.refresh(game)
 
 
 def may_claim(game: Game, seat: Seat, now: datetime, owes: bool = False) -> None:
@@ -171,8 +202,10 @@ def tick(sessions: Callable[[], Session], notices: Notices, now: datetime) -> in
 
 
 def _note(session: Session, notices: Notices, game: Game, what: str, end: datetime) -> int:
+    # claimed only as read: not after a handover, a grant or a vacation moved this deadline
     claimed = session.execute(update(Game).where(Game.id == game.id, Game.clock_noted == game.clock_noted,
-                                                 Game.decision_since == game.decision_since)
+                                                 Game.decision_since == game.decision_since,
+                                                 Game.decision_extra == game.decision_extra)
                               .values(clock_noted=what).execution_options(synchronize_session=False))
     if claimed.rowcount != 1:
         return 0

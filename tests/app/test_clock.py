@@ -10,42 +10,15 @@ from typing import Any
 
 import pytest
 from app_support import ADMIN, bearer, drive
+from clock_support import DAY, Clock, clock_of, moved_clock, new_game
 from fastapi.testclient import TestClient
 
-from app.models import utcnow
 from app.services import clock
-
-DAY = timedelta(days=1)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = utcnow().replace(microsecond=0)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture
 def moved(client: TestClient) -> Clock:
-    c = Clock()
-    client.app.state.games.now = c
-    return c
-
-
-def new_game(client: TestClient, **clock_settings: Any) -> dict[str, str]:
-    created = client.post("/api/games", json={"side": "US", "name": "Alice", "email": "alice@example.org",
-                                              **clock_settings})
-    assert created.status_code == 201, created.text
-    body = created.json()
-    joined = client.post(f"/api/games/{body['game_id']}/join", json={
-        "token": body["invite_url"].split("token=")[1], "name": "Bob", "email": "bob@example.net"})
-    client.cookies.clear()
-    return {"id": body["game_id"], "US": body["token"], "IJ": joined.json()["token"]}
-
-
-def clock_of(client: TestClient, game: dict[str, str]) -> dict[str, Any]:
-    return client.get(f"/api/games/{game['id']}/clock").json()["clock"]
+    return moved_clock(client)
 
 
 def tick(client: TestClient, now: datetime) -> int:
