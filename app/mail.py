@@ -18,9 +18,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from sqlalchemy import select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from app import webhooks
@@ -71,13 +74,14 @@ def enqueue(session: Session, *, kind: str, dedupe: str, to: str, subject: str, 
             game_id: str | None = None, side: str | None = None, game_seq: int | None = None,
             not_before: datetime | None = None) -> None:
     """Add a mail to the outbox (in the caller's transaction).  ``dedupe`` names what the
-    mail is about: a second mail about the same thing is not written."""
-    exists = session.scalar(select(Mail.id).where(Mail.dedupe == dedupe))
-    if exists is not None:
-        return
+    mail is about: a second mail about the same thing is not written, also when two
+    transactions write it at once (one statement: the unique index decides, no error)."""
     now = utcnow()
-    session.add(Mail(kind=kind, dedupe=dedupe, to_addr=to, subject=subject[:200], body=body, game_id=game_id,
-                     side=side, game_seq=game_seq, created_at=now, not_before=not_before or now, status="queued"))
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    session.execute(insert(Mail).values(
+        kind=kind, dedupe=dedupe, to_addr=to, subject=subject[:200], body=body, game_id=game_id, side=side,
+        game_seq=game_seq, created_at=now, not_before=not_before or now, status="queued", attempts=0,
+    ).on_conflict_do_nothing(index_elements=["dedupe"]))
 
 
 def message(mail: Mail, sender: str) -> EmailMessage:
@@ -121,58 +125,70 @@ def deliver_due(sessions: Callable[[], Session], smtp_url: str, sender: str,
     """Send (or, without SMTP, hold) every mail that is due, and POST every webhook notice
     that is due; returns how many were handled.  ``sessions``: a session factory.
     ``now``: for tests, which move the clock, not the wall.  ``webhook_private``: see
-    app/webhooks.py."""
-    now = now or utcnow()
+    app/webhooks.py.
+
+    Each mail is claimed by one conditional UPDATE until ten minutes after its claim (a
+    batch of slow sends never claims a mail already expired), and its outcome is written
+    only while the claim still holds: a worker whose claim ran out, and whose mail another
+    worker took up, writes nothing over it."""
     smtp = Smtp.from_url(smtp_url) if smtp_url else None
     handled = 0
-    # a mail still "sending" when its claim ran out was claimed by a worker that died: again
-    due_now = (Mail.status.in_(("queued", "sending")), Mail.not_before <= now)
     with sessions() as session:
-        due = list(session.scalars(select(Mail.id).where(*due_now).order_by(Mail.id).limit(50)))
+        due = list(session.scalars(select(Mail.id).where(*_due(now or utcnow())).order_by(Mail.id).limit(50)))
     for mail_id in due:
+        moment = now or utcnow()
+        until = moment + CLAIM
         with sessions() as session:
-            claimed = session.execute(update(Mail).where(Mail.id == mail_id, *due_now)
-                                      .values(status="sending", not_before=now + CLAIM)
+            # a mail still "sending" when its claim ran out was claimed by a worker that died: again
+            claimed = session.execute(update(Mail).where(Mail.id == mail_id, *_due(moment))
+                                      .values(status="sending", not_before=until)
                                       .execution_options(synchronize_session=False))
             session.commit()
             if claimed.rowcount != 1:
                 continue  # another worker has it
             mail = session.get(Mail, mail_id)
             assert mail is not None
-            _deliver(session, mail, smtp, sender, now, webhook_private)
+            outcome = _deliver(session, mail, smtp, sender, moment, webhook_private)
+            written = session.execute(update(Mail).where(Mail.id == mail_id, Mail.status == "sending",
+                                                         Mail.not_before == until).values(**outcome)
+                                      .execution_options(synchronize_session=False))
             session.commit()
+            if written.rowcount != 1:
+                log.warning("%s %s: the claim ran out while it was handled; another worker has taken it up",
+                            mail.kind, mail_id)
             handled += 1
     return handled
 
 
+def _due(now: datetime) -> tuple[Any, ...]:
+    return Mail.status.in_(("queued", "sending")), Mail.not_before <= now
+
+
 def _deliver(session: Session, mail: Mail, smtp: Smtp | None, sender: str, now: datetime,
-             webhook_private: bool = False) -> None:
+             webhook_private: bool = False) -> dict[str, Any]:
+    """Send a claimed mail (or not); what to write of its row."""
     reason = stale(session, mail)
     if reason is not None:
-        mail.status, mail.last_error = "skipped", reason
-        return
+        return {"status": "skipped", "last_error": reason}
     if mail.kind.startswith("hook:"):
         def send() -> None:
             webhooks.post(mail.to_addr, mail.body, webhook_private)
     elif smtp is None:
-        mail.status = "held"  # for the admins' outbox
-        return
+        return {"status": "held"}  # for the admins' outbox
     else:
         def send() -> None:
             smtp.send(message(mail, sender))
     try:
         send()
     except (OSError, smtplib.SMTPException) as exc:
-        mail.attempts += 1
-        mail.last_error = f"{type(exc).__name__}: {exc}"[:500]
-        if mail.attempts >= MAX_ATTEMPTS:
-            mail.status = "failed"
+        attempts, error = mail.attempts + 1, f"{type(exc).__name__}: {exc}"[:500]
+        failed = {"attempts": Mail.attempts + 1, "last_error": error}
+        if attempts >= MAX_ATTEMPTS:
             log.error("%s %s to the %s seat of %s failed for good: %s", mail.kind, mail.id, mail.side, mail.game_id,
-                      mail.last_error)
-        else:
-            mail.status, mail.not_before = "queued", now + timedelta(minutes=2 ** (mail.attempts - 1))
-        return
-    mail.status, mail.sent_at, mail.last_error = "sent", now, None
+                      error)
+            return {**failed, "status": "failed"}
+        return {**failed, "status": "queued", "not_before": now + timedelta(minutes=2 ** (attempts - 1))}
+    sent: dict[str, Any] = {"status": "sent", "sent_at": now, "last_error": None}
     if mail.kind == "signin":  # its link is a secret: once it is on its way, the outbox need not keep it
-        mail.body = "(sent; the sign-in link it held is not kept)"
-
+        sent["body"] = "(sent; the sign-in link it held is not kept)"
+    return sent

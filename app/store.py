@@ -345,11 +345,22 @@ def claim_seat(session: Session, seat: Seat, invite_hash: str, secret_hash: str,
     return done.rowcount == 1
 
 
-def replace_seat_secret(session: Session, game_id: str, side: str, secret_hash: str) -> bool:
-    """Give a joined seat a new secret (the old one stops opening it at once)."""
-    done = session.execute(update(Seat).where(Seat.game_id == game_id, Seat.side == side,
+def replace_seat_secret(session: Session, seat_id: int, old_hash: str, secret_hash: str) -> bool:
+    """Give a joined seat a new secret (the old one stops opening it at once), only if it
+    still holds the one it held when read: of two replacements racing, one wins."""
+    done = session.execute(update(Seat).where(Seat.id == seat_id, Seat.token_hash == old_hash,
                                               Seat.joined_at.is_not(None)).values(token_hash=secret_hash))
     return done.rowcount == 1
+
+
+def set_seat(session: Session, seat: Seat, **values: Any) -> None:
+    """Write a player's own settings of ``seat`` whatever it held when read (the ORM would
+    skip a value equal to the one it read, though another request changed it since), and
+    show them on ``seat``.  Part of the caller's transaction."""
+    session.execute(update(Seat).where(Seat.id == seat.id).values(**values)
+                    .execution_options(synchronize_session=False))
+    for name, value in values.items():
+        set_committed_value(seat, name, value)
 
 
 def add_audit(session: Session, admin: str, action: str, game_id: str | None, detail: dict[str, Any]) -> None:

@@ -31,9 +31,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def smtp_server() -> Iterator[tuple[str, Inbox]]:
+def smtp_server(inbox: Inbox | None = None) -> Iterator[tuple[str, Inbox]]:
     """``(SMTP_URL, inbox)`` of a server on a free port of 127.0.0.1, for the block."""
-    inbox = Inbox()
+    inbox = inbox or Inbox()
     port = free_port()
     controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()

@@ -60,7 +60,7 @@ from app.schemas import (
 )
 from app.security import GAME_ID, cookie_name, hash_token, sign
 from app.services import clock
-from app.services.games import BadImport, Decision, GameService
+from app.services.games import BadImport, Decision, GameService, SeatChanged
 from app.store import StaleSequence
 from app.text import BadText, dump_json
 from app.visible import readable_events, viewer_of
@@ -172,12 +172,16 @@ def _legal_in_session(game_id: str, request: Request) -> Response:
     return json_answer(request, service.cache.memo(game.id, game.seq, ("legal.json", side), encode))
 
 
-@router.post("/games/{game_id}/seat/new-link", response_model=SeatLink, responses=SEAT)
+@router.post("/games/{game_id}/seat/new-link", response_model=SeatLink, responses={**SEAT, **responses(409)})
 def new_seat_link(game: GameDep, seat: SeatDep, response: Response, session: SessionDep, service: ServiceDep,
                   settings: SettingsDep) -> Any:
     """Replace your private link (lost, or shared by mistake): the old one stops working
-    at once, on every device that holds it; this answer (and its cookie) holds the new one."""
-    token = service.new_seat_link(session, game, seat.side)
+    at once, on every device that holds it; this answer (and its cookie) holds the new one.
+    409: it was replaced by another request a moment ago (another device, or an admin)."""
+    try:
+        token = service.new_seat_link(session, game, seat.side)
+    except SeatChanged as exc:
+        raise HTTPException(409, str(exc)) from None
     set_seat_cookie(response, game.id, token, settings)
     return SeatLink(game_id=game.id, side=seat.side, token=token, play_url=seat_link(settings.base_url, game.id, token))
 
@@ -362,9 +366,13 @@ def _command(game_id: str, body: CommandIn, request: Request, session: Session, 
     if known is None:
         limits.hit("commands", f"{game.id}:{side}")
     try:
-        events, seq = service.submit(session, game, side, command, body.expected_seq, decided=decided)
+        # only while the seat still holds the secret that opened it (replaced meanwhile: refused)
+        token_hash = hash_token(presented_token(request, game_id, settings)[0] or "")
+        events, seq = service.submit(session, game, side, command, body.expected_seq, token_hash, decided)
     except StaleSequence as exc:
         return error_json(409, str(exc), current_seq=exc.current)
+    except SeatChanged as exc:
+        raise HTTPException(403, str(exc)) from None
     except RuleError as exc:
         return rule_error(exc)
     return command_answer(readable_events(events, game.game, side), seq)

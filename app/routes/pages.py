@@ -48,7 +48,7 @@ from app.services.board import (
     narrative,
     phase_title,
 )
-from app.services.games import Decision, GameService
+from app.services.games import Decision, GameService, SeatChanged
 from app.services.pb_board import pb_context, pb_moment
 from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
@@ -260,7 +260,10 @@ def new_seat_link(request: Request, game: GameDep, seat: OptionalSeatDep, sessio
         raise HTTPException(401, "only a player can replace their link: open your private link first")
     if confirm != "yes":
         raise HTTPException(422, "tick the box to confirm: the old link stops working at once, on every device")
-    token = service.new_seat_link(session, game, seat.side)
+    try:
+        token = service.new_seat_link(session, game, seat.side)
+    except SeatChanged as exc:
+        raise HTTPException(409, str(exc)) from None
     redirect = RedirectResponse(f"/games/{game.id}?welcome=1", status_code=303)
     set_seat_cookie(redirect, game.id, token, settings)
     return redirect
@@ -514,10 +517,14 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
         error = "That command was not understood."
     else:
         try:
-            done, _seq = service.submit(session, game, seat.side, {"type": ctype, "data": data}, seq, decided=decided)
+            # only while the seat is as read (its secret replaced meanwhile: refused)
+            done, _seq = service.submit(session, game, seat.side, {"type": ctype, "data": data}, seq,
+                                        seat.token_hash, decided)
             fresh, select = _fresh(done, seat, game), _kept(ctype, select)
         except StaleSequence:
             error = "The game moved on while you were deciding; here is the new situation."
+        except SeatChanged as exc:
+            error = f"{exc} (open your new private link)."
         except RuleError as exc:
             error = str(exc)
     return render_board(request, session, service, game, seat,

@@ -11,10 +11,11 @@ from typing import Any
 
 from sqlalchemy import func, select, text, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app.models import ChatMessage, Game, Seat, utcnow
 from app.services.notices import Notices
-from app.store import LIVE_CHANNEL
+from app.store import LIVE_CHANNEL, set_seat
 from app.text import BadText, check_string
 
 MAX_CHARS = 1000  # one message
@@ -55,7 +56,10 @@ class Chat:
         row = ChatMessage(game_id=game.id, side=seat.side, text=message, created_at=utcnow())
         session.add(row)
         session.flush()
-        seat.chat_read = row.id
+        # read by its writer: the mark only moves forward (a later message may be read already)
+        session.execute(update(Seat).where(Seat.id == seat.id, Seat.chat_read < row.id).values(chat_read=row.id)
+                        .execution_options(synchronize_session=False))
+        set_committed_value(seat, "chat_read", max(seat.chat_read, row.id))
         name = _names(game).get(seat.side, "")
         if self.notices is not None:  # in the same transaction
             self.notices.after_chat(session, game.id, seat.side, name, row.id, message)
@@ -101,7 +105,7 @@ class Chat:
 
     @staticmethod
     def set_public(session: Session, seat: Seat, allow: bool) -> None:
-        seat.chat_public = allow
+        set_seat(session, seat, chat_public=allow)
         session.commit()
 
 

@@ -202,8 +202,10 @@ def tick(sessions: Callable[[], Session], notices: Notices, now: datetime) -> in
 
 
 def _note(session: Session, notices: Notices, game: Game, what: str, end: datetime) -> int:
-    # claimed only as read: not after a handover, a grant or a vacation moved this deadline
+    # claimed only as read: not after a handover (a joint one keeps the start), a grant or a
+    # vacation moved this deadline
     claimed = session.execute(update(Game).where(Game.id == game.id, Game.clock_noted == game.clock_noted,
+                                                 Game.status == "active", Game.decision_side == game.decision_side,
                                                  Game.decision_since == game.decision_since,
                                                  Game.decision_extra == game.decision_extra)
                               .values(clock_noted=what).execution_options(synchronize_session=False))

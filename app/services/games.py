@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app import store, webhooks
 from app.answers import Encoded
@@ -39,6 +40,10 @@ Submitted = tuple[list[tuple[int, Event, str | None]], int]  # (seq, event, log 
 
 class GameNotFound(Exception):
     pass
+
+
+class SeatChanged(PermissionError):
+    """The seat was changed (its secret replaced) since the request read it (answered 409)."""
 
 
 class BadImport(Exception):
@@ -215,12 +220,13 @@ class GameService:
                 raise PermissionError("that invitation has just been used by someone else")
             token = secret
         elif name:
-            seat.display_name = name
+            store.set_seat(session, seat, display_name=name)
         session.flush()
         if all(s.joined_at is not None for s in game.seats):
             started = session.execute(update(Game).where(Game.id == game.id, Game.status == "waiting")
                                       .values(status="active").execution_options(synchronize_session=False))
             if started.rowcount == 1:  # the first decision's clock starts when both have sat down
+                session.refresh(game)  # the log as it is now that its row is ours (the creator may have acted)
                 prompt = get_rules(game.game).prompt(self.state(session, game))
                 clock.handed_over(session, game.id, prompt.side, self.now())
         session.commit()
@@ -273,32 +279,37 @@ class GameService:
         try:
             return self.submit(session, store.GameHead(game_id, kind, expected_seq), side, command, expected_seq,
                                hash_token(token), decided)
-        except (RuleError, store.StaleSequence):
+        except (RuleError, store.StaleSequence, SeatChanged):
             session.rollback()
             return None
 
     def new_seat_link(self, session: Session, game: Game, side: str, admin: str | None = None) -> str:
         """A new secret for ``side``'s seat, returned once: the old link stops working at
         once, on every worker (each write checks the seat).  ``admin``: who issued it, for
-        the admin audit (the secret itself is never kept)."""
-        secret = new_token()
-        if not store.replace_seat_secret(session, game.id, side, hash_token(secret)):
-            session.rollback()
+        the admin audit (the secret itself is never kept).  SeatChanged: the seat's secret
+        was replaced since this request read it (by the player or an admin)."""
+        seat = next((s for s in game.seats if s.side == side), None)
+        if seat is None or seat.joined_at is None:
             raise PermissionError(f"the {side} seat has not been taken yet: its player joins with the invitation")
+        secret = new_token()
+        if not store.replace_seat_secret(session, seat.id, seat.token_hash, hash_token(secret)):
+            session.rollback()
+            raise SeatChanged(f"the {side} seat's link has just been replaced by another request: look again")
         if admin is not None:
             store.add_audit(session, admin, "new_seat_link", game.id, {"side": side})
         session.commit()
+        set_committed_value(seat, "token_hash", hash_token(secret))  # as written, not to be written again
         return secret
 
     def set_webhook(self, session: Session, seat: Seat, url: str, allow_private: bool) -> None:
         """Where this seat's notices are also POSTed ("" for none); BadText if the URL may
         not be used (app/webhooks.py)."""
-        seat.webhook_url = webhooks.check_url(url, allow_private) if url.strip() else None
+        store.set_seat(session, seat, webhook_url=webhooks.check_url(url, allow_private) if url.strip() else None)
         session.commit()
 
     def set_email(self, session: Session, seat: Seat, email: str) -> None:
         """The address for this seat's mails ("" for none); setting one turns the mails on."""
-        seat.email, seat.notify = (email or None), True
+        store.set_seat(session, seat, email=email or None, notify=True)
         session.commit()
 
     def due_to_note_seen(self, game_id: str, credential: str) -> bool:
@@ -444,7 +455,15 @@ class GameService:
         clock.may_claim(game, seat, self.now(), owes=seat.side in get_rules(game.game).prompt(
             self.state(session, game)).acting)
         cmd = Command("time_forfeit", {"loser": game.decision_side}, None)
-        return self._decide_and_append(session, game, cmd, seat.side, game.seq)
+        read = (game.decision_side, game.decision_since, game.decision_extra)
+
+        def clock_as_read(session: Session) -> None:  # once the append holds the game's row
+            now = session.execute(select(Game.decision_side, Game.decision_since, Game.decision_extra)
+                                  .where(Game.id == game.id)).one()
+            if tuple(now) != read:
+                raise clock.ClockError("the clock has just changed (more time given, a vacation taken): look again")
+
+        return self._decide_and_append(session, game, cmd, seat.side, game.seq, guard=clock_as_read)
 
     def decide(self, session: Session | None, game: GameLike, cmd: Command, actor: str, expected_seq: int,
                state: Any = None) -> Decision:
@@ -476,7 +495,10 @@ class GameService:
 
     def _decide_and_append(self, session: Session, game: GameLike, cmd: Command, actor: str,
                            expected_seq: int, token_hash: str | None = None,
-                           decided: Decision | None = None) -> Submitted:
+                           decided: Decision | None = None,
+                           guard: Callable[[Session], None] | None = None) -> Submitted:
+        """``guard``: run after the events are written, before the commit (the game's row is
+        locked then); what it raises undoes the write."""
         if game.seq != expected_seq:
             raise store.StaleSequence(game.seq)
         decision = decided if decided is not None and decided.actor == actor else \
@@ -487,6 +509,8 @@ class GameService:
         try:
             new_state, _texts = self._append(session, game, expected_seq, decision.outcome.events, actor, cmd, None,
                                              token_hash, decision.outcome)
+            if guard is not None:
+                guard(session)
             title, seats = store.title_and_seats(session, game.id) if decision.handover or decision.noticed \
                 else ("", None)
             if decision.handover:  # the next decision's clock starts (clock.py)
@@ -498,6 +522,14 @@ class GameService:
                 self.notices.after_command(session, game.id, new_state.seq, decision.before, after, new_state.result,
                                            title, seats)
             session.commit()
+        except store.StaleSequence as exc:
+            if token_hash is not None and exc.current == expected_seq:  # the log did not move: the seat did
+                raise SeatChanged("the seat's private link was replaced while this command was on its way: "
+                                  "it was not played") from None
+            raise
+        except clock.ClockError:
+            session.rollback()
+            raise
         except (IntegrityError, OperationalError) as exc:
             session.rollback()
             if isinstance(exc, OperationalError) and "locked" not in str(exc.orig).lower():

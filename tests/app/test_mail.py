@@ -5,7 +5,9 @@ given to the delivery job, not the wall.  On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import threading
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -207,6 +209,44 @@ def test_a_failing_smtp_server_is_retried_with_backoff(settings: Settings) -> No
                 waits.append(round((mail.not_before - due).total_seconds() / 60))
                 assert mail.attempts == step + 1 and mail.last_error
         assert mail.status == "failed" and waits[:5] == [1, 2, 4, 8, 16]
+
+
+class SlowFirstRefusal(Inbox):
+    """Answers the first mail after a while with a temporary failure; takes the others."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+        self.calls += 1
+        if self.calls == 1:
+            await asyncio.sleep(1.5)
+            return "451 try again later"
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_a_worker_whose_claim_ran_out_while_sending_writes_nothing_over_the_next(settings: Settings) -> None:
+    """Worker A sends so slowly that its claim runs out; worker B takes the mail up and sends
+    it.  A's failure, coming last, must not put the mail back in the queue (a second mail)."""
+    with smtp_server(SlowFirstRefusal()) as (url, handler):
+        app = create_app(settings.model_copy(update={"smtp_url": url}))
+        with TestClient(app) as client:
+            game = new_game(client)
+            to_ij_setup(client, game)
+            sessions, first = app.state.db.sessions, utcnow() + timedelta(seconds=61)
+            a = threading.Thread(target=deliver_due, args=(sessions, url, "x@y"), kwargs={"now": first})
+            a.start()
+            for _ in range(200):
+                if handler.calls:
+                    break
+                time.sleep(0.01)
+            assert deliver_due(sessions, url, "x@y", now=first + timedelta(minutes=11)) == 1  # B
+            a.join()
+            (mail,) = outbox(client)
+            assert (mail["status"], mail["attempts"]) == ("sent", 0), mail
+            assert deliver_due(sessions, url, "x@y", now=first + timedelta(days=1)) == 0
+            assert [m["To"] for m in handler.messages] == [IJ_MAIL]
 
 
 @pytest.mark.parametrize("workers", [1, 2])
