@@ -44,10 +44,12 @@ class Settings(BaseSettings):
     admission_timeout: float = 60.0  # seconds a request may wait for admission before a 503
 
     # Limits (README, "Limits").  Rates use the `limits` library's notation, e.g.
-    # "20/minute;200/day"; counters live in memory per worker unless
-    # rate_limit_storage names a shared store such as redis://127.0.0.1:6379.
+    # "20/minute;200/day".  Counters: "database" keeps the limits against abuse in the
+    # database (held across workers and hosts) and the per-seat ones in each worker's
+    # memory; "memory://" keeps them all per worker; a shared store such as
+    # redis://127.0.0.1:6379 keeps them all there (app/ratelimit.py).
     rate_limit_enabled: bool = True
-    rate_limit_storage: str = "memory://"
+    rate_limit_storage: str = "database"
     rate_limit_create: str = "30/minute;300/day"  # new games and imports, per client address
     rate_limit_join: str = "30/minute"  # join attempts, per client address
     rate_limit_auth_failures: str = "10/minute;100/day"  # wrong admin passwords or seat secrets, per address

@@ -63,6 +63,8 @@ def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
                       kwargs={"webhook_private": settings.webhook_allow_private})
     scheduler.add_job(lambda: clock.tick(app.state.db.sessions, app.state.notices, app.state.games.now()),
                       "interval", seconds=settings.clock_interval_seconds, max_instances=1, coalesce=True)
+    if app.state.limits.store is not None:  # rate-limit hits older than any window
+        scheduler.add_job(app.state.limits.store.purge, "interval", hours=1, max_instances=1, coalesce=True)
     scheduler.start()
     return scheduler
 
@@ -87,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if scheduler is not None:
             scheduler.shutdown(wait=True)
         app.state.db.engine.dispose()
+        app.state.limits.close()
         if app.state.appends is not None:
             await app.state.appends.close()
 

@@ -10,6 +10,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -117,6 +118,18 @@ class Snapshot(Base):
     seq: Mapped[int] = mapped_column(Integer)
     state: Mapped[bytes] = mapped_column(LargeBinary)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RateHit(Base):
+    """One counted request of a rate limit's moving window (app/rate_store.py): shared by
+    every worker and host; rows older than the longest window are purged."""
+
+    __tablename__ = "rate_hits"
+    __table_args__ = (Index("ix_rate_hits_key_at", "key", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(255))  # the limit and what it counts (an address, an e-mail)
+    at: Mapped[float] = mapped_column(Float)  # seconds since the epoch
 
 
 class AdminAudit(Base):

@@ -1,8 +1,17 @@
-"""Per-address and per-seat rate limits (the ``limits`` library).
+"""Per-address and per-seat rate limits (the ``limits`` library, moving windows).
 
-Counters live in memory, per worker process, unless ``RATE_LIMIT_STORAGE`` names a
-shared store (``redis://host:6379``), which all workers then share.  A limit that is
-reached answers 429 with ``Retry-After``.
+Where the counters live is ``RATE_LIMIT_STORAGE``:
+
+- ``database`` (the default): the limits that guard against abuse (new games, joins,
+  wrong secrets and passwords, sign-in mails) count in the server's own database, so they
+  hold across every worker and every host (app/rate_store.py); this worker's memory counts
+  them too and refuses first, so a flood of refused requests costs the database nothing.
+  The per-seat limits (commands, chat messages) count in each worker's memory: they keep a
+  runaway client from flooding the game, and cost a command no I/O.
+- ``memory://``: every limit in each worker's memory (one worker only).
+- a shared store such as ``redis://host:6379``: every limit there.
+
+A limit that is reached answers 429 with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -16,6 +25,8 @@ from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from app.config import Settings
+from app.db import make_engine
+from app.rate_store import DatabaseStorage
 
 KINDS = ("create", "join", "auth_failures", "commands", "signin", "chat")
 
@@ -32,11 +43,27 @@ WHAT = {"create": "new games from this address", "join": "join attempts from thi
         "chat": "chat messages from this seat"}
 
 
+RATE_CONNECTIONS = 4  # per worker, for the database storage
+SHARED = ("create", "join", "auth_failures", "signin")  # with ``database``, held across workers and hosts
+
+
 class RateLimits:
     def __init__(self, settings: Settings) -> None:
         self.enabled = settings.rate_limit_enabled
-        self.in_memory = settings.rate_limit_storage.startswith("memory://")  # counting does no I/O
-        self.limiter = MovingWindowRateLimiter(storage_from_string(settings.rate_limit_storage))
+        storage = settings.rate_limit_storage
+        memory = MovingWindowRateLimiter(storage_from_string("memory://"))
+        # (limiter, ...) per kind: each must admit a request; the first is the cheapest
+        self.limiters: dict[str, tuple[MovingWindowRateLimiter, ...]] = dict.fromkeys(KINDS, (memory,))
+        self.store: DatabaseStorage | None = None
+        if storage == "database":
+            # connections of its own, a few: never the requests' pool (README, "Sizing")
+            self.store = DatabaseStorage(make_engine(settings.database_url, pool_size=RATE_CONNECTIONS))
+            shared = MovingWindowRateLimiter(self.store)
+            self.limiters.update({kind: (memory, shared) for kind in SHARED})
+        elif not storage.startswith("memory://"):
+            self.limiters = dict.fromkeys(KINDS, (MovingWindowRateLimiter(storage_from_string(storage)),))
+        # counting a command does no I/O (app/fast_commands.py counts them on the event loop)
+        self.in_memory = self.limiters["commands"] == (memory,)
         self.rules: dict[str, list[RateLimitItem]] = {
             "create": parse_many(settings.rate_limit_create),
             "join": parse_many(settings.rate_limit_join),
@@ -45,6 +72,10 @@ class RateLimits:
             "signin": parse_many(settings.rate_limit_signin),
             "chat": parse_many(settings.rate_limit_chat),
         }
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.engine.dispose()
 
     def hit(self, kind: str, key: str) -> None:
         """Count one request; refuse it (429) if it is over any of the kind's limits."""
@@ -57,14 +88,12 @@ class RateLimits:
     def _enforce(self, kind: str, key: str, count: bool) -> None:
         if not self.enabled:
             return
-        for item in self.rules[kind]:
-            ok = self.limiter.hit(item, kind, key) if count else self.limiter.test(item, kind, key)
-            if not ok:
-                raise RateLimited(WHAT[kind], self._retry_after(item, kind, key))
-
-    def _retry_after(self, item: RateLimitItem, kind: str, key: str) -> int:
-        reset = self.limiter.get_window_stats(item, kind, key).reset_time
-        return max(1, math.ceil(reset - time.time()))
+        for limiter in self.limiters[kind]:
+            for item in self.rules[kind]:
+                ok = limiter.hit(item, kind, key) if count else limiter.test(item, kind, key)
+                if not ok:
+                    reset = limiter.get_window_stats(item, kind, key).reset_time
+                    raise RateLimited(WHAT[kind], max(1, math.ceil(reset - time.time())))
 
 
 def client_address(request: Request) -> str:

@@ -11,9 +11,11 @@ from collections.abc import Iterator
 import pytest
 from app_support import ADMIN, admin_games, bearer
 from fastapi.testclient import TestClient
+from race_support import at_once
 
 from app.config import Settings
 from app.main import create_app
+from app.ratelimit import SHARED, RateLimits
 
 
 @pytest.fixture
@@ -139,6 +141,49 @@ def test_workers_share_their_counts_through_a_shared_store(settings: Settings) -
         assert one.post("/api/games", json={"side": "US"}).status_code == 201
         assert two.post("/api/games", json={"side": "US"}).status_code == 429
         assert one.post("/api/games", json={"side": "US"}).status_code == 429
+
+
+@pytest.fixture
+def two_workers(settings: Settings) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two apps on one database (two workers, or two hosts), with the default storage and
+    small limits; both see the requests come from the same address."""
+    tight = settings.model_copy(update={"rate_limit_create": "3/minute", "rate_limit_auth_failures": "5/minute",
+                                        "rate_limit_signin": "4/minute"})
+    assert tight.rate_limit_storage == "database"
+    address = ("203.0.113.7", 4000)
+    with TestClient(create_app(tight), client=address) as one, TestClient(create_app(tight), client=address) as two:
+        yield one, two
+
+
+def test_the_limits_against_abuse_hold_across_workers_on_one_database(
+        two_workers: tuple[TestClient, TestClient]) -> None:
+    one, two = two_workers
+    created = [(one, two)[i % 2].post("/api/games", json={"side": "US"}).status_code for i in range(6)]
+    assert created == [201, 201, 201, 429, 429, 429]
+    wrong = [(one, two)[i % 2].get("/api/admin/games", auth=("admin", f"guess-{i}")).status_code for i in range(8)]
+    assert wrong == [401] * 5 + [429] * 3
+    assert two.get("/api/admin/games", auth=ADMIN).status_code == 429  # on both workers, even the right one waits
+    assert one.get("/api/admin/games", auth=ADMIN).status_code == 429
+    asked = [(one, two)[i % 2].post("/signin", data={"email": "someone@example.org"}).status_code for i in range(6)]
+    assert asked == [200] * 4 + [429] * 2
+
+
+def test_requests_at_once_on_two_workers_are_admitted_up_to_the_limit(
+        two_workers: tuple[TestClient, TestClient]) -> None:
+    one, two = two_workers
+    codes = at_once(10, lambda i: (one, two)[i % 2].post("/signin", data={"email": f"p{i}@example.org"}).status_code)
+    assert sorted(codes) == [200] * 4 + [429] * 6
+
+
+def test_the_per_seat_limits_cost_a_command_no_database_work(settings: Settings) -> None:
+    """Commands and chat count in each worker's memory (the event loop counts them)."""
+    limits = RateLimits(settings)
+    try:
+        assert limits.in_memory and limits.store is not None
+        assert all(len(limits.limiters[kind]) == 1 for kind in ("commands", "chat"))
+        assert all(len(limits.limiters[kind]) == 2 for kind in SHARED)
+    finally:
+        limits.close()
 
 
 def test_a_request_that_waits_too_long_for_admission_gets_503_with_retry_after() -> None:
