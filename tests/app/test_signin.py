@@ -13,6 +13,7 @@ import pytest
 from app_support import ADMIN
 from fastapi.testclient import TestClient
 from mail_support import Inbox, smtp_server
+from race_support import at_once
 from sqlalchemy import update
 
 from app.config import Settings
@@ -92,6 +93,16 @@ def test_a_link_works_once_and_not_after_half_an_hour(site: Any) -> None:
                   .values(expires_at=utcnow() - timedelta(seconds=1)))
         s.commit()
     assert TestClient(client.app).post("/signin/complete", data={"token": late}).status_code == 403
+
+
+def test_a_link_used_on_several_devices_at_once_signs_in_one(site: Any) -> None:
+    client, inbox = site
+    alices_game(client)
+    token = mailed_link(client, inbox)
+    devices = [TestClient(client.app) for _ in range(6)]
+    codes = at_once(6, lambda i: devices[i].post("/signin/complete", data={"token": token},
+                                                 follow_redirects=False).status_code)
+    assert sorted(codes) == [303] + [403] * 5
 
 
 def test_nobody_learns_whose_address_is_known(site: Any) -> None:
