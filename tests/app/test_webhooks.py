@@ -4,12 +4,14 @@ HTTP server in the test receives them; the tests move the delivery job's clock."
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from app_support import ADMIN, bearer, drive
@@ -35,7 +37,7 @@ class Receiver:
             def do_POST(self) -> None:  # noqa: N802 (the http.server name)
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 receiver.posts.append({"path": self.path, "type": self.headers["Content-Type"],
-                                       "json": json.loads(body)})
+                                       "host": self.headers["Host"], "json": json.loads(body)})
                 self.send_response(receiver.status)
                 self.end_headers()
 
@@ -124,10 +126,33 @@ def test_a_removed_hook_gets_nothing(hooked: TestClient, receiver: Receiver) -> 
     "https://127.0.0.1/hook", "https://localhost/hook", "https://10.1.2.3/x", "https://169.254.169.254/latest",
     "https://[::1]/x", "https://user:pw@example.com/x", "ftp://example.com/x", "https://no-such-host.invalid/x",
     "file:///etc/passwd",
+    # IPv6 forms that carry an IPv4 address: NAT64, IPv4-compatible, -mapped and -translated, 6to4
+    "https://[64:ff9b::10.0.0.1]/x", "https://[64:ff9b::169.254.169.254]/x", "https://[64:ff9b:1::a00:1]/x",
+    "https://[::127.0.0.1]/x", "https://[::ffff:127.0.0.1]/x", "https://[::ffff:0:127.0.0.1]/x",
+    "https://[::192.168.1.1]/x", "https://[2002:a00:1::]/x", "https://[2002:7f00:1::]/x",
 ])
 def test_a_hook_may_not_point_at_what_only_the_server_reaches(url: str) -> None:
     with pytest.raises(BadText):
         webhooks.check_url(url)
+
+
+@pytest.mark.parametrize(("address", "public"), [
+    ("64:ff9b::808:808", True), ("2002:808:808::", True), ("2606:4700::1111", True), ("8.8.8.8", True),
+    ("64:ff9b::a00:1", False), ("::ffff:a9fe:a9fe", False), ("fe80::1", False), ("fc00::1", False),
+    ("2001:0:4136:e378:8000:63bf:3fff:fdd2", False),  # Teredo: a tunnel to whatever its server says
+])
+def test_an_address_carried_in_ipv6_is_judged_by_what_it_reaches(address: str, public: bool) -> None:
+    assert webhooks.public(ipaddress.ip_address(address)) is public
+
+
+def test_a_hook_connects_to_the_very_address_that_was_checked(receiver: Receiver) -> None:
+    """No second lookup between the check and the connection (DNS rebinding): the POST goes
+    to the address checked, with the URL's host in its Host header (and, over https, its
+    certificate checked against that name)."""
+    port = receiver.server.server_address[1]
+    webhooks.send(urlsplit(f"http://hooks.rebinding.invalid:{port}/hook/abc"), "127.0.0.1", "pinned")
+    assert [(p["host"], p["path"], p["json"]["text"]) for p in receiver.posts] == \
+        [(f"hooks.rebinding.invalid:{port}", "/hook/abc", "pinned")]
 
 
 def test_the_api_refuses_a_private_hook_and_changes_nothing(client: TestClient, game: dict[str, str]) -> None:
