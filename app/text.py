@@ -2,8 +2,9 @@
 every part of the server (and PostgreSQL) can store and send back.
 
 Refused here, with a clear 4xx, rather than failing later with a 500: NUL (PostgreSQL
-text cannot hold it), other control characters in names and titles, unpaired
-surrogates (they cannot be encoded as UTF-8), and NaN/Infinity (not JSON).
+text cannot hold it), other control characters and direction overrides in names, titles
+and chat messages (which may hold line breaks), unpaired surrogates (they cannot be
+encoded as UTF-8), and NaN/Infinity (not JSON).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from typing import Annotated, Any
 import orjson
 from pydantic import AfterValidator
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# control characters (C0, DEL, C1) and the bidirectional overrides and isolates, which make
+# text read otherwise than it is written (U+202E turns what follows around)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_IN_MESSAGE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # \t, \n allowed
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,128}")  # the shape of every secret the server hands out
 
@@ -29,7 +33,16 @@ def check_line(value: str) -> str:
     if _SURROGATE.search(value):
         raise BadText("must be valid Unicode text (it holds an unpaired surrogate)")
     if _CONTROL.search(value):
-        raise BadText("may not contain control characters such as NUL or line breaks")
+        raise BadText("may not contain control characters (such as NUL, ESC or line breaks) or direction overrides")
+    return value
+
+
+def check_message(value: str) -> str:
+    """A message of several lines (chat): line breaks and tabs, but no other control
+    character and no direction override (``\r\n`` is kept as ``\n``)."""
+    value = check_string(value).replace("\r\n", "\n")
+    if _CONTROL_IN_MESSAGE.search(value):
+        raise BadText("may not contain control characters (such as ESC) or direction overrides")
     return value
 
 

@@ -16,7 +16,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from app.models import ChatMessage, Game, Seat, utcnow
 from app.services.notices import Notices
 from app.store import LIVE_CHANNEL, set_seat
-from app.text import BadText, check_string
+from app.text import BadText, check_message
 
 MAX_CHARS = 1000  # one message
 PAGE = 200  # the newest messages shown
@@ -43,7 +43,7 @@ class Chat:
     @staticmethod
     def check(text_: str) -> str:
         """The message as it will be stored, or BadText saying what is wrong with it."""
-        message = check_string(text_).strip()
+        message = check_message(text_).strip()
         if not message:
             raise BadText("the message is empty")
         if len(message) > MAX_CHARS:

@@ -59,13 +59,16 @@ def test_only_players_write_and_bad_text_changes_nothing(client: TestClient, gam
     gid = game["id"]
     assert client.post(f"/api/games/{gid}/chat", json={"text": "hi"}).status_code == 401
     assert client.post(f"/api/games/{gid}/chat", headers=bearer("wrong"), json={"text": "hi"}).status_code == 403
-    for bad in ("", "   ", "x" * 1001, "nul\x00here"):
+    for bad in ("", "   ", "x" * 1001, "nul\x00here", "\x1b[2J\x1b[31mred", "abc\u202edcba", "csi\x9b31m",
+                "isolate\u2066x\u2069", "bell\x07", "cr\ronly"):
         r = client.post(f"/api/games/{gid}/chat", headers=bearer(game["US"]), json={"text": bad})
         assert r.status_code == 422, (bad, r.text)
     r = client.post(f"/api/games/{gid}/chat", headers={**bearer(game["US"]), "Content-Type": "application/json"},
                     content=b'{"text": "\\ud800"}')
     assert r.status_code == 422
     assert chat(client, game, "US")["messages"] == []
+    r = client.post(f"/api/games/{gid}/chat", headers=bearer(game["US"]), json={"text": "two\r\nlines\tand a tab"})
+    assert r.status_code == 201 and chat(client, game, "US")["messages"][-1]["text"] == "two\nlines\tand a tab"
 
 
 def test_the_board_shows_the_chat_escaped_and_marks_it_read(client: TestClient, game: dict[str, str]) -> None:
