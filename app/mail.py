@@ -13,7 +13,7 @@ from __future__ import annotations
 import email.policy
 import logging
 import smtplib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 HEADERS = email.policy.SMTP.clone(max_line_length=998)
 MAX_ATTEMPTS = 6  # then "failed"; retried after 1, 2, 4, 8 and 16 minutes
 CLAIM = timedelta(minutes=10)  # a worker's claim on a mail it is sending
+COMPOSED = ("signin",)  # kinds whose body is written as they are sent (``Composer``)
 
 
 @dataclass(frozen=True)
@@ -84,13 +85,13 @@ def enqueue(session: Session, *, kind: str, dedupe: str, to: str, subject: str, 
     ).on_conflict_do_nothing(index_elements=["dedupe"]))
 
 
-def message(mail: Mail, sender: str) -> EmailMessage:
+def message(mail: Mail, sender: str, body: str | None = None) -> EmailMessage:
     msg = EmailMessage(policy=HEADERS)
     msg["From"], msg["To"], msg["Subject"] = sender, mail.to_addr, mail.subject
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = make_msgid(domain="guadalcanal.invalid")
     msg["Auto-Submitted"] = "auto-generated"  # no vacation auto-replies, please
-    msg.set_content(mail.body)
+    msg.set_content(mail.body if body is None else body)
     return msg
 
 
@@ -120,12 +121,19 @@ def stale(session: Session, mail: Mail) -> str | None:
     return None
 
 
+# kind -> what writes a mail's body as it is sent (None: nothing to send), for a body that
+# holds a secret which must not rest in the outbox (a sign-in link: app/services/signin.py)
+Composer = Callable[[Session, Mail, datetime], str | None]
+
+
 def deliver_due(sessions: Callable[[], Session], smtp_url: str, sender: str,
-                now: datetime | None = None, webhook_private: bool = False) -> int:
+                now: datetime | None = None, webhook_private: bool = False,
+                composers: Mapping[str, Composer] | None = None) -> int:
     """Send (or, without SMTP, hold) every mail that is due, and POST every webhook notice
     that is due; returns how many were handled.  ``sessions``: a session factory.
     ``now``: for tests, which move the clock, not the wall.  ``webhook_private``: see
-    app/webhooks.py.
+    app/webhooks.py.  ``composers``: see ``Composer``; a mail of such a kind with no
+    composer given is held.
 
     Each mail is claimed by one conditional UPDATE until ten minutes after its claim (a
     batch of slow sends never claims a mail already expired), and its outcome is written
@@ -148,7 +156,7 @@ def deliver_due(sessions: Callable[[], Session], smtp_url: str, sender: str,
                 continue  # another worker has it
             mail = session.get(Mail, mail_id)
             assert mail is not None
-            outcome = _deliver(session, mail, smtp, sender, moment, webhook_private)
+            outcome = _deliver(session, mail, smtp, sender, moment, webhook_private, composers or {})
             written = session.execute(update(Mail).where(Mail.id == mail_id, Mail.status == "sending",
                                                          Mail.not_before == until).values(**outcome)
                                       .execution_options(synchronize_session=False))
@@ -165,7 +173,7 @@ def _due(now: datetime) -> tuple[Any, ...]:
 
 
 def _deliver(session: Session, mail: Mail, smtp: Smtp | None, sender: str, now: datetime,
-             webhook_private: bool = False) -> dict[str, Any]:
+             webhook_private: bool = False, composers: Mapping[str, Composer] | None = None) -> dict[str, Any]:
     """Send a claimed mail (or not); what to write of its row."""
     reason = stale(session, mail)
     if reason is not None:
@@ -176,8 +184,17 @@ def _deliver(session: Session, mail: Mail, smtp: Smtp | None, sender: str, now: 
     elif smtp is None:
         return {"status": "held"}  # for the admins' outbox
     else:
+        body: str | None = mail.body
+        if mail.kind in COMPOSED:
+            compose = (composers or {}).get(mail.kind)
+            if compose is None:
+                return {"status": "held"}
+            body = compose(session, mail, now)
+            if body is None:
+                return {"status": "skipped", "last_error": "nobody to send it to (no seat has this address)"}
+
         def send() -> None:
-            smtp.send(message(mail, sender))
+            smtp.send(message(mail, sender, body))
     try:
         send()
     except (OSError, smtplib.SMTPException) as exc:
@@ -188,7 +205,4 @@ def _deliver(session: Session, mail: Mail, smtp: Smtp | None, sender: str, now: 
                       error)
             return {**failed, "status": "failed"}
         return {**failed, "status": "queued", "not_before": now + timedelta(minutes=2 ** (attempts - 1))}
-    sent: dict[str, Any] = {"status": "sent", "sent_at": now, "last_error": None}
-    if mail.kind == "signin":  # its link is a secret: once it is on its way, the outbox need not keep it
-        sent["body"] = "(sent; the sign-in link it held is not kept)"
-    return sent
+    return {"status": "sent", "sent_at": now, "last_error": None}

@@ -60,7 +60,8 @@ def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
     scheduler = BackgroundScheduler(daemon=True)
     scheduler.add_job(deliver_due, "interval", seconds=settings.mail_interval_seconds, max_instances=1,
                       coalesce=True, args=[app.state.db.sessions, settings.smtp_url, settings.mail_from],
-                      kwargs={"webhook_private": settings.webhook_allow_private})
+                      kwargs={"webhook_private": settings.webhook_allow_private,
+                              "composers": {"signin": app.state.signin.compose}})
     scheduler.add_job(lambda: clock.tick(app.state.db.sessions, app.state.notices, app.state.games.now()),
                       "interval", seconds=settings.clock_interval_seconds, max_instances=1, coalesce=True)
     if app.state.limits.store is not None:  # rate-limit hits older than any window

@@ -1,19 +1,20 @@
 """Signing in on any device with a one-time link sent by e-mail.
 
 A player who gave an address on their seats asks for a link; it is mailed (through the
-outbox, like every mail), works once, for 30 minutes, and opens a session: a signed
+outbox, like every mail: the link is made only as the mail is sent, so none rests there),
+works once, for 30 minutes, and opens a session: a signed
 cookie that lets this browser act in every seat that has the address, and lists their
 games on the landing page.  Secrets are kept only as hashes."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from app import mail
-from app.models import Game, PlayerSession, Seat, SigninLink, utcnow
+from app.models import Game, Mail, PlayerSession, Seat, SigninLink, utcnow
 from app.security import hash_token, new_token, sign, unsign
 
 LINK_MINUTES = 30
@@ -26,21 +27,28 @@ class Signin:
         self.secret_key = secret_key
 
     def request_link(self, session: Session, email: str) -> None:
-        """Mail a sign-in link to ``email`` if it is a player's (the caller answers the
-        same either way, so nobody learns whose address is known here)."""
-        if not email or session.scalar(select(Seat.id).where(Seat.email == email, Seat.joined_at.is_not(None))
-                                       .limit(1)) is None:
-            return
-        token, now = new_token(), utcnow()
+        """Queue a sign-in mail for ``email``.  The same single write whether or not the
+        address is a player's (nobody learns from the answer, nor from its time, whose
+        address is known here); the delivery job makes the link, if the address has seats,
+        only as it sends the mail (``compose``): no usable secret rests in the outbox."""
+        mail.enqueue(session, kind="signin", dedupe=f"signin:{new_token()}", to=email,
+                     subject="Your sign-in link", body=f"(a sign-in link for {email}, made as it is sent)")
+        session.commit()
+
+    def compose(self, session: Session, row: Mail, now: datetime) -> str | None:
+        """The body of a sign-in mail being sent, with a new link that works once for
+        ``LINK_MINUTES`` from now (its secret kept only as a hash); None: no seat has the
+        address, so nothing is sent."""
+        email = row.to_addr
+        if session.scalar(select(Seat.id).where(Seat.email == email, Seat.joined_at.is_not(None)).limit(1)) is None:
+            return None
+        token = new_token()
         session.add(SigninLink(token_hash=hash_token(token), email=email, created_at=now,
                                expires_at=now + timedelta(minutes=LINK_MINUTES)))
-        mail.enqueue(session, kind="signin", dedupe=f"signin:{hash_token(token)}", to=email,
-                     subject="Your sign-in link",
-                     body=(f"Open this link to sign in (it works once, for {LINK_MINUTES} minutes):\n"
-                           f"{self.base_url}/signin#token={token}\n\n"
-                           "That browser will then list your games and play your seats. If you did not ask for "
-                           "it, ignore this mail.\n"))
-        session.commit()
+        return (f"Open this link to sign in (it works once, for {LINK_MINUTES} minutes):\n"
+                f"{self.base_url}/signin#token={token}\n\n"
+                "That browser will then list your games and play your seats. If you did not ask for "
+                "it, ignore this mail.\n")
 
     def complete(self, session: Session, token: str) -> str | None:
         """Use a sign-in link: the new session's cookie value, or None (unknown, used, expired)."""

@@ -14,12 +14,13 @@ from app_support import ADMIN
 from fastapi.testclient import TestClient
 from mail_support import Inbox, smtp_server
 from race_support import at_once
-from sqlalchemy import update
+from sqlalchemy import event, func, select, update
 
 from app.config import Settings
 from app.mail import deliver_due
 from app.main import create_app
 from app.models import SigninLink, utcnow
+from app.security import hash_token
 
 ALICE = "alice@example.org"
 
@@ -34,7 +35,8 @@ def site(settings: Settings) -> Iterator[tuple[TestClient, Inbox]]:
 
 def deliver(client: TestClient) -> None:
     s = client.app.state.settings
-    deliver_due(client.app.state.db.sessions, s.smtp_url, s.mail_from, now=utcnow() + timedelta(seconds=1))
+    deliver_due(client.app.state.db.sessions, s.smtp_url, s.mail_from, now=utcnow() + timedelta(seconds=1),
+                composers={"signin": client.app.state.signin.compose})
 
 
 def alices_game(client: TestClient) -> str:
@@ -75,7 +77,7 @@ def test_a_mailed_link_signs_a_new_device_in_and_it_lists_and_plays_the_seats(si
     placed = phone.post(f"/games/{gid}/click", data={"seq": "3", "hex": "1210", "unit": "", "select": "us-1-1"})
     assert placed.status_code == 200 and 'role="alert"' not in placed.text
     assert client.get(f"/api/games/{gid}/legal").json()["seq"] > 3  # the command was appended
-    # the outbox no longer holds the link once it was sent
+    # the outbox never held the link
     assert token not in str(client.get("/api/admin/outbox", auth=ADMIN).json())
 
 
@@ -115,6 +117,46 @@ def test_nobody_learns_whose_address_is_known(site: Any) -> None:
     deliver(client)
     assert [m["To"] for m in inbox.messages] == [ALICE]
     assert client.post("/signin", data={"email": "no address"}).status_code == 422
+
+
+def test_a_known_and_an_unknown_address_take_the_same_path(site: Any) -> None:
+    """The same statements for both (so the same time): the link is made only as the mail
+    is sent, and only for an address with seats."""
+    client, _inbox = site
+    alices_game(client)
+    statements: list[str] = []
+    listen = lambda *args: statements.append(args[2])  # noqa: E731 - (conn, cursor, statement, ...)
+    event.listen(client.app.state.db.engine, "before_cursor_execute", listen)
+    try:
+        runs = []
+        for email in ("stranger@example.com", ALICE):
+            statements.clear()
+            assert client.post("/signin", data={"email": email}).status_code == 200
+            runs.append(list(statements))
+    finally:
+        event.remove(client.app.state.db.engine, "before_cursor_execute", listen)
+    assert runs[0] == runs[1] and runs[0], runs
+    with client.app.state.db.sessions() as s:
+        assert s.scalar(select(func.count()).select_from(SigninLink)) == 0
+
+
+def test_no_usable_secret_rests_in_the_outbox(site: Any, settings: Settings) -> None:
+    """Held (no SMTP server) or sent, a sign-in mail's row holds no link: neither the admins'
+    outbox nor a backup of the database opens a seat."""
+    client, inbox = site
+    alices_game(client)
+    token = mailed_link(client, inbox)  # sent: the link went out by mail only
+    with TestClient(create_app(settings.model_copy(update={"smtp_url": ""}))) as held:  # no SMTP server
+        held.post("/signin", data={"email": ALICE})
+        deliver_due(held.app.state.db.sessions, "", "x@y", now=utcnow() + timedelta(seconds=1),
+                    composers={"signin": held.app.state.signin.compose})
+        rows = held.get("/api/admin/outbox", auth=ADMIN).json()["items"]
+    assert sorted(m["status"] for m in rows if m["kind"] == "signin") == ["held", "sent"]
+    words = set(re.findall(r"[\w-]{20,}", str(rows)))
+    with client.app.state.db.sessions() as s:
+        hashes = set(s.scalars(select(SigninLink.token_hash)))
+    assert len(hashes) == 1 and hash_token(token) in hashes
+    assert not {hash_token(w) for w in words} & hashes  # nothing there is a link's secret
 
 
 def test_signing_out_ends_the_session(site: Any) -> None:

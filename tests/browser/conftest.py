@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from mail_support import Inbox, smtp_server
 
 try:
     import playwright.sync_api  # noqa: F401
@@ -93,13 +94,15 @@ def dice_secret() -> str:
 
 
 @contextmanager
-def running_server(tmp: Path, dice_secret: str) -> Iterator[str]:
+def running_server(tmp: Path, dice_secret: str, smtp_url: str = "") -> Iterator[str]:
     """A uvicorn server in a subprocess on a free port, its own SQLite file in ``tmp``,
-    every game rolling from ``dice_secret``; its base URL."""
+    every game rolling from ``dice_secret``, sending its mail to ``smtp_url`` if given; its
+    base URL."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'g.db'}", "SECRET_KEY": "test",
-           "ADMIN_PASSWORD": ADMIN_PASSWORD, "BASE_URL": url, "FIXED_DICE_SECRET": dice_secret}
+           "ADMIN_PASSWORD": ADMIN_PASSWORD, "BASE_URL": url, "FIXED_DICE_SECRET": dice_secret,
+           "SMTP_URL": smtp_url, "MAIL_INTERVAL_SECONDS": "0.5"}
     log = tmp / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
@@ -118,9 +121,19 @@ def running_server(tmp: Path, dice_secret: str) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory, dice_secret: str, chromium: str) -> Iterator[str]:
-    """The base URL of a fresh server whose games all use ``dice_secret``."""
-    with running_server(tmp_path_factory.mktemp("server"), dice_secret) as url:
+def mailbox() -> Iterator[tuple[str, Inbox]]:
+    """Where the browser tests' server sends its mail (a real SMTP server, aiosmtpd): its
+    URL and what it has been given."""
+    with smtp_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, dice_secret: str, chromium: str,
+           mailbox: tuple[str, Inbox]) -> Iterator[str]:
+    """The base URL of a fresh server whose games all use ``dice_secret`` and whose mail
+    goes to ``mailbox``."""
+    with running_server(tmp_path_factory.mktemp("server"), dice_secret, mailbox[0]) as url:
         yield url
 
 
