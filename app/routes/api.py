@@ -64,7 +64,7 @@ from app.services.games import BadImport, Decision, GameService, SeatChanged
 from app.store import StaleSequence
 from app.text import BadText, dump_json
 from app.visible import readable_events, viewer_of
-from engine.core.errors import RuleError
+from engine.core.errors import NotInThisGame, RuleError
 from engine.core.events import Event
 from engine.games import get_rules
 
@@ -297,9 +297,10 @@ def clock_claim(request: Request, game: GameDep, seat: SeatDep, session: Session
 @router.get("/games/{game_id}/units/{unit_id}/reachable", responses=SEAT)
 def reachable(unit_id: str, game: GameDep, seat: SeatDep, session: SessionDep,
               service: ServiceDep) -> dict[str, Any]:
-    """Hexes the unit may move to now, each with its MF cost and path (empty if it may not move)."""
+    """Hexes the unit may move to now, each with its cost and path (empty if it may not move).
+    404: no such unit, or one your side may not know of (an enemy piece under the fog of war)."""
     state = service.state(session, game)
-    if unit_id not in state.units:
+    if not get_rules(game.game).unit_named(state, seat.side, unit_id):
         raise HTTPException(404, f"no unit {unit_id}")
     return {"unit": unit_id, "seq": game.seq, "hexes": service.reachable(game, state, seat.side, unit_id)}
 
@@ -307,12 +308,16 @@ def reachable(unit_id: str, game: GameDep, seat: SeatDep, session: SessionDep,
 @router.post("/games/{game_id}/attack-preview", responses=SEAT)
 def attack_preview(body: AttackPreviewIn, game: GameDep, seat: SeatDep, session: SessionDep,
                    service: ServiceDep) -> Any:
-    """Odds, defence doubling, artillery cap and die modifiers of a proposed attack, without declaring it."""
+    """Odds, defence doubling, artillery cap and die modifiers of a proposed attack, without
+    declaring it.  404: the game has no attack previews (Pacific Battles shows a battle's
+    column on its board before the die)."""
     rules = get_rules(game.game)
     try:
         return rules.preview_attack(service.state(session, game), seat.side, body.targets, body.units)
     except RuleError as exc:
         return rule_error(exc)
+    except NotInThisGame as exc:
+        raise HTTPException(404, str(exc)) from None
 
 
 @router.post("/games/{game_id}/commands", response_model=CommandResult, responses=responses(401, 403, 404, 409, 429))

@@ -329,7 +329,7 @@ def _unit_label(u: dict[str, Any] | None) -> str:
 
 def _end_confirmation(rules: Any, state: Any, legal: list[Command]) -> str | None:
     """Ask before ending a phase in which units could still act, saying what it costs."""
-    notes = rules.end_phase_notes(state) if hasattr(rules, "end_phase_notes") else []
+    notes = rules.end_phase_notes(state)
     question = _end_question(legal)
     if notes:
         return " ".join(f"{n}." for n in notes) + " " + (question or "End the phase?")

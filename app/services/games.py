@@ -405,7 +405,7 @@ class GameService:
         line: its label is that line, so the board's answer need not rebuild the state
         before the step to find it."""
         trail = getattr(state, "undo", None)
-        if (hasattr(rules, "step_label") and texts and trail is not None and trail.side == actor
+        if (texts and trail is not None and trail.side == actor
                 and trail.steps and trail.steps[-1] == first):
             self._step_labels.put((game_id, actor, first), rules.step_label(texts[0]))
 
@@ -424,7 +424,7 @@ class GameService:
         """Hexes near ``unit`` it may not move to now, with the engine's reason for each
         (empty for a game that does not say, or a unit that is not ``side``'s)."""
         rules = get_rules(game.game)
-        if not hasattr(rules, "why_unreachable") or unit not in state.units:
+        if not rules.unit_named(state, side, unit):
             return {}
         return self.cache.memo(game.id, game.seq, ("unreachable", side, unit),
                                lambda: rules.why_unreachable(state, unit))

@@ -15,6 +15,11 @@ class RuleError(ValueError):
         return (type(self), (self.rule, self.message))
 
 
+class NotInThisGame(LookupError):
+    """A question this game has no answer for (e.g. attack odds in a game without them):
+    what it lacks, in words."""
+
+
 class IllegalCommandError(RuleError):
     """Well-formed, but not allowed now."""
 

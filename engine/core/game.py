@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.core import dice
-from engine.core.errors import IllegalCommandError, NotYourTurnError
+from engine.core.errors import IllegalCommandError, NotInThisGame, NotYourTurnError
 from engine.core.events import Command, Event
 
 
@@ -70,6 +70,37 @@ class GameRules(Protocol[S]):
         ...
     def state_to_json(self, state: S) -> dict[str, Any]: ...
     def state_from_json(self, obj: dict[str, Any]) -> S: ...
+
+
+class RulesBase(Generic[S]):
+    """What a game may offer beyond ``GameRules``, each with its answer for a game that
+    does not: a server asks any game any of these and never probes for them."""
+
+    def unit_named(self, state: S, side: str | None, unit: str) -> bool:
+        """Whether ``side`` may ask about ``unit`` by its id: it exists and ``side`` may know
+        of it (a unit hidden from ``side`` answers as one that does not exist)."""
+        return False
+
+    def reachable(self, state: S, unit: str) -> dict[str, dict[str, Any]]:
+        """Where ``unit`` may move now: hex -> {"cost", "path", "stops"} (none: not moving now)."""
+        return {}
+
+    def why_unreachable(self, state: S, unit: str) -> dict[str, str]:
+        """Places near ``unit`` it may not move to now, each with the rule and the reason."""
+        return {}
+
+    def preview_attack(self, state: S, side: str, targets: list[str], units: list[str]) -> dict[str, Any]:
+        """The odds and modifiers of an attack, before it is declared."""
+        raise NotInThisGame(f"{getattr(self, 'title', 'this game')} has no attack previews")
+
+    def end_phase_notes(self, state: S) -> list[str]:
+        """What ending the current phase now will cost, for the player to confirm."""
+        return []
+
+    def step_label(self, first_line: str | None) -> str:
+        """The take-back label of a step whose first log line is ``first_line``: a caller
+        that has just written that line names the step without rebuilding the state before it."""
+        return f"Take back: {first_line}" if first_line else "Take back the last step"
 
 
 @dataclass

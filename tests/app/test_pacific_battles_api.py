@@ -101,3 +101,25 @@ def test_an_illegal_pacific_battles_command_names_its_rule_and_changes_nothing(c
     assert r.status_code == 422, r.text
     assert "25.4" in r.text and "Henderson Field" in r.text
     assert view_seq(client, gid, g["Japanese"]) == seq
+
+
+def test_every_route_of_the_api_answers_for_pacific_battles_without_a_server_error(client: TestClient) -> None:
+    """The unit and odds questions First Blood answers: a piece of one's own answers, an
+    enemy piece answers as one that does not exist (its id is not the asker's to know),
+    and attack odds, which this game shows on its board instead, say that they are not here."""
+    g = new_game(client)
+    gid = g["id"]
+    legal = client.get(f"/api/games/{gid}/legal", headers=bearer(g["Japanese"])).json()
+    place = next(c for c in legal["commands"] if c["type"] == "place")
+    client.post(f"/api/games/{gid}/commands", headers=bearer(g["Japanese"]),
+                json={"type": "place", "data": place["data"], "expected_seq": legal["seq"]})
+    piece = client.get(f"/api/games/{gid}", headers=bearer(g["Japanese"])).json()["units"][0]["id"]
+    own = client.get(f"/api/games/{gid}/units/{piece}/reachable", headers=bearer(g["Japanese"]))
+    assert own.status_code == 200 and own.json() == {"unit": piece, "seq": legal["seq"] + 1, "hexes": {}}
+    enemy = client.get(f"/api/games/{gid}/units/{piece}/reachable", headers=bearer(g["Allied"]))
+    nothing = client.get(f"/api/games/{gid}/units/no-such-piece/reachable", headers=bearer(g["Allied"]))
+    assert enemy.status_code == nothing.status_code == 404
+    assert enemy.json()["detail"].replace(piece, "X") == nothing.json()["detail"].replace("no-such-piece", "X")
+    preview = client.post(f"/api/games/{gid}/attack-preview", headers=bearer(g["Allied"]),
+                          json={"targets": ["1529"], "units": []})
+    assert preview.status_code == 404 and "has no attack previews" in preview.json()["detail"]

@@ -13,7 +13,7 @@ from typing import Any
 from engine.core import dice, fields, forfeit, undo
 from engine.core.errors import IllegalCommandError, MalformedCommandError, RuleError
 from engine.core.events import Command, Event
-from engine.core.game import Emitter, Outcome, Prompt, check_turn
+from engine.core.game import Emitter, Outcome, Prompt, RulesBase, check_turn
 from engine.games.first_blood import evolve, sequence
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.board import load_board
@@ -75,7 +75,7 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-class FirstBlood:
+class FirstBlood(RulesBase[FBState]):
     id = "first_blood"
     title = "First Blood: The Guadalcanal Campaign"
     sides = ("US", "IJ")
@@ -307,11 +307,6 @@ class FirstBlood:
         """"Take back: 124/1 moves 0909 -> 0910" (the step's first log line)."""
         return self.step_label(step_text(state, state.undo.steps[-1]) if state.undo.steps else None)
 
-    def step_label(self, first_line: str | None) -> str:
-        """The take-back label of a step whose first log line is ``first_line``: a caller
-        that has just written that line names the step without rebuilding the state before it."""
-        return f"Take back: {first_line}" if first_line else "Take back the last step"
-
     def _end_label(self, state: FBState) -> str:
         """"End IJ combat", and what follows until the other side acts, from the turn
         track alone (never by trying it: the dice of the phases ahead stay unknown)."""
@@ -354,6 +349,9 @@ class FirstBlood:
         when = "at the end of this phase" if state.phase.endswith("_combat") else "at the end of your combat phase"
         return [f"{', '.join(q.label(u) for u in stranded)} {'is' if len(stranded) == 1 else 'are'} still on an "
                 f"entry point and will be eliminated {when} (§5)"]
+
+    def unit_named(self, state: FBState, side: str | None, unit: str) -> bool:
+        return unit in state.units  # nothing is hidden in First Blood
 
     def why_unreachable(self, state: FBState, unit: str) -> dict[str, str]:
         """Places near the unit it may not move to now, each with the rule and the reason."""

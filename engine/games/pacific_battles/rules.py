@@ -14,7 +14,7 @@ from typing import Any
 from engine.core import dice, fields, forfeit, undo
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
-from engine.core.game import Emitter, Outcome, Prompt, check_turn
+from engine.core.game import Emitter, Outcome, Prompt, RulesBase, check_turn
 from engine.games.pacific_battles import (
     arrivals,
     battles,
@@ -109,7 +109,7 @@ PENDING_TEXT = {
 }
 
 
-class PacificBattles:
+class PacificBattles(RulesBase[PBState]):
     id = "pacific_battles"
     title = "Pacific Battles Vol. 1: Guadalcanal"
     sides = SIDES
@@ -354,6 +354,11 @@ class PacificBattles:
         from engine.games.pacific_battles.view import build_view
 
         return build_view(self, state, side, legal)
+
+    def unit_named(self, state: PBState, side: str | None, unit: str) -> bool:
+        """A side's own pieces only: an enemy piece's id is not for it to know (the fog of war)."""
+        piece = state.pieces.get(unit)
+        return piece is not None and piece.side == side
 
     def reachable(self, state: PBState, unit: str) -> dict[str, dict[str, Any]]:
         if unit not in state.pieces or seq.step(state.phase) != "movement":
