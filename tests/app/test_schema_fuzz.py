@@ -8,7 +8,8 @@ migrations), and the cases go to the same app object in-process through schemath
 ASGI client.  An exception escaping the app (which a server answers with a 500) fails
 the case with its traceback.
 
-To reach past 404s and 401s, a real game is created and joined first.  Most cases get
+To reach past 404s and 401s, a real game is created and joined first, one of each game
+(First Blood, Pacific Battles) on each database.  Most cases get
 its id as ``game_id``, a seat's secret as a bearer token (the admin endpoints and the
 import get the admin's basic credentials instead), real unit ids, hexes, command verbs,
 field names and the current sequence number, and the import gets the game's export
@@ -48,7 +49,9 @@ from schemathesis.specs.openapi.checks import (
 
 from app.config import Settings
 from app.main import create_app
-from engine.games.first_blood.rules import FIELDS
+from engine.games import get_rules
+from engine.games.first_blood.rules import FIELDS as FB_FIELDS
+from engine.games.pacific_battles.rules import FIELDS as PB_FIELDS
 
 # No 5xx; status code documented; content type as documented; body (and headers) as documented.
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
@@ -65,6 +68,7 @@ class Target:
     units: list[str]
     hexes: list[str]
     export: dict[str, Any]  # the game's export file (unfinished: only an admin may import it)
+    verbs: list[str]  # the game's command types
 
     def legal(self) -> tuple[str, dict[str, Any]]:
         """The side to act now and its legal commands."""
@@ -72,38 +76,49 @@ class Target:
 
 
 def acting(client: TestClient, game_id: str, tokens: dict[str, str]) -> tuple[str, dict[str, Any]]:
-    legal = client.get(f"/api/games/{game_id}/legal", headers=bearer(tokens["US"])).json()
-    side = legal["prompt"]["side"] or "US"
-    if side != "US":
+    first = next(iter(tokens))
+    legal = client.get(f"/api/games/{game_id}/legal", headers=bearer(tokens[first])).json()
+    side = legal["prompt"]["side"] or first
+    if side != first:
         legal = client.get(f"/api/games/{game_id}/legal", headers=bearer(tokens[side])).json()
     return side, legal
 
 
-@pytest.fixture(scope="module")
-def fuzz_target(module_settings: Settings) -> Iterator[Target]:
-    """One game per database for all the module's cases, which build on one another."""
+def get_fields(game: str) -> dict[str, dict[str, str]]:
+    return {"first_blood": FB_FIELDS, "pacific_battles": PB_FIELDS}[game]
+
+
+GAMES = {"first_blood": {"side": "US"}, "pacific_battles": {"scenario": "short", "side": "Japanese"}}
+
+
+@pytest.fixture(scope="module", params=sorted(GAMES))
+def fuzz_target(request: pytest.FixtureRequest, module_settings: Settings) -> Iterator[Target]:
+    """One game of each kind per database for all the module's cases, which build on one another."""
+    game = request.param
     # Without rate limits: the fuzz sends hundreds of requests, wrong secrets among them, from one address,
     # and would otherwise meet mostly 429s (the limits have tests of their own).
     app = create_app(module_settings.model_copy(update={"rate_limit_enabled": False}))
     with TestClient(app) as client:
-        r = client.post("/api/games", json={"side": "US", "name": "Alice"})
+        r = client.post("/api/games", json={"game": game, "name": "Alice", **GAMES[game]})
         assert r.status_code == 201, r.text
         created = r.json()
         gid, invite = created["game_id"], created["invite_url"].split("token=")[1]
         r = client.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"})
         assert r.status_code == 200, r.text
-        tokens = {"US": created["token"], "IJ": r.json()["token"]}
+        other = next(side for side in get_rules(game).sides if side != created["side"])
+        tokens = {created["side"]: created["token"], other: r.json()["token"]}
         client.cookies.clear()  # the cases choose their own credentials
-        view = client.get(f"/api/games/{gid}", headers=bearer(tokens["US"]))
+        view = client.get(f"/api/games/{gid}", headers=bearer(tokens[created["side"]]))
         assert view.status_code == 200, view.text
         units = view.json()["units"]
         export = client.get(f"/api/admin/games/{gid}/export", auth=ADMIN)
         assert export.status_code == 200, export.text
         _, legal = acting(client, gid, tokens)
-        hexes = sorted({u["loc"] for u in units if u.get("loc")} | {c["data"]["to"] for c in legal["commands"]
-                                                                   if isinstance(c["data"].get("to"), str)})
+        hexes = sorted({u.get("loc") or u.get("hex") for u in units if u.get("loc") or u.get("hex")}
+                       | {c["data"]["to"] for c in legal["commands"] if isinstance(c["data"].get("to"), str)})
         yield Target(client=client, session=ASGIClient(app), game_id=gid, tokens=tokens,
-                     units=sorted(u["id"] for u in units), hexes=hexes, export=export.json())
+                     units=sorted(u["id"] for u in units) or ["no-unit"], hexes=hexes or ["0101"],
+                     export=export.json(), verbs=sorted(get_fields(game)))
 
 
 def api_spec() -> dict[str, Any]:
@@ -201,7 +216,7 @@ def feed(case: Any, target: Target) -> None:
         if who == 1:
             headers["Authorization"] = "Bearer not-a-seat-secret"
         elif who > 1:
-            headers.update(bearer(target.tokens["US" if who < 4 else "IJ"]))
+            headers.update(bearer(list(target.tokens.values())[0 if who < 4 else 1]))
     case.headers = dict(headers)
     body = case.body
     if is_json(body):
@@ -212,7 +227,7 @@ def feed(case: Any, target: Target) -> None:
             body.pop("game", None)
             body.pop("scenario", None)
     elif case.path.endswith("/join") and isinstance(body, dict) and pick("join", 3):
-        body["token"] = target.tokens[("US", "IJ")[pick("join side", 2)]]
+        body["token"] = list(target.tokens.values())[pick("join side", 2)]
     elif case.path.endswith("/attack-preview") and isinstance(body, dict) and pick("preview", 3):
         body["targets"] = [target.hexes[pick("target", len(target.hexes))]]
         if pick("with units", 2):
@@ -222,7 +237,7 @@ def feed(case: Any, target: Target) -> None:
         body["expected_seq"] = legal["seq"]
         how = pick("how", 3)
         if how == 0 or not legal["commands"]:  # any verb, generated data
-            body["type"] = sorted(FIELDS)[pick("verb", len(FIELDS))]
+            body["type"] = target.verbs[pick("verb", len(target.verbs))]
         else:  # a legal command, some of its fields given generated values (all kept if none were generated)
             command = legal["commands"][pick("legal", len(legal["commands"]))]
             data = dict(command["data"])
