@@ -1,7 +1,8 @@
 """Taking back one's own decisions: the one rule for every game.
 
 A player may take back their decisions, one at a time, back to the last die roll,
-the last thing revealed to them, or the last handover to the opponent.  The log
+the last thing revealed to them (``reveals``: anything hidden from their side before the
+step and not after it), or the last handover to the opponent.  The log
 stays append-only: an ``undone`` event retracts the step it names and everything
 after it, and applying it restores the state as if the retracted events had never
 been applied (replay skips them); the log keeps both for the admin.
@@ -57,6 +58,16 @@ def undoable(side: str | None, command: Command, rolled: bool, revealed: bool, s
     decision still theirs afterwards (no handover, the game not over)."""
     return (side is not None and command.type != UNDO and not rolled and not revealed
             and side_after == side)
+
+
+def reveals(secrets: Callable[[Any, str], Iterable[str]], before: Any, after: Any, side: str) -> bool:
+    """Whether a step shows ``side`` something it could not know before it: something
+    hidden from ``side`` before the step (``secrets``: the game's list of what a viewer may
+    not know, by the visibility rules that filter its views and logs) is no longer hidden
+    after it, shown or gone because it was shown.  Such a step is a barrier: taken back, its
+    player would keep what it showed them (a stack known for a fake, an enemy unit seen)."""
+    hidden_before = set(secrets(before, side))
+    return bool(hidden_before) and not hidden_before <= set(secrets(after, side))
 
 
 def mark(events: list[Event], start: int, side: str) -> list[Event]:

@@ -542,8 +542,9 @@ def capture(em: Emitter, side: str, hex_id: str) -> None:
                 why=f"{'captured' if captured else 'destroyed'} on a {die} (32.1)", die=die)
         if captured:
             new = q.new_ids(em.state, side, 1)[0]
-            em.emit("piece_placed", None, id=new, unit=SUPPLY, side=side, hex=hex_id, new_ids=1,
-                    why="captured supply (32.1)")
+            # its id is the capturer's own, as every new piece's (the capture itself is public, above)
+            q.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, id=new, unit=SUPPLY, side=side,
+                     hex=hex_id, new_ids=1, why="captured supply (32.1)")
 
 
 def do_stop(em: Emitter, data: dict[str, Any], side: str) -> None:

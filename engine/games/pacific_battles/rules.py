@@ -301,8 +301,12 @@ class PacificBattles(RulesBase[PBState]):
         else:
             HANDLERS[cmd.type](em, data, side)
         flow.settle(em, self._needs_input)
-        revealed = any(e.type in REVEALING for e in em.events)
-        if undo.undoable(side, cmd, em.rolled, revealed, self.prompt(em.state).side):
+        # shown to the mover: what its side could not know before (the core's rule), and the
+        # events that show what that rule's list of secrets does not hold (a track's dates,
+        # a stack examined again)
+        if (undo.undoable(side, cmd, em.rolled, any(e.type in REVEALING for e in em.events),
+                          self.prompt(em.state).side)
+                and not undo.reveals(self.secrets, state, em.state, side)):
             em.events = undo.seal(state, em.events, em.state, side, PBState.clone)
         return em
 

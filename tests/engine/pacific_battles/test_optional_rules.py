@@ -266,3 +266,28 @@ def leaks_needles(state) -> list[str]:
     from engine.games.pacific_battles.leaks import hidden_things
 
     return hidden_things(state, "Allied")
+
+
+def test_34_a_move_that_shows_a_deception_marker_cannot_be_taken_back() -> None:
+    """The move that found the marker showed the mover that the stack was nothing: taken
+    back, the marker would be on the map again and known for a fake (docs/undo.md)."""
+    from engine.core.hexes import distance_between
+    from engine.games.pacific_battles.testing import position
+
+    b = q.board()
+    spot = b.places["Koli Point"]
+    near = b.neighbours(spot)[0]
+    s = position({"d1": ("Deception", spot, "Japanese"), "1 Mar": ("1 Mar", b.neighbours(near)[0]),
+                  "2 Mar": ("2 Mar", b.neighbours(near)[0])},
+                 phase="initial_first_movement", options={"deception": True})
+    far = next(c for c in legal(s, "Allied", "move") if c.data["unit"] == "2 Mar"
+               and distance_between(c.data["to"], spot) > 2)
+    play(s, "move", "Allied", **far.data)  # shows nothing: may be taken back
+    assert [c.type for c in legal(s, "Allied", "undo")] == ["undo"]
+    target = next(c.data["to"] for c in legal(s, "Allied", "move") if c.data["unit"] == "1 Mar"
+                  and distance_between(c.data["to"], spot) == 1)
+    play(s, "move", "Allied", unit="1 Mar", to=target)
+    assert "d1" not in s.pieces
+    assert legal(s, "Allied", "undo") == []  # the reveal is a barrier: nothing before it comes back
+    with pytest.raises(IllegalCommandError):
+        play(s, "undo", "Allied", step=s.seq - 1)
