@@ -159,9 +159,11 @@ def evolve(rules: GameRules[S], state: S, event: Event) -> S:
     return new
 
 
-def check_turn(prompt: Prompt, command: Command) -> None:
-    """Raise if the command's sender is not the side the game waits for."""
+def check_turn(prompt: Prompt, command: Command, sequence: str = "") -> None:
+    """Raise if the command's sender is not the side the game waits for, citing the rule
+    of what the game waits for, or else ``sequence``: the game's sequence of play."""
     if prompt.side is None:
         raise IllegalCommandError("", "the game is over")
     if command.side is not None and command.side not in prompt.acting:
-        raise NotYourTurnError("", f"it is {' and '.join(prompt.acting)}'s decision: {prompt.waiting}")
+        raise NotYourTurnError(prompt.rule or sequence,
+                               f"it is {' and '.join(prompt.acting)}'s decision: {prompt.waiting}")

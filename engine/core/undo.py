@@ -166,7 +166,7 @@ def take_back(rules: Any, state: Any, command: Command, describe: bool) -> Any:
     from engine.core.game import Emitter, check_turn
 
     prompt = rules.prompt(state)
-    check_turn(prompt, command)
+    check_turn(prompt, command, RULE)
     if not isinstance(command.data, dict) or set(command.data) - {"step"}:
         raise MalformedCommandError("", "undo takes {'step': the number of the step's first event}")
     side = command.side if command.side in prompt.acting else prompt.side

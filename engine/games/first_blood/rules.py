@@ -239,7 +239,7 @@ class FirstBlood(RulesBase[FBState]):
             raise MalformedCommandError("", f"unknown command {command.type!r}; known: {sorted(HANDLERS)}")
         fields.check(command, FIELDS, DEFAULTS)
         prompt = self.prompt(state)
-        check_turn(prompt, command)
+        check_turn(prompt, command, "§4")  # the turn sequence
         side = prompt.side
         data = {**DEFAULTS.get(command.type, {}), **command.data}
         for name, kind in FIELDS[command.type].items():

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.core import dice, fields, forfeit, undo
-from engine.core.errors import MalformedCommandError, RuleError
+from engine.core.errors import MalformedCommandError, NotYourTurnError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Emitter, Outcome, Prompt, RulesBase, check_turn
 from engine.games.pacific_battles import (
@@ -282,7 +282,11 @@ class PacificBattles(RulesBase[PBState]):
             raise MalformedCommandError("", f"unknown command {command.type!r}; known: {sorted(FIELDS)}")
         fields.check(command, FIELDS, DEFAULTS)
         prompt = self.prompt(state)
-        check_turn(prompt, command)
+        if (command.type == "allocate" and state.phase == "air_allocation"
+                and state.round.for_side(command.side) is not None):
+            raise NotYourTurnError("4.1", f"your air missions for this turn are sealed already (4.1 1c: one "
+                                          f"allocation a turn). {prompt.waiting}")
+        check_turn(prompt, command, "4.1")  # the sequence of play
         side = command.side if command.side in prompt.acting else prompt.side
         data = {**DEFAULTS.get(command.type, {}), **command.data}
         for name, kind in FIELDS[command.type].items():

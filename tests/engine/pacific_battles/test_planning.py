@@ -426,6 +426,7 @@ def test_4_1_1c_a_side_allocates_once_a_turn() -> None:
     with pytest.raises(RuleError) as err:
         allocate(s, "Japanese", superiority=4)
     assert isinstance(err.value, NotYourTurnError) and "Allied" in str(err.value)
+    assert err.value.rule == "4.1" and "sealed already" in err.value.message  # every refusal cites its section
     assert s.round.for_side("Japanese") == {**NOTHING, "superiority": 2}
 
 
