@@ -19,6 +19,7 @@ from app.text import dump_json
 from engine.core import undo
 from engine.core.events import Command, Event
 from engine.core.verify import LogEntry
+from engine.games import get_rules
 
 T = TypeVar("T")
 
@@ -152,11 +153,16 @@ def game_with_seats(session: Session, game_id: str) -> Game | None:
     return game
 
 
-def title_and_seats(session: Session, game_id: str) -> tuple[str, list[Seat]]:
-    """The game's title and its seats by side, in one query (a handover's clock and
-    notices read them; four queries before)."""
+def game_name(game: Game) -> str:
+    """How mails and notices name a game: its title, else which game it is."""
+    return f"{game.title} ({game.id})" if game.title else f"{get_rules(game.game).title} game {game.id}"
+
+
+def name_and_seats(session: Session, game_id: str) -> tuple[str, list[Seat]]:
+    """The game's name (``game_name``) and its seats by side, in one query (a handover's
+    clock and notices read them; four queries before)."""
     game = game_with_seats(session, game_id)
-    return ("", []) if game is None else (game.title or "", list(game.seats))
+    return (f"game {game_id}", []) if game is None else (game_name(game), list(game.seats))
 
 
 def seat_by_token_hash(session: Session, game_id: str, token_hash: str) -> Seat | None:

@@ -193,7 +193,7 @@ def new_game(request: Request, session: SessionDep, service: ServiceDep, setting
 def join_page(request: Request, game: GameDep, token: str = "") -> Response:
     if token:  # an old-style link with the secret in the query: move it into the fragment
         return RedirectResponse(f"/join/{game.id}#token={quote(token, safe='')}", status_code=303)
-    return page(request, "join.html", game=game)
+    return page(request, "join.html", game=game, which=get_rules(game.game).title)
 
 
 @posts.post("/join/{game_id}")

@@ -19,9 +19,9 @@ from typing import Any
 from sqlalchemy import and_, case, or_, select, text, update
 from sqlalchemy.orm import Session
 
+from app import store
 from app.models import Game, Seat
 from app.services.notices import Notices
-from engine.games import get_rules
 
 DAY = 86_400
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)  # the choices at creation (none: no clock)
@@ -212,7 +212,7 @@ def _note(session: Session, notices: Notices, game: Game, what: str, end: dateti
     if claimed.rowcount != 1:
         return 0
     late = game.decision_side
-    name = f"{game.title} ({game.id})" if game.title else f"{get_rules(game.game).title} game {game.id}"
+    name = store.game_name(game)
     about = f"{game.id}:clock:{int(end.timestamp())}"  # one of each per deadline
     for seat in game.seats:
         if what == "reminded" and seat.side == late:

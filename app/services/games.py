@@ -511,7 +511,7 @@ class GameService:
                                              token_hash, decision.outcome)
             if guard is not None:
                 guard(session)
-            title, seats = store.title_and_seats(session, game.id) if decision.handover or decision.noticed \
+            name, seats = store.name_and_seats(session, game.id) if decision.handover or decision.noticed \
                 else ("", None)
             if decision.handover:  # the next decision's clock starts (clock.py)
                 # ... unless that side was deciding already, at the same time as the one who just
@@ -520,7 +520,7 @@ class GameService:
                                   seats=seats)
             if self.notices is not None:  # the mails it causes, in the same transaction
                 self.notices.after_command(session, game.id, new_state.seq, decision.before, after, new_state.result,
-                                           title, seats)
+                                           name, seats)
             session.commit()
         except store.StaleSequence as exc:
             if token_hash is not None and exc.current == expected_seq:  # the log did not move: the seat did

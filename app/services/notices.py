@@ -33,31 +33,31 @@ class Notices:
             after.side is not None and after.side != before.side)
 
     def after_command(self, session: Session, game_id: str, seq: int, before: Prompt, after: Prompt,
-                      result: dict[str, Any] | None, title: str = "", seats: list[Seat] | None = None) -> None:
+                      result: dict[str, Any] | None, name: str = "", seats: list[Seat] | None = None) -> None:
         """Queue the mails the command that brought the log to ``seq`` events causes (most
         commands cause none, and cost no query here; ``seats``: the game's seats and
-        ``title`` its title, read already by ``store.title_and_seats``)."""
+        ``name`` its name, read already by ``store.name_and_seats``)."""
         if not self.caused_by(before, after, result):
             return
         if seats is None:
-            title, seats = store.title_and_seats(session, game_id)
+            name, seats = store.name_and_seats(session, game_id)
         if result is not None and before.side is not None:  # the game has ended
             over = f"The game is over: {result.get('winner')} wins. {result.get('reason', '')}".strip()
             for seat in self._hooked(seats):
                 self._hook(session, seat, "game_over", f"{game_id}:over:{seat.side}", over, seq, wait=False)
             for seat in self._subscribed(seats):
                 mail.enqueue(session, kind="game_over", dedupe=f"{game_id}:over:{seat.side}", to=seat.email or "",
-                             subject=f"Game over: {self._name(title, game_id)}: {result.get('winner')} wins",
+                             subject=f"Game over: {name}: {result.get('winner')} wins",
                              body=self._body(game_id, seat.side, f"The game is over: {result.get('winner')} wins. "
                                              f"{result.get('reason', '')}".strip()),
                              game_id=game_id, side=seat.side, game_seq=seq)
             return
         for seat in self._hooked(seats, after.side):
             self._hook(session, seat, "your_move", f"{game_id}:{seq}:{seat.side}",
-                       f"Your move ({seat.side}) in {self._name(title, game_id)}: {after.text}", seq)
+                       f"Your move ({seat.side}) in {name}: {after.text}", seq)
         for seat in self._subscribed(seats, after.side):
             mail.enqueue(session, kind="your_move", dedupe=f"{game_id}:{seq}:{seat.side}", to=seat.email or "",
-                         subject=f"Your move: {self._name(title, game_id)}"[:200],
+                         subject=f"Your move: {name}"[:200],
                          body=self._body(game_id, seat.side, f"It is your decision ({seat.side}): {after.text}"),
                          game_id=game_id, side=seat.side, game_seq=seq,
                          not_before=utcnow() + timedelta(seconds=self.grace_seconds))
@@ -66,16 +66,16 @@ class Notices:
                    text: str) -> None:
         """A message for the opponent: mailed after the grace unless they read it first,
         one mail per batch of unread messages (the first one's words in it)."""
-        title, seats = store.title_and_seats(session, game_id)
+        game_name, seats = store.name_and_seats(session, game_id)
         for seat in self._hooked(seats):
             if seat.side != writer:
                 self._hook(session, seat, "chat", f"{game_id}:chat:{seat.side}:{seat.chat_read}",
-                           f"{name} ({writer}) wrote in {self._name(title, game_id)}: {text}", message_id)
+                           f"{name} ({writer}) wrote in {game_name}: {text}", message_id)
         for seat in self._subscribed(seats):
             if seat.side == writer:
                 continue
             mail.enqueue(session, kind="chat", dedupe=f"{game_id}:chat:{seat.side}:{seat.chat_read}",
-                         to=seat.email or "", subject=f"Message from {name}: {self._name(title, game_id)}"[:200],
+                         to=seat.email or "", subject=f"Message from {name}: {game_name}"[:200],
                          body=self._body(game_id, seat.side, f"{name} ({writer}) wrote:\n\n{text}"),
                          game_id=game_id, side=seat.side, game_seq=message_id,
                          not_before=utcnow() + timedelta(seconds=self.grace_seconds))
@@ -120,10 +120,6 @@ class Notices:
         """The joined seats (of ``side``) with an address that want mail."""
         return [s for s in seats
                 if s.email is not None and s.notify and s.joined_at is not None and side in (None, s.side)]
-
-    @staticmethod
-    def _name(title: str, game_id: str) -> str:
-        return f"{title} ({game_id})" if title else f"First Blood game {game_id}"
 
     def _body(self, game_id: str, side: str, news: str) -> str:
         key = self.unsubscribe_key(game_id, side)

@@ -76,7 +76,7 @@ def test_your_move_is_mailed_after_a_minute_to_a_player_who_is_not_watching(mail
     assert deliver(client, 61) == 1
     assert len(inbox.messages) == 1
     msg = inbox.messages[0]
-    assert msg["To"] == IJ_MAIL and msg["Subject"].startswith("Your move: First Blood game ")
+    assert msg["To"] == IJ_MAIL and msg["Subject"].startswith("Your move: First Blood: The Guadalcanal Campaign game ")
     body = msg.get_content()
     assert f"http://testserver/games/{game['id']}" in body and "/unsubscribe#token=" in body
     assert game["IJ"] not in msg.as_string() and game["US"] not in msg.as_string()  # no seat secret in a mail

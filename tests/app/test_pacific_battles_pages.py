@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+from app_support import ADMIN
 from fastapi.testclient import TestClient
 from pb_support import SET_UP, new_game, seat, seq_of
 
@@ -117,3 +118,26 @@ def test_since_your_last_move_tells_the_other_side_what_it_may_know(client: Test
     card = page.split('id="briefing"', 1)[1].split("</details>", 1)[0]
     assert "Since your last move" in card and "set-up (25.4)" in card and f"/games/{gid}/at/" in card
     assert [n for n in SET_UP if n in card] == []  # the set-up's lines as the Allies may read them
+
+
+def test_the_invitation_and_the_mails_name_the_game(client: TestClient) -> None:
+    created = client.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Japanese",
+                                              "name": "Hyakutake", "email": "hyakutake@example.org"}).json()
+    gid = created["game_id"]
+    invitation = client.get(f"/join/{gid}").text
+    assert "You are invited to a game of Pacific Battles Vol. 1: Guadalcanal" in invitation
+    assert "First Blood" not in invitation.split("<footer")[0]
+    joined = client.post(f"/api/games/{gid}/join", json={"token": created["invite_url"].split("token=")[1],
+                                                          "name": "Vandegrift", "email": "vandegrift@example.org"})
+    assert joined.status_code == 200
+    client.cookies.clear()
+    token = created["token"]
+    for _ in range(len(SET_UP) + 1):  # the Japanese set up and hand over: a "your move" for the Allies
+        legal = client.get(f"/api/games/{gid}/legal", headers={"Authorization": f"Bearer {token}"}).json()
+        if legal["prompt"]["side"] != "Japanese":
+            break
+        command = next((c for c in legal["commands"] if c["type"] == "place"), {"type": "end_phase", "data": {}})
+        assert client.post(f"/api/games/{gid}/commands", headers={"Authorization": f"Bearer {token}"},
+                           json={**command, "expected_seq": legal["seq"]}).status_code == 200
+    subjects = [m["subject"] for m in client.get("/api/admin/outbox", auth=ADMIN).json()["items"]]
+    assert f"Your move: Pacific Battles Vol. 1: Guadalcanal game {gid}" in subjects, subjects

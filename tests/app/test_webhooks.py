@@ -86,12 +86,13 @@ def test_your_move_and_chat_are_posted_as_discord_and_slack_json(hooked: TestCli
     (hit,) = receiver.posts
     assert hit["path"] == "/hook/abc" and hit["type"] == "application/json"
     assert hit["json"]["content"] == hit["json"]["text"]  # Discord reads "content", Slack "text"
-    assert hit["json"]["content"].startswith("Your move (IJ) in First Blood game ")
+    assert hit["json"]["content"].startswith("Your move (IJ) in First Blood: The Guadalcanal Campaign game ")
     assert f"/games/{game['id']}" in hit["json"]["content"]
     assert game["IJ"] not in json.dumps(hit) and game["US"] not in json.dumps(hit)  # no secret in a hook
     client.post(f"/api/games/{game['id']}/chat", headers=bearer(game["US"]), json={"text": "Your turn!"})
     assert deliver(client, 61) == 1
-    assert receiver.posts[-1]["json"]["text"].startswith("Alice (US) wrote in First Blood game ")
+    assert receiver.posts[-1]["json"]["text"].startswith(
+        "Alice (US) wrote in First Blood: The Guadalcanal Campaign game ")
 
 
 def test_a_failing_hook_is_retried_with_backoff_then_given_up(hooked: TestClient, receiver: Receiver) -> None:
