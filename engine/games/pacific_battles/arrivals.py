@@ -181,8 +181,9 @@ def do_land(em: Emitter, data: dict[str, Any], side: str) -> None:
 
 
 def _interdiction_loss(em: Emitter, side: str, pid: str) -> None:
-    """16.62: a unit that can break down loses one battalion and the rest are delayed two
-    turns; any other is eliminated (to the Replacement box; supply back to the mix)."""
+    """16.62: a unit that can break down loses one battalion (to the Replacement box, 7.5)
+    and the rest are delayed two turns; any other is eliminated (to the Replacement box;
+    supply back to the mix)."""
     s: PBState = em.state
     o = s.off[pid]
     spec = q.unit_spec(o.unit)
@@ -191,10 +192,12 @@ def _interdiction_loss(em: Emitter, side: str, pid: str) -> None:
         return
     if spec.breaks is not None:
         bn, n = spec.breaks
-        ids = q.new_ids(s, side, n - 1)
+        ids = q.new_ids(s, side, n)
         q.secret(em, "pieces_removed", side, {"side": side, "what": "a battalion"}, ids=[pid], box="mix")
+        # the battalion lost goes to the Replacement box, where it may be refitted (7.5), as any unit lost
         q.secret(em, "pieces_added", side, {"side": side, "delayed": n - 1}, side=side,
-                 pieces=[[i, bn, "track", s.turn + 2, True] for i in ids], new_ids=n - 1)
+                 pieces=[[i, bn, "track", s.turn + 2, True] for i in ids[:-1]] + [[ids[-1], bn, "replace", s.turn,
+                                                                                   True]], new_ids=n)
         em.emit("vp_scored", None, side=other(side), points=victory.for_loss(other(side), "battalion"),
                 why="a battalion lost to interdiction")
         return

@@ -229,9 +229,11 @@ def test_16_62_an_elimination_breaks_a_regiment_one_battalion_lost_the_rest_dela
     force_die(s, 6)
     play(s, "land", unit="28 Inf", hex=KUKUM)
     assert "28 Inf" not in s.pieces and "28 Inf" not in s.off
-    left = [o for o in s.off.values() if o.unit == "Jp Bn"]
+    left = [o for o in s.off.values() if o.unit == "Jp Bn" and o.box == "track"]
     assert len(left) == 2  # three battalions (26.7), one lost
     assert all((o.box, o.due, o.safe) == ("track", 4, True) for o in left)
+    lost = [o for o in s.off.values() if o.unit == "Jp Bn" and o.box == "replace"]
+    assert len(lost) == 1  # the battalion lost may be refitted (7.5), as any unit eliminated
     assert s.vp == {"Allied": 1, "Japanese": 0}  # one Japanese battalion equivalent eliminated
 
 
@@ -251,8 +253,9 @@ def test_16_62_the_japanese_score_two_vp_for_a_us_battalion_lost_to_interdiction
     force_die(s, 5)
     play(s, "land", unit="7 Mar", hex=LUNGA)
     assert s.vp == {"Allied": 0, "Japanese": 2}
-    left = [o for o in s.off.values() if o.unit == "USMC Bn"]
+    left = [o for o in s.off.values() if o.unit == "USMC Bn" and o.box == "track"]
     assert len(left) == 2 and all(o.due == 4 and o.safe for o in left)
+    assert [o.box for o in s.off.values() if o.unit == "USMC Bn" and o.box != "track"] == ["replace"]
 
 
 def test_16_62_aa_damages_one_interdicting_air_point_and_the_unit_lands() -> None:
