@@ -19,7 +19,9 @@
       return;
     }
     var mine = prompt.classList.contains("yours");
-    var title = document.title.indexOf(PREFIX) === 0 ? document.title.slice(PREFIX.length) : document.title;
+    // the prompt, swapped in with every answer, says what the title is now (the turn moves on)
+    var title = prompt.dataset.title ||
+      (document.title.indexOf(PREFIX) === 0 ? document.title.slice(PREFIX.length) : document.title);
     document.title = mine ? PREFIX + title : title;
     icon(mine ? "yourMove" : "plain");
     if (mine && wasMine === false && document.hidden && window.Notification &&

@@ -5,6 +5,7 @@ the Allies land a reinforcement.  Screenshots in test-artifacts/."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx
@@ -32,6 +33,8 @@ def test_two_players_set_up_allocate_in_secret_and_land(browser: Browser, server
         us.goto(f"/games/{gid}#token={allied_token}")
         expect(jp.locator(".prompt")).to_contain_text("Set up your units within three hexes of Henderson Field")
         expect(us.locator(".prompt")).to_contain_text("Waiting for Japanese")
+        expect(jp).to_have_title(re.compile(r"^\(Your move\) Pacific Battles"))  # the tab says whose move it is
+        expect(us).not_to_have_title(re.compile(r"Your move"))
         for n in range(len(SET_UP)):
             do(jp, "place")
             expect(jp.locator("g.counter.own")).to_have_count(n + 1)
@@ -46,10 +49,15 @@ def test_two_players_set_up_allocate_in_secret_and_land(browser: Browser, server
         # the markers are drawn by themselves; both allocate in secret
         expect(us.locator("form.allocate")).to_be_visible(timeout=10_000)
         expect(jp.locator("form.allocate")).to_be_visible(timeout=10_000)
+        # both decide at once: both tabs say so, and name the month the game has come to, without a reload
+        for page in (jp, us):
+            expect(page).to_have_title(re.compile(r"^\(Your move\) Pacific Battles: Guadalcanal · August 1942"))
         us.fill("form.allocate input[name=superiority]", "2")
         us.fill("form.allocate input[name=interdiction]", "2")
         us.locator("form.allocate button").click()
         expect(us.locator("form.allocate")).to_have_count(0)
+        expect(us).not_to_have_title(re.compile(r"Your move"))  # sealed: waiting for the Japanese only
+        expect(jp).to_have_title(re.compile(r"^\(Your move\) "))
         expect(jp.locator(".sides")).to_contain_text("allocated", timeout=10_000)
         jp.screenshot(path=str(artifacts / "pb-allocation-sealed.png"))
         assert "interdiction 2" not in jp.content()
