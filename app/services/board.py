@@ -19,9 +19,9 @@ from app.render.svg import changed_parts, layer_parts, layers_svg, render_base
 from app.services import clock
 from app.services.games import GameService
 from app.services.pb_board import pb_phase
-from app.visible import readable, viewer_of
+from app.visible import readable, retracted_lines, viewer_of
 from engine.core import undo
-from engine.core.events import Command, Event
+from engine.core.events import Command
 from engine.games import get_rules
 
 HEX_FIELDS = ("to", "hex", "box")  # command fields that name a place (a hex, a box, an entry point)
@@ -209,7 +209,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
         first = max(0, game.seq - 60)
         log = store.events_between(session, game.id, first, game.seq)
     log = readable(log, game, viewer_of(game, side))
-    gone = _retracted(log)  # an undo always follows what it took back: the window holds both
+    gone = retracted_lines(log)  # an undo always follows what it took back: the window holds both
     lines = [{"seq": r.seq, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),
               "turn": r.type in TURN_EVENTS, "retracted": r.seq in gone} for r in reversed(log) if r.text]
     err_for = _safe_label(rules, state, req.error_for) if req.error and req.error_for is not None else None
@@ -261,7 +261,7 @@ def briefing(session: Session, game: Game, side: str) -> list[dict[str, Any]]:
     the opponent (or the game itself) did something since: each line links to its
     moment on the map (``/games/{id}/at/{n}``)."""
     rows = readable(store.since_last_command(session, game.id, side), game, viewer_of(game, side))
-    gone = _retracted(rows)  # what was taken back never happened (an undo follows what it takes back)
+    gone = retracted_lines(rows)  # what was taken back never happened (an undo follows what it takes back)
     rows = [r for r in rows if r.seq not in gone and r.type != undo.UNDONE]
     if not any(r.text and r.actor not in (None, side) for r in rows):
         return []
@@ -290,10 +290,6 @@ def narrative(rows: list[Any], gone: dict[int, int] | None = None) -> list[dict[
             groups[-1]["lines"].append({"seq": r.seq + 1, "text": r.text, "at": r.created_at,
                                         "retracted_by": gone.get(r.seq)})
     return groups
-
-
-def _retracted(rows: list[Any]) -> dict[int, int]:
-    return undo.retracted((r.seq, Event(r.type, r.payload)) for r in rows if r.type == undo.UNDONE)
 
 
 def phase_title(kind: str, payload: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ from app.models import Game, Seat
 from app.render.pacific_map import render_pacific_map
 from app.render.pacific_pieces import Mark, render_board_svg, render_layers_svg
 from app.services.games import GameService
-from app.visible import readable, viewer_of
+from app.visible import readable, retracted_lines, viewer_of
 from engine.core.events import Command
 from engine.games import get_rules
 from engine.games.pacific_battles import face_up, queries, sequence, tables
@@ -269,7 +269,9 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
         g.options.append((_json(c), label))
     first = max(0, game.seq - LOG_LINES)
     rows = store.events_between(session, game.id, first, game.seq) if game.seq else []
-    lines = [{"seq": r.seq, "text": r.text} for r in reversed(readable(rows, game, viewer_of(game, side))) if r.text]
+    rows = readable(rows, game, viewer_of(game, side))
+    gone = retracted_lines(rows)  # taken back: struck through, as in First Blood's log
+    lines = [{"seq": r.seq, "text": r.text, "retracted": r.seq in gone} for r in reversed(rows) if r.text]
     board = PBBoard(game, seat, view, state, legal, game.seq, "", list(groups.values()), buttons, allocate, lines,
                     error=error, oob=oob, private_url=private_url, invite_url=invite_url,
                     welcome=welcome and not oob)

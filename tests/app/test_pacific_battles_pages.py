@@ -141,3 +141,21 @@ def test_the_invitation_and_the_mails_name_the_game(client: TestClient) -> None:
                            json={**command, "expected_seq": legal["seq"]}).status_code == 200
     subjects = [m["subject"] for m in client.get("/api/admin/outbox", auth=ADMIN).json()["items"]]
     assert f"Your move: Pacific Battles Vol. 1: Guadalcanal game {gid}" in subjects, subjects
+
+
+def test_a_step_taken_back_is_struck_through_in_the_boards_log(client: TestClient) -> None:
+    g = new_game(client)
+    gid, token = g["id"], g["Japanese"]
+    headers = {"Authorization": f"Bearer {token}"}
+    legal = client.get(f"/api/games/{gid}/legal", headers=headers).json()
+    place = next(c for c in legal["commands"] if c["type"] == "place")
+    assert client.post(f"/api/games/{gid}/commands", headers=headers,
+                       json={**place, "expected_seq": legal["seq"]}).status_code == 200
+    legal = client.get(f"/api/games/{gid}/legal", headers=headers).json()
+    take_back = next(c for c in legal["commands"] if c["type"] == "undo")
+    assert client.post(f"/api/games/{gid}/commands", headers=headers,
+                       json={**take_back, "expected_seq": legal["seq"]}).status_code == 200
+    seat(client, gid, token)
+    page = client.get(f"/games/{gid}").text
+    struck = re.findall(r'<li value="\d+" class="retracted"><del>([^<]*)</del></li>', page)
+    assert struck and place["data"]["unit"] in struck[0], struck
