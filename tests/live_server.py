@@ -221,6 +221,20 @@ def two_player_game(http: Any) -> tuple[str, str, str]:
     return created["game_id"], created["token"], joined.json()["token"]
 
 
+def set_up_and_hand_over(http: Any, game_id: str, token: str, side: str = "US") -> None:
+    """``side`` places every unit it sets up, then hands over (the set-up ends by the
+    player's word): the decision, and a "your move", pass to the other side."""
+    headers = {"Authorization": f"Bearer {token}"}
+    while True:
+        legal = http.get(f"/api/games/{game_id}/legal", headers=headers).json()
+        if legal["prompt"]["side"] != side:
+            return
+        cmd = next((c for c in legal["commands"] if c["type"] == "place"), {"type": "end_phase", "data": {}})
+        r = http.post(f"/api/games/{game_id}/commands", headers=headers,
+                      json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+
+
 def simple_pick(commands: list[dict[str, Any]]) -> dict[str, Any]:
     """A deterministic legal command: the first placement, else end the phase, else the first."""
     for kind in ("place", "end_phase"):

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from app_support import ADMIN, bearer, drive
 from fastapi.testclient import TestClient
-from live_server import LiveServer, invitation_token, server_env
+from live_server import LiveServer, invitation_token, server_env, set_up_and_hand_over
 from mail_support import Inbox, free_port, smtp_server
 
 from app.config import Settings
@@ -260,16 +260,8 @@ def test_a_real_server_sends_the_mail_by_itself(database_url: str, smtp: tuple[s
         joined = http.post(f"/api/games/{gid}/join", json={"token": invitation_token(created["invite_url"]),
                                                            "name": "B", "email": IJ_MAIL}).json()
         http.cookies.clear()
-        tokens = {"US": created["token"], "IJ": joined["token"]}
-        while True:
-            legal = http.get(f"/api/games/{gid}/legal", headers=bearer(tokens["US"])).json()
-            if legal["prompt"]["side"] != "US":
-                break
-            # place every unit, then hand over (the set-up ends by the player's word)
-            cmd = next((c for c in legal["commands"] if c["type"] == "place"), {"type": "end_phase", "data": {}})
-            r = http.post(f"/api/games/{gid}/commands", headers=bearer(tokens["US"]),
-                          json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
-            assert r.status_code == 200, r.text
+        assert joined["token"]
+        set_up_and_hand_over(http, gid, created["token"])
         for _ in range(100):
             if inbox.messages:
                 break

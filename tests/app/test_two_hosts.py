@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from app_support import bearer
-from live_server import LiveServer, fresh_postgres_database, invitation_token, server_env
+from live_server import LiveServer, fresh_postgres_database, invitation_token, server_env, set_up_and_hand_over
 from load_support import Recorder, new_game, nothing_lost, writer
 from mail_support import Inbox, smtp_server
 from race_support import at_once
@@ -117,15 +117,7 @@ def test_each_mail_is_sent_once_by_two_hosts(hosts: Hosts) -> None:
     with hosts.client(hosts.a) as a, hosts.client(hosts.b) as b:
         games = [two_player_game((a, b)[n % 2]) for n in range(4)]
         for n, game in enumerate(games):  # the US sets up on one host or the other, then hands over
-            http = (a, b)[n % 2]
-            while True:
-                legal = http.get(f"/api/games/{game['id']}/legal", headers=bearer(game["US"])).json()
-                if legal["prompt"]["side"] != "US":
-                    break
-                cmd = next((c for c in legal["commands"] if c["type"] == "place"), {"type": "end_phase", "data": {}})
-                r = http.post(f"/api/games/{game['id']}/commands", headers=bearer(game["US"]),
-                              json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
-                assert r.status_code == 200, r.text
+            set_up_and_hand_over((a, b)[n % 2], game["id"], game["US"])
         ids = {g["id"] for g in games}
         mine = lambda: [m for m in hosts.inbox.messages if any(i in m.get_content() for i in ids)]  # noqa: E731
         for _ in range(100):
