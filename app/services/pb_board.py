@@ -350,7 +350,7 @@ def _stack(view: dict[str, Any], hex_id: str) -> list[str]:
     for st in view["stacks"]:
         if st["hex"] == hex_id:
             seen = ", ".join(u["unit"] for u in st["units"] or [])
-            zoc = "with a ZOC" if st["zoc"] else "without a ZOC"
+            zoc = {True: "with a ZOC", False: "without a ZOC", None: "(ZOC not told, 18.4)"}[st["zoc"]]
             out.append(f"{st['side']} stack {zoc}: {seen}" if seen else f"{st['side']} stack {zoc}, not examined")
     return out
 

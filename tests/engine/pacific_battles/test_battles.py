@@ -447,8 +447,10 @@ def test_18_1_18_4_18_5_adjacent_enemy_stacks_are_examined_at_the_start_of_the_c
     view = RULES.view(s, "Allied")
     stacks = {st["hex"]: st for st in view["stacks"]}
     assert [u["unit"] for u in stacks[C]["units"]] == ["124 Inf"]
-    assert stacks[FAR_J] == {"hex": FAR_J, "side": "Japanese", "zoc": True, "fortified": True, "units": None}
-    assert stacks[far_hq] == {"hex": far_hq, "side": "Japanese", "zoc": False, "fortified": False, "units": None}
+    assert stacks[C]["zoc"] is True  # next to the Marines: told (18.4)
+    # far from every Allied unit: whether they have a ZOC is not told (18.4); fortified, always (18.5)
+    assert stacks[FAR_J] == {"hex": FAR_J, "side": "Japanese", "zoc": None, "fortified": True, "units": None}
+    assert stacks[far_hq] == {"hex": far_hq, "side": "Japanese", "zoc": None, "fortified": False, "units": None}
     text = json.dumps(view)
     assert "Yano Bn" not in text and "17 HQ" not in text
     jp = {st["hex"]: st for st in RULES.view(s, "Japanese")["stacks"]}
@@ -456,10 +458,25 @@ def test_18_1_18_4_18_5_adjacent_enemy_stacks_are_examined_at_the_start_of_the_c
 
 
 def test_18_4_a_suppressed_stack_is_announced_without_a_zoc() -> None:
-    s = combat_position({"1 Mar": ("1 Mar", R[0]), "124 Inf": ("124 Inf", C)}, suppressed=("Yano Bn",))
+    s = combat_position({"1 Mar": ("1 Mar", R[0]), "124 Inf": ("124 Inf", C),
+                         "7 Mar": ("7 Mar", B.neighbours(FAR_J)[0])}, suppressed=("Yano Bn",))
     stacks = {st["hex"]: st for st in RULES.view(s, "Allied")["stacks"]}
     assert (stacks[FAR_J]["zoc"], stacks[FAR_J]["units"]) == (False, None)
     assert stacks[C]["zoc"] is True
+
+
+def test_18_4_a_stack_has_a_zoc_or_not_only_for_a_side_next_to_it() -> None:
+    """Told at the instant a unit moves next to it (18.4), not before: two positions that
+    differ only in a far stack's ZOC (suppressed or not) look the same to the Allies."""
+    views = []
+    for suppressed in ((), ("Yano Bn",)):
+        s = combat_position({"1 Mar": ("1 Mar", R[0]), "124 Inf": ("124 Inf", C)}, suppressed=suppressed)
+        view = RULES.view(s, "Allied")
+        assert {st["hex"]: st["zoc"] for st in view["stacks"]} == {C: True, FAR_J: None}
+        views.append(view)
+    assert views[0]["stacks"] == views[1]["stacks"]
+    spectator = {st["hex"]: st["zoc"] for st in RULES.view(s, None)["stacks"]}
+    assert spectator[C] is True and spectator[FAR_J] is None and spectator[FAR_A] is None
 
 
 # --- 24.0, 25.3: the end of the turn ----------------------------------------------------------------

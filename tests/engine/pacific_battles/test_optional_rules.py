@@ -242,7 +242,8 @@ def test_34_deception_markers_are_stacks_that_are_nothing_and_go_when_an_enemy_c
     play(s, "place", "Japanese", unit=decoys[0], hex=far)
     allied = RULES.view(s, "Allied")
     stack = next(st for st in allied["stacks"] if st["hex"] == far)
-    assert stack == {"hex": far, "side": "Japanese", "zoc": False, "fortified": False, "units": None}
+    # nothing tells it from a stack of units: no Allied unit is near, so no ZOC is told (18.4)
+    assert stack == {"hex": far, "side": "Japanese", "zoc": None, "fortified": False, "units": None}
     assert decoys[0] in leaks_needles(s)  # its id is a secret from the Allies
 
     # 34.3: the instant an enemy land unit is next to it, it is shown and removed
