@@ -227,11 +227,17 @@ def _across(state: PBState, attackers: list[Piece], defenders: list[str]) -> str
 
 def counted(state: PBState, pieces: list[Piece]) -> list[Piece]:
     """12.5.3: in an overstacked hex only units up to the stacking limit count, the
-    strongest first; the rest still take the results."""
+    strongest first; the rest still take the results.  15.35: units that retreated into
+    the hex this phase and over-stack it count not at all."""
+    size_of = {p.id: 0 if p.unit == SUPPLY else q.battalions(p.unit) for p in pieces}
+    total: dict[str, int] = {}
+    for p in pieces:
+        total[p.hex] = total.get(p.hex, 0) + size_of[p.id]
+    pieces = [p for p in pieces if not (p.id in state.retreated and total[p.hex] > retreat.STACK_LIMIT)]
     out: list[Piece] = []
     by_hex: dict[str, int] = {}
     for p in sorted(pieces, key=lambda p: (-(q.spec(p).attack + q.spec(p).defence) if q.spec(p) else 0, p.id)):
-        size = 0 if p.unit == SUPPLY else q.battalions(p.unit)
+        size = size_of[p.id]
         if by_hex.get(p.hex, 0) + size <= retreat.STACK_LIMIT:
             by_hex[p.hex] = by_hex.get(p.hex, 0) + size
             out.append(p)

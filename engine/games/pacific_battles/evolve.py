@@ -74,6 +74,7 @@ def _scheduled(s: PBState, d: dict[str, Any], side: str | None) -> None:
 def _phase(s: PBState, d: dict[str, Any], side: str | None) -> None:
     s.phase = d["phase"]
     s.moved, s.attacked, s.strikes, s.battles = set(), set(), [], []
+    s.retreated = set()
     s.declaring, s.fought, s.struck = None, False, False
     s.eligible, s.bridging = set(), set()
     s.landed = {}
@@ -250,6 +251,8 @@ def _moved(s: PBState, d: dict[str, Any], side: str | None) -> None:
         s.pieces[pid] = replace(s.pieces[pid], hex=d["to"])
         if d.get("counts", True):
             s.moved.add(pid)
+        if d.get("retreat"):
+            s.retreated.add(pid)
         if d.get("assault"):
             s.assaults[pid] = d["assault"]
         else:

@@ -94,6 +94,7 @@ class PBState:
     played: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # markers ever shown
     face_up: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # own, shown (34.0)
     moved: set[str] = field(default_factory=set)  # pieces moved this phase (11.2)
+    retreated: set[str] = field(default_factory=set)  # pieces that retreated this phase (15.35)
     eligible: set[str] = field(default_factory=set)  # follow-on movers, fixed at the phase start (10.2)
     bridging: set[str] = field(default_factory=set)  # hexes where engineers started this phase (20.2)
     assaults: dict[str, str] = field(default_factory=dict)  # piece at sea -> the hex it assaults (22.3)
@@ -139,6 +140,7 @@ class PBState:
         new.face_up = {s: set(v) for s, v in self.face_up.items()}
         new.moved, new.eligible, new.attacked = set(self.moved), set(self.eligible), set(self.attacked)
         new.bridging = set(self.bridging)
+        new.retreated = set(self.retreated)
         new.assaults = dict(self.assaults)
         new.strikes = copy.deepcopy(self.strikes)
         new.landed = {h: list(v) for h, v in self.landed.items()}
@@ -168,6 +170,7 @@ class PBState:
             "played": {s: sorted(v) for s, v in self.played.items()},
             "face_up": {s: sorted(v) for s, v in self.face_up.items()},
             "moved": sorted(self.moved), "eligible": sorted(self.eligible), "bridging": sorted(self.bridging),
+            "retreated": sorted(self.retreated),
             "assaults": self.assaults,
             "strikes": self.strikes,
             "struck": self.struck, "landed": self.landed,
@@ -201,6 +204,7 @@ class PBState:
         s.face_up = {k: set(v) for k, v in o.get("face_up", {}).items()} or {k: set() for k in SIDES}
         s.moved, s.eligible, s.attacked = set(o["moved"]), set(o["eligible"]), set(o["attacked"])
         s.bridging = set(o["bridging"])
+        s.retreated = set(o.get("retreated", ()))  # (snapshots from before 15.35 was kept)
         s.assaults = dict(o["assaults"])
         s.strikes, s.battles, s.declaring = list(o["strikes"]), list(o["battles"]), o["declaring"]
         s.landed = {h: list(v) for h, v in o["landed"].items()}

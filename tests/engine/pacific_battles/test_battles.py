@@ -13,7 +13,7 @@ from engine.core.events import Event
 from engine.core.game import Emitter
 from engine.core.hexes import distance_between, neighbor_ids
 from engine.core.visibility import for_viewer
-from engine.games.pacific_battles import battles, combat, flow, leaks
+from engine.games.pacific_battles import battles, combat, flow, leaks, queries
 from engine.games.pacific_battles.queries import board, forces
 from engine.games.pacific_battles.rules import RULES
 from engine.games.pacific_battles.state import SIDES, PBState, other
@@ -609,3 +609,26 @@ def test_14_3_both_sides_see_the_battle_to_fight_with_every_shift_and_both_table
         assert (p["attack"], p["defence"], p["chooser"]) == (6, 5, "Allied")
         assert set(p["tables"]) == {"raid", "assault"} and all(len(r) == 6 for r in p["tables"].values())
         assert p["column"] == battles.assess(s, s.battles[0])[0].column
+
+
+def test_15_35_units_that_retreated_into_a_hex_they_overstack_add_nothing_to_its_defence() -> None:
+    s = combat_position({"1 Mar": ("1 Mar", R[0]), "124 Inf": ("124 Inf", C), "4 Inf": ("4 Inf", C),
+                         "Kuma Bn": ("Kuma Bn", C)})
+    defenders = s.at(C)
+    assert sum(queries.battalions(p.unit) for p in defenders) == 7  # two regiments and a battalion (12.1: six)
+    assert sum(queries.battalions(p.unit) for p in battles.counted(s, defenders)) <= 6  # 12.5.3
+    s.retreated.add("Kuma Bn")  # it retreated here this phase (15.35)
+    assert {p.id for p in battles.counted(s, defenders)} == {"124 Inf", "4 Inf"}
+    alone = combat_position({"1 Mar": ("1 Mar", R[0]), "124 Inf": ("124 Inf", C), "Kuma Bn": ("Kuma Bn", C)})
+    alone.retreated.add("Kuma Bn")  # not over-stacking: it defends normally
+    assert {p.id for p in battles.counted(alone, alone.at(C))} == {"124 Inf", "Kuma Bn"}
+
+
+def test_15_35_a_retreat_is_remembered_until_the_phase_ends() -> None:
+    s = combat_position({"1 Mar": ("1 Mar", R[0]), "124 Inf": ("124 Inf", C)})
+    RULES.apply(s, Event("pieces_moved", {"ids": ["124 Inf"], "to": R[1], "counts": False, "retreat": True,
+                                          "unit": "124 Inf", "from": C}, "Japanese"))
+    assert s.retreated == {"124 Inf"} and s.pieces["124 Inf"].hex == R[1]
+    assert RULES.state_from_json(RULES.state_to_json(s)).retreated == {"124 Inf"}  # snapshots keep it
+    RULES.apply(s, Event("phase_began", {"phase": "initial_second_movement", "turn": s.turn}, None))
+    assert s.retreated == set()
