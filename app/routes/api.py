@@ -164,7 +164,7 @@ def _legal_in_session(game_id: str, request: Request) -> Response:
 
     def encode() -> Encoded:
         p = get_rules(game.game).prompt(state)
-        mine = side is not None and side == p.side
+        mine = side is not None and side in p.acting  # every side that decides now (a secret allocation: both)
         return Encoded(dump_json({"seq": game.seq, "prompt": {"side": p.side, "kind": p.kind, "rule": p.rule,
                                                         "text": p.text if mine else p.waiting},
                             "your_turn": mine,

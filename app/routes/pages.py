@@ -89,8 +89,9 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
     for seat in seats:
         game = seat.game
         prompt = get_rules(game.game).prompt(service.state(session, game))
-        mine.append({"game": game, "seat": seat, "your_move": prompt.side == seat.side,
-                     "waiting": prompt.waiting if prompt.side != seat.side else prompt.text})
+        yours = seat.side in prompt.acting  # both sides of a decision made at once
+        mine.append({"game": game, "seat": seat, "your_move": yours,
+                     "waiting": prompt.text if yours else prompt.waiting})
     mine.sort(key=lambda m: m["game"].updated_at, reverse=True)  # newest first,
     mine.sort(key=lambda m: not m["your_move"])  # and the games waiting for you before the others
     rules = get_rules("first_blood")

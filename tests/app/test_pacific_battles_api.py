@@ -74,6 +74,10 @@ def test_a_pacific_battles_game_is_played_through_the_api_and_the_set_up_stays_h
         assert r.status_code == 200, r.text
     assert view["turn"] == 1 and view["first"] == "Allied" and view["phase"] == "air_allocation"
     assert set(view["prompt"]["sides"]) == {"Allied", "Japanese"}
+    for side in ("Allied", "Japanese"):  # both decide now: /legal says so to each, with its commands
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(g[side])).json()
+        assert legal["your_turn"] is True and {c["type"] for c in legal["commands"]} >= {"allocate"}, (side, legal)
+        assert legal["prompt"]["text"].startswith("Allocate your air missions")
     reserve = view["sides"]["Allied"]["air"]["reserve"]  # 5, or 4 after a Weather marker
     assert reserve >= 3
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(g["Allied"]),
