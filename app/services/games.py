@@ -505,7 +505,7 @@ class GameService:
             self.decide(session, game, cmd, actor, expected_seq)
         after = decision.after
         # most commands write only their events: one statement, without a transaction around it
-        store.begin_write(session, single=decision.single)
+        store.begin_write(session, single=decision.single and guard is None)  # a guard needs the transaction
         try:
             new_state, _texts = self._append(session, game, expected_seq, decision.outcome.events, actor, cmd, None,
                                              token_hash, decision.outcome)
