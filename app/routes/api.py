@@ -165,8 +165,8 @@ def _legal_in_session(game_id: str, request: Request) -> Response:
     def encode() -> Encoded:
         p = get_rules(game.game).prompt(state)
         mine = side is not None and side in p.acting  # every side that decides now (a secret allocation: both)
-        return Encoded(dump_json({"seq": game.seq, "prompt": {"side": p.side, "kind": p.kind, "rule": p.rule,
-                                                        "text": p.text if mine else p.waiting},
+        return Encoded(dump_json({"seq": game.seq, "prompt": {"side": p.side, "sides": list(p.acting), "kind": p.kind,
+                                                        "rule": p.rule, "text": p.text if mine else p.waiting},
                             "your_turn": mine,
                             "commands": service.legal(game, state, side) if mine else []}))
     return json_answer(request, service.cache.memo(game.id, game.seq, ("legal.json", side), encode))

@@ -204,7 +204,8 @@ def test_legal_gives_the_prompt_and_commands_to_the_acting_side_only(client: Tes
     ij = client.get(f"/api/games/{gid}/legal", headers=bearer(game["IJ"])).json()
     spectator = client.get(f"/api/games/{gid}/legal").json()
     assert us["seq"] == ij["seq"] == spectator["seq"] == view["seq"]
-    assert us["prompt"] == {"side": "US", "kind": "us_setup", "text": view["prompt"]["text"], "rule": ""}
+    assert us["prompt"] == {"side": "US", "sides": ["US"], "kind": "us_setup", "text": view["prompt"]["text"],
+                            "rule": ""}
     assert re.fullmatch(r"Set up your units \(\d+ left to place\)", us["prompt"]["text"])
     assert us["your_turn"] is True and us["commands"]
     assert all(c["type"] == "place" and set(c["data"]) == {"unit", "to"} for c in us["commands"])

@@ -164,7 +164,7 @@ def test_when_both_decide_at_once_each_clock_runs_from_the_start_and_neither_may
     tokens = {"Japanese": created["token"], "Allied": joined["token"]}
     while True:  # the Japanese set-up, then both allocate
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(tokens["Japanese"])).json()
-        if legal["prompt"].get("sides") == ["Allied", "Japanese"] or not legal["commands"]:
+        if legal["prompt"]["sides"] == ["Allied", "Japanese"] or not legal["commands"]:
             break
         cmd = next((c for c in legal["commands"] if c["type"] == "place"), legal["commands"][0])
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(tokens["Japanese"]),
