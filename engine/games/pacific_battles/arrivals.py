@@ -192,12 +192,11 @@ def _interdiction_loss(em: Emitter, side: str, pid: str) -> None:
         return
     if spec.breaks is not None:
         bn, n = spec.breaks
-        ids = q.new_ids(s, side, n)
+        *delayed, lost = q.new_ids(s, side, n)
         q.secret(em, "pieces_removed", side, {"side": side, "what": "a battalion"}, ids=[pid], box="mix")
         # the battalion lost goes to the Replacement box, where it may be refitted (7.5), as any unit lost
-        q.secret(em, "pieces_added", side, {"side": side, "delayed": n - 1}, side=side,
-                 pieces=[[i, bn, "track", s.turn + 2, True] for i in ids[:-1]] + [[ids[-1], bn, "replace", s.turn,
-                                                                                   True]], new_ids=n)
+        pieces = [[i, bn, "track", s.turn + 2, True] for i in delayed] + [[lost, bn, "replace", s.turn, True]]
+        q.secret(em, "pieces_added", side, {"side": side, "delayed": n - 1}, side=side, pieces=pieces, new_ids=n)
         em.emit("vp_scored", None, side=other(side), points=victory.for_loss(other(side), "battalion"),
                 why="a battalion lost to interdiction")
         return

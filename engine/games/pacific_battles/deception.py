@@ -34,12 +34,7 @@ def add(em: Emitter, side: str, count: int, due: int) -> None:
 
 def placement_hexes(state: PBState, side: str) -> set[str]:
     """34.1: on or next to a friendly unit, in a hex next to no enemy unit."""
-    b = q.board()
-    own = {p.hex for p in state.on_map(side) if p.unit != DECEPTION}
-    near = own | {n for h in own for n in b.neighbours(h)}
-    enemy = {p.hex for p in state.on_map(other(side)) if p.unit != DECEPTION}
-    touching = enemy | {n for h in enemy for n in b.neighbours(h)}
-    return {h for h in near if h in b.terrain} - touching
+    return {h for h in q.around_units(state, side) if h in q.board().terrain} - q.around_units(state, other(side))
 
 
 def sweep(em: Emitter) -> None:
@@ -47,10 +42,8 @@ def sweep(em: Emitter) -> None:
     s: PBState = em.state
     if not any(p.unit == DECEPTION for p in s.pieces.values()):
         return
-    b = q.board()
     for side in SIDES:
-        enemy = {p.hex for p in s.on_map(other(side)) if p.unit != DECEPTION}
-        touching = enemy | {n for h in enemy for n in b.neighbours(h)}
+        touching = q.around_units(s, other(side))
         gone = [p for p in s.on_map(side) if p.unit == DECEPTION
                 and (p.hex in touching or p.hex in s.examined[other(side)])]
         for hex_id in sorted({p.hex for p in gone}):

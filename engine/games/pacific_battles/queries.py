@@ -96,6 +96,14 @@ def enemy_hexes(state: PBState, side: str) -> set[str]:
     return {p.hex for p in state.pieces.values() if p.side != side}
 
 
+def around_units(state: PBState, side: str) -> set[str]:
+    """The hexes of ``side``'s units on the map and the hexes next to them (a deception
+    marker is no unit: 34.1, 34.3, 18.4)."""
+    b = board()
+    own = {p.hex for p in state.on_map(side) if p.unit != DECEPTION}
+    return own | {n for h in own for n in b.neighbours(h)}
+
+
 def adjacent(a: str, b: str) -> bool:
     return distance_between(a, b) == 1
 

@@ -14,7 +14,6 @@ from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles.board import load_board
 from engine.games.pacific_battles.flow import turn_name
-from engine.games.pacific_battles.forces import DECEPTION
 from engine.games.pacific_battles.movement import Piece
 from engine.games.pacific_battles.state import SIDES, PBState, other
 
@@ -50,26 +49,18 @@ def _air(state: PBState, side: str, viewer: str | None) -> dict[str, Any]:
     return out
 
 
-def zoc_told(state: PBState, side: str) -> set[str]:
-    """18.4: the hexes next to ``side``'s units (not its deception markers, which are no
-    units), whose enemy stacks it has been told have a ZOC or not."""
-    b = q.board()
-    own = {p.hex for p in state.on_map(side) if p.unit != DECEPTION}
-    return {n for h in own for n in b.neighbours(h)}
-
-
 def build_view(rules: Any, state: PBState, side: str | None, legal: list[Command] | None = None) -> dict[str, Any]:
     everything = side == ADMIN or state.result is not None
     own: list[dict[str, Any]] = []
     stacks: dict[str, dict[str, Any]] = {}
-    told: dict[str, set[str]] = {}  # the side told -> the hexes whose stacks it was told of
+    # 18.4: whether a stack has a ZOC is told to a side whose unit is next to it (R-PB-18.4):
+    # to this side, or for a spectator to the stack's enemy (None: not told)
+    told = {sd: q.around_units(state, other(sd)) for sd in SIDES}  # a stack's side -> where its enemy was told
     for p in sorted(state.pieces.values(), key=lambda p: p.id):
         if everything or p.side == side:
             own.append(_unit(state, p))
             continue
-        # 18.4: whether a stack has a ZOC is told to a side whose unit is next to it (R-PB-18.4):
-        # to this side, or for a spectator to the stack's enemy; None: not told
-        knows = p.hex in told.setdefault(p.side, zoc_told(state, other(p.side)))
+        knows = p.hex in told[p.side]
         st = stacks.setdefault(p.hex, {"hex": p.hex, "side": p.side, "zoc": False if knows else None,
                                        "fortified": p.hex in state.fortified, "units": None})
         if knows:
