@@ -10,13 +10,14 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
-from typing import Any
 
 import httpx
 import pytest
 from app_support import bearer
-from live_server import LiveServer, fresh_postgres_database, invitation_token, server_env, set_up_and_hand_over
-from load_support import Recorder, new_game, nothing_lost, writer
+from clock_support import new_game
+from live_server import LiveServer, fresh_postgres_database, server_env, set_up_and_hand_over
+from load_support import Recorder, nothing_lost, writer
+from load_support import new_game as load_game
 from mail_support import Inbox, smtp_server
 from race_support import at_once
 
@@ -47,20 +48,9 @@ def hosts(_pg_ok: bool) -> Iterator[Hosts]:
             yield Hosts(a, b, inbox)
 
 
-def two_player_game(http: httpx.Client, **extra: Any) -> dict[str, str]:
-    created = http.post("/api/games", json={"side": "US", "name": "Alice", "email": "alice@example.org", **extra})
-    assert created.status_code == 201, created.text
-    body = created.json()
-    joined = http.post(f"/api/games/{body['game_id']}/join", json={
-        "token": invitation_token(body["invite_url"]), "name": "Bob", "email": "bob@example.net"})
-    assert joined.status_code == 200, joined.text
-    http.cookies.clear()
-    return {"id": body["game_id"], "US": body["token"], "IJ": joined.json()["token"]}
-
-
 def test_grants_sent_to_both_hosts_at_once_all_count(hosts: Hosts) -> None:
     with hosts.client(hosts.a) as a, hosts.client(hosts.b) as b:
-        games = [two_player_game(a, move_days=3) for _ in range(5)]
+        games = [new_game(a, move_days=3) for _ in range(5)]
         before = {g["id"]: a.get(f"/api/games/{g['id']}/clock").json()["clock"]["deadline"] for g in games}
         codes = at_once(2 * len(games), lambda i: (a, b)[i % 2].post(
             f"/api/games/{games[i // 2]['id']}/clock/grant", headers=bearer(games[i // 2]["IJ"]),
@@ -73,7 +63,7 @@ def test_grants_sent_to_both_hosts_at_once_all_count(hosts: Hosts) -> None:
 
 def test_vacations_sent_to_both_hosts_at_once_are_taken_once(hosts: Hosts) -> None:
     with hosts.client(hosts.a) as a, hosts.client(hosts.b) as b:
-        game = two_player_game(a, move_days=3, vacation_days=5)
+        game = new_game(a, move_days=3, vacation_days=5)
         codes = at_once(6, lambda i: (a, b)[i % 2].post(f"/api/games/{game['id']}/clock/vacation",
                                                         headers=bearer(game["US"]), json={"days": 1}).status_code)
         assert sorted(codes) == [200] + [409] * 5
@@ -83,7 +73,7 @@ def test_vacations_sent_to_both_hosts_at_once_are_taken_once(hosts: Hosts) -> No
 def test_the_same_command_on_both_hosts_lands_once(hosts: Hosts) -> None:
     with hosts.client(hosts.a) as a, hosts.client(hosts.b) as b:
         for _ in range(5):
-            game = two_player_game(a)
+            game = new_game(a)
             legal = a.get(f"/api/games/{game['id']}/legal", headers=bearer(game["US"])).json()
             body = {**legal["commands"][0], "expected_seq": legal["seq"]}
             codes = at_once(4, lambda i, g=game, c=body: (a, b)[i % 2].post(
@@ -95,7 +85,7 @@ def test_the_same_command_on_both_hosts_lands_once(hosts: Hosts) -> None:
 
 def test_a_replaced_link_is_refused_on_the_other_host_at_once(hosts: Hosts) -> None:
     with hosts.client(hosts.a) as a, hosts.client(hosts.b) as b:
-        game = two_player_game(a)
+        game = new_game(a)
         gid = game["id"]
         assert b.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).status_code == 200  # b has seen it
         new = a.post(f"/api/games/{gid}/seat/new-link", headers=bearer(game["US"]))
@@ -115,7 +105,7 @@ def test_a_replaced_link_is_refused_on_the_other_host_at_once(hosts: Hosts) -> N
 def test_each_mail_is_sent_once_by_two_hosts(hosts: Hosts) -> None:
     """Both hosts run the delivery job every 0.2 s: each "your move" goes out once."""
     with hosts.client(hosts.a) as a, hosts.client(hosts.b) as b:
-        games = [two_player_game((a, b)[n % 2]) for n in range(4)]
+        games = [new_game((a, b)[n % 2]) for n in range(4)]
         for n, game in enumerate(games):  # the US sets up on one host or the other, then hands over
             set_up_and_hand_over((a, b)[n % 2], game["id"], game["US"])
         ids = {g["id"] for g in games}
@@ -144,7 +134,7 @@ def test_the_limits_against_abuse_hold_across_both_hosts(hosts: Hosts) -> None:
 
 def test_kill_minus_nine_of_one_host_loses_nothing_and_the_other_serves_on(hosts: Hosts) -> None:
     with hosts.client(hosts.b) as b:
-        games = [new_game(b, n) for n in range(GAMES)]
+        games = [load_game(b, n) for n in range(GAMES)]
         rec, stop = Recorder(), threading.Event()
         threads = [threading.Thread(target=writer, args=(host.url, g, rec, stop), daemon=True)
                    for g in games for host in (hosts.a, hosts.b)]
