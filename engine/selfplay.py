@@ -5,8 +5,8 @@
 A game "finished" when the rules declared a result; an "error" is an exception
 or a dead end (no legal command while the game is not over); a "replay
 mismatch" is a game whose log, written to JSON and replayed from scratch, does
-not give the same final state.  For a game with hidden information (its rules
-name ``secrets``), a "leak" is any view, log line or event that a side or a
+not give the same final state.  For a game with hidden information (its rules'
+``hidden_information``), a "leak" is any view, log line or event that a side or a
 spectator receives after a command holding something the state says it may not
 know (engine/games/pacific_battles/leaks.py).  The engine may not use ``random``, so the
 chooser is a small hash-based generator of its own.
@@ -110,7 +110,7 @@ def find_leaks(rules: Any, before: Any, new: list[Event], after: Any) -> list[st
 def play_one(game: str, seed: int, index: int, check_leaks: bool = True,
              options: dict[str, Any] | None = None) -> GameRecord:
     rules = get_rules(game)
-    check_leaks = check_leaks and hasattr(rules, "secrets")
+    check_leaks = check_leaks and rules.hidden_information
     rng = Chooser(f"{game}:{seed}:{index}")
     rec = GameRecord()
     try:
@@ -150,7 +150,7 @@ def run(game: str, games: int, seed: int, out: Any = None, keep_longest: bool = 
         check_leaks: bool = True, options: dict[str, Any] | None = None) -> dict[str, Any]:
     out = out or sys.stdout
     stats = {"games": games, "finished": 0, "errors": 0, "replay_mismatches": 0}
-    hidden = check_leaks and hasattr(get_rules(game), "secrets")
+    hidden = check_leaks and get_rules(game).hidden_information
     if hidden:
         stats["leaks"] = 0
     wins: dict[str, int] = defaultdict(int)

@@ -76,6 +76,8 @@ class RulesBase(Generic[S]):
     """What a game may offer beyond ``GameRules``, each with its answer for a game that
     does not: a server asks any game any of these and never probes for them."""
 
+    hidden_information = False  # whether a side may be kept from knowing anything (``secrets``)
+
     def unit_named(self, state: S, side: str | None, unit: str) -> bool:
         """Whether ``side`` may ask about ``unit`` by its id: it exists and ``side`` may know
         of it (a unit hidden from ``side`` answers as one that does not exist)."""
@@ -92,6 +94,11 @@ class RulesBase(Generic[S]):
     def preview_attack(self, state: S, side: str, targets: list[str], units: list[str]) -> dict[str, Any]:
         """The odds and modifiers of an attack, before it is declared."""
         raise NotInThisGame(f"{getattr(self, 'title', 'this game')} has no attack previews")
+
+    def secrets(self, state: S, viewer: str | None) -> list[str]:
+        """What ``viewer`` may not know now, as text to search outputs for (none: nothing is
+        hidden in this game); a step that removes any of it from its own side is a reveal."""
+        return []
 
     def end_phase_notes(self, state: S) -> list[str]:
         """What ending the current phase now will cost, for the player to confirm."""

@@ -74,7 +74,7 @@ def _scheduled(s: PBState, d: dict[str, Any], side: str | None) -> None:
 def _phase(s: PBState, d: dict[str, Any], side: str | None) -> None:
     s.phase = d["phase"]
     s.moved, s.attacked, s.strikes, s.battles = set(), set(), [], []
-    s.retreated = set()
+    s.retreated, s.moving = set(), {}
     s.declaring, s.fought, s.struck = None, False, False
     s.eligible, s.bridging = set(), set()
     s.landed = {}
@@ -249,8 +249,11 @@ def _off(s: PBState, d: dict[str, Any], side: str | None) -> None:
 def _moved(s: PBState, d: dict[str, Any], side: str | None) -> None:
     for pid in d["ids"]:
         s.pieces[pid] = replace(s.pieces[pid], hex=d["to"])
-        if d.get("counts", True):
+        if d.get("spent") is not None:  # 18.4: stopped by a ZOC that was not there; it may go on
+            s.moving[pid] = d["spent"]
+        elif d.get("counts", True):
             s.moved.add(pid)
+            s.moving.pop(pid, None)
         if d.get("retreat"):
             s.retreated.add(pid)
         if d.get("assault"):

@@ -12,7 +12,8 @@ from engine.core.game import Emitter
 from engine.core.hexes import distance_between, neighbor_ids
 from engine.games.pacific_battles import air, markers, planning, tables, terrain, victory
 from engine.games.pacific_battles import queries as q
-from engine.games.pacific_battles.movement import SUPPLY, bridged_sides, reachable
+from engine.games.pacific_battles.forces import DECEPTION
+from engine.games.pacific_battles.movement import SUPPLY, bridged_sides, movement_points, reachable
 from engine.games.pacific_battles.state import PBState, other
 
 AMPHIBIOUS_SUPPLY = 3  # 22.2: three supply points, or one stack of combat units
@@ -42,14 +43,18 @@ def movers(state: PBState, side: str) -> list[str]:
 
 def moves(state: PBState, pid: str, zoc: frozenset[str] | None = None,
           enemy: set[str] | None = None) -> dict[str, Any]:
+    """Where ``pid`` may end a move, with what it costs, reckoned with the enemy ZOC its side
+    has been told of (``zoc``: ``q.zoc_known_to``, when the caller has it; 18.4)."""
     p = state.pieces[pid]
+    if zoc is None:
+        zoc = q.zoc_known_to(state, p.side)
     hexes = [h for h in state.bridging if not (q.kind(p.unit) == "engineer" and h == p.hex)]  # "all other" units
     return reachable(q.board(), q.forces(), list(state.pieces.values()), p, zoc, enemy,
-                     bridged_sides(q.board(), hexes))
+                     bridged_sides(q.board(), hexes), state.moving.get(pid, 0))
 
 
 def gen_movement(state: PBState, side: str, unit: str | None = None) -> Iterator[Command]:
-    zoc, enemy = q.enemy_zoc(state, side), q.enemy_hexes(state, side)  # once for every unit
+    zoc, enemy = q.zoc_known_to(state, side), q.enemy_hexes(state, side)  # once for every unit
     for pid in movers(state, side):
         if unit is not None and pid != unit:
             continue
@@ -88,9 +93,18 @@ def do_carry(em: Emitter, data: dict[str, Any], side: str) -> None:
 
 
 def do_move(em: Emitter, data: dict[str, Any], side: str) -> None:
-    p = em.state.pieces[data["unit"]]
+    """11.0; 18.4: a unit that stops next to a stack it took for a ZOC and is told that the
+    stack has none may go on moving with the movement points it has left."""
+    s: PBState = em.state
+    p = s.pieces[data["unit"]]
+    known = q.zoc_known_to(s, side)
+    cost = moves(s, p.id, known)[data["to"]]
+    spent = s.moving.get(p.id, 0) + int(cost * 2)
+    goes_on = (p.unit != DECEPTION and data["to"] in known and data["to"] not in q.enemy_zoc(s, side)
+               and spent < int(movement_points(q.forces(), p) * 2))
+    extra = {"spent": spent} if goes_on else {}  # its own side's only: it tells the unit's movement factor
     q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": 1}, actor=side,
-             ids=[p.id], to=data["to"], **{"from": p.hex})
+             ids=[p.id], to=data["to"], **{"from": p.hex}, **extra)
 
 
 def _cargo(state: PBState, side: str, carrier: str, kind: str) -> list[str]:

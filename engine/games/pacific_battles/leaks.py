@@ -3,8 +3,10 @@
 ``hidden_things`` walks the hidden things the state holds for a viewer (a side, or a
 spectator: what both sides may see): the ids, names and factors of enemy pieces it has
 never seen (on the map unexamined, on the track, in the base or a box, 18.0-18.6), the
-markers the enemy holds or held that were never played in the open (5.4), and the enemy's sealed
-air allocation (4.1 1c).  ``find`` searches a text (a view as JSON, log lines, events)
+markers the enemy holds or held that were never played in the open (5.4), the enemy's sealed
+air allocation (4.1 1c), and whether each enemy stack not next to the side's units has a ZOC
+(18.4: an entry that names the stack's hex, found in no text; it makes a move that tells it a
+reveal, which no take-back may cross).  ``find`` searches a text (a view as JSON, log lines, events)
 for any of them, as whole words; self-play counts every hit as a leak.
 """
 
@@ -79,6 +81,8 @@ def hidden_things(state: PBState, viewer: str | None) -> list[str]:
         if sealed is not None and sealed != mine:  # as the sealed event and the view would hold it
             text = json.dumps(sealed, sort_keys=True)
             out.update((f'"decision": {text}', f'"allocated": {text}'))
+    if viewer in SIDES:
+        out.update(f"whether the stack in {h} has a ZOC (18.4)" for h in q.untold_zocs(state, viewer))
     return sorted(out)
 
 

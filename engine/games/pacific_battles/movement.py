@@ -94,17 +94,18 @@ def bridged_sides(board: Board, hexes: Iterable[str]) -> frozenset[frozenset[str
 
 def reachable(board: Board, forces: Forces, pieces: list[Piece], mover: Piece,
               enemy_zoc: frozenset[str] | None = None, enemy_hexes: set[str] | None = None,
-              bridged: frozenset[frozenset[str]] = frozenset()) -> dict[str, Fraction]:
+              bridged: frozenset[frozenset[str]] = frozenset(), spent: int = 0) -> dict[str, Fraction]:
     """Every hex ``mover`` may end its move in this phase, with the movement points it costs
     (``enemy_zoc``, ``enemy_hexes``: the enemy's ZOC and hexes, when the caller has them;
-    ``bridged``: river hexsides friendly engineers bridge, 20.2)."""
+    ``bridged``: river hexsides friendly engineers bridge, 20.2; ``spent``: half movement
+    points the mover has already spent this phase, going on after a ZOC that was not, 18.4)."""
     spec = spec_of(forces, mover)
     if spec is None or spec.movement == 0:
         return {}
     enemy = "Japanese" if mover.side == "Allied" else "Allied"
     occupied = enemy_hexes if enemy_hexes is not None else {p.hex for p in pieces if p.side == enemy}
     zoc = enemy_zoc if enemy_zoc is not None else zoc_of(board, forces, pieces, enemy)
-    budget = int(movement_points(forces, mover) * 2)
+    budget = int(movement_points(forces, mover) * 2) - spent
     steps = _steps(board, spec.mechanised)
     start = mover.hex
     in_zoc = start in zoc
@@ -127,7 +128,7 @@ def reachable(board: Board, forces: Forces, pieces: list[Piece], mover: Piece,
                 continue  # 13.4: leaving, the first hex must be free of enemy ZOC (13.5: infiltrators may)
             total = spent + cost
             if total > budget:
-                if not first:
+                if not first or spent:  # going on, the minimum move is had already
                     continue
                 total = budget  # 11.4: the minimum move of one hex
             if total < best.get(there, total + 1):

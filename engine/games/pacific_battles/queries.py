@@ -74,6 +74,28 @@ def enemy_zoc(state: PBState, side: str) -> frozenset[str]:
     return zoc_of(board(), forces(), state.pieces.values(), other(side))
 
 
+def zoc_known_to(state: PBState, side: str) -> frozenset[str]:
+    """The enemy ZOC as ``side`` may reckon it (18.4, R-PB-18.4): a stack next to one of its
+    units has told whether it has a ZOC; every other enemy stack on land counts as having
+    one until a unit moves next to it.  What ``side`` may move where is worked out from this,
+    never from what it has not been told."""
+    told = around_units(state, side)
+    enemy = [p for p in state.pieces.values() if p.side != side]
+    out = set(zoc_of(board(), forces(), [p for p in enemy if p.hex in told], other(side)))
+    land = board().terrain
+    for h in {p.hex for p in enemy if p.hex not in told and p.hex in land}:
+        out.add(h)
+        out.update(board().neighbours(h))
+    return frozenset(out)
+
+
+def untold_zocs(state: PBState, side: str) -> list[str]:
+    """The hexes of the enemy stacks on land whose ZOC ``side`` has not been told (18.4)."""
+    told = around_units(state, side)
+    return sorted({p.hex for p in state.pieces.values()
+                   if p.side != side and p.hex not in told and p.hex in board().terrain})
+
+
 def zoc_hexes(state: PBState, side: str) -> frozenset[str]:
     return zoc_of(board(), forces(), state.pieces.values(), side)
 

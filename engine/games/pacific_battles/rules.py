@@ -115,6 +115,7 @@ class PacificBattles(RulesBase[PBState]):
     sides = SIDES
     scenarios = SCENARIOS
     options = OPTIONS
+    hidden_information = True  # the fog of war (18.0), the markers in hand (5.4), sealed allocations
 
     # --- state plumbing ------------------------------------------------------------------
     def blank(self) -> PBState:

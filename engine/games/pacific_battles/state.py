@@ -94,6 +94,9 @@ class PBState:
     played: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # markers ever shown
     face_up: dict[str, set[str]] = field(default_factory=lambda: {s: set() for s in SIDES})  # own, shown (34.0)
     moved: set[str] = field(default_factory=set)  # pieces moved this phase (11.2)
+    # pieces that stopped next to a stack taken for a ZOC that told it has none (18.4): the
+    # half movement points each has spent so far this phase; it may go on moving
+    moving: dict[str, int] = field(default_factory=dict)
     retreated: set[str] = field(default_factory=set)  # pieces that retreated this phase (15.35)
     eligible: set[str] = field(default_factory=set)  # follow-on movers, fixed at the phase start (10.2)
     bridging: set[str] = field(default_factory=set)  # hexes where engineers started this phase (20.2)
@@ -140,6 +143,7 @@ class PBState:
         new.face_up = {s: set(v) for s, v in self.face_up.items()}
         new.moved, new.eligible, new.attacked = set(self.moved), set(self.eligible), set(self.attacked)
         new.bridging = set(self.bridging)
+        new.moving = dict(self.moving)
         new.retreated = set(self.retreated)
         new.assaults = dict(self.assaults)
         new.strikes = copy.deepcopy(self.strikes)
@@ -170,7 +174,7 @@ class PBState:
             "played": {s: sorted(v) for s, v in self.played.items()},
             "face_up": {s: sorted(v) for s, v in self.face_up.items()},
             "moved": sorted(self.moved), "eligible": sorted(self.eligible), "bridging": sorted(self.bridging),
-            "retreated": sorted(self.retreated),
+            "retreated": sorted(self.retreated), "moving": self.moving,
             "assaults": self.assaults,
             "strikes": self.strikes,
             "struck": self.struck, "landed": self.landed,
@@ -205,6 +209,7 @@ class PBState:
         s.moved, s.eligible, s.attacked = set(o["moved"]), set(o["eligible"]), set(o["attacked"])
         s.bridging = set(o["bridging"])
         s.retreated = set(o.get("retreated", ()))  # (snapshots from before 15.35 was kept)
+        s.moving = dict(o.get("moving", {}))  # (snapshots from before 18.4's told ZOCs)
         s.assaults = dict(o["assaults"])
         s.strikes, s.battles, s.declaring = list(o["strikes"]), list(o["battles"]), o["declaring"]
         s.landed = {h: list(v) for h, v in o["landed"].items()}

@@ -67,7 +67,9 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
             return IllegalCommandError("10.2", f"{q.label(state, pid)} did not start the follow-on movement phase in "
                                                "the radius of an activated HQ")
         return IllegalCommandError("11.6", f"{cmd.data.get('to')} is out of reach: movement points (11.3), enemy "
-                                           "units (11.5), zones of control (11.6, 13.4) or prohibited terrain")
+                                           "units (11.5), zones of control (11.6, 13.4; an enemy stack that has "
+                                           "not told you counts as having one until a unit moves next to it, "
+                                           "18.4) or prohibited terrain")
     if t == "strike":
         if state.struck:
             return IllegalCommandError("16.8", "this phase's strikes are resolved")
