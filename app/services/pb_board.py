@@ -28,7 +28,8 @@ LOG_LINES = 80
 TITLES = {  # the kinds of command, as the player reads them, with their rule
     "place": "Set up a unit (25.4)", "land": "Land a reinforcement (6.2, 26.8)",
     "to_base": "Send to the home base (26.2)",
-    "evacuate": "Evacuate (23.0)", "buy": "Buy a conditional unit, 2 VP (25.6d)", "activate": "Activate an HQ (7.3)",
+    "evacuate": "Evacuate (23.0)", "buy": "Buy a conditional unit, 2 VP (25.6d, 25.7d)",
+    "activate": "Activate an HQ (7.3)",
     "refit": "Refit (7.5)", "repair": "Repair aircraft (7.6)", "fortify": "Fortify (20.3)",
     "breakdown": "Break down (9.1)", "combine": "Combine (9.2)", "dig": "Dig In: fortify a hex",
     "activate_free": "Staff Planning: activate an HQ", "move": "Move (11.0)",

@@ -1,7 +1,7 @@
 """The Japanese set-up (25.4) and the reinforcement phases (6.0): air and supply
 arrivals, landings on coastal hexes (25.6b, 25.7b) within the port limits (26.8),
 the home bases (26.2), interdiction (16.6, 26.5, 26.6), voluntary delay (6.21), the
-Lost Battalion (6.25), evacuation (23.0, 25.6c, 25.7c) and the conditional units (25.6d)."""
+Lost Battalion (6.25), evacuation (23.0, 25.6c, 25.7c) and the conditional units (25.6d, 25.7d)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,11 @@ from engine.core.game import Emitter
 from engine.core.hexes import distance_between
 from engine.games.pacific_battles import deception, planning, tables, victory
 from engine.games.pacific_battles import queries as q
-from engine.games.pacific_battles.forces import DECEPTION
+from engine.games.pacific_battles.forces import DECEPTION, Group
 from engine.games.pacific_battles.logistics import PORT_FREE_LANDING, is_port
 from engine.games.pacific_battles.movement import SUPPLY
 from engine.games.pacific_battles.retreat import STACK_LIMIT
 from engine.games.pacific_battles.state import PBState, other
-
-CONDITIONAL_VP = 2  # 25.6d, 25.7d: VP paid for each conditional unit
-
 
 # --- the Japanese set-up (25.4a, 12.8) -------------------------------------------------------
 
@@ -126,12 +123,19 @@ def evacuable(state: PBState, side: str) -> list[str]:
     return sorted(out)
 
 
+BUY_RULE = {"Japanese": "25.6d", "Allied": "25.7d"}
+
+
+def conditional_group(side: str) -> Group:
+    """25.6d, 25.7d: the side's conditional units, bought unit by unit for VP once its marker is in effect."""
+    return next(g for g in q.forces().groups.values() if g.side == side and g.vp_each)
+
+
 def buyable(state: PBState, side: str) -> list[str]:
-    """25.6d: once Operation KE is in effect, the optional units for two VP each."""
-    if side != "Japanese" or "Operation KE" not in state.in_effect[side] or state.vp[side] < CONDITIONAL_VP:
+    g = conditional_group(side)
+    if g.marker not in state.in_effect[side] or state.vp[side] < g.vp_each:
         return []
-    return sorted(u.name for u in q.forces().of_group("Optional units")
-                  if u.name not in state.off and u.name not in state.pieces)
+    return sorted(u.name for u in q.forces().of_group(g.name) if u.name not in state.off and u.name not in state.pieces)
 
 
 def gen_reinforcements(state: PBState, side: str) -> Iterator[Command]:
@@ -226,7 +230,8 @@ def do_evacuate(em: Emitter, data: dict[str, Any], side: str) -> None:
 
 def do_buy(em: Emitter, data: dict[str, Any], side: str) -> None:
     s: PBState = em.state
-    em.emit("vp_scored", None, side=side, points=-CONDITIONAL_VP, why="a conditional unit bought (25.6d)")
+    em.emit("vp_scored", None, side=side, points=-conditional_group(side).vp_each,
+            why=f"a conditional unit bought ({BUY_RULE[side]})")
     q.secret(em, "pieces_added", side, {"side": side, "track": 1}, side=side,
              pieces=[[data["unit"], data["unit"], "track", s.turn, False]])
 
@@ -255,6 +260,7 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
         return IllegalCommandError("23.0", "only units on a coastal objective hex may be evacuated, and only "
                                            "after Operation KE (Japanese) or USMC Relief (USMC units)")
     if cmd.type == "buy":
-        return IllegalCommandError("25.6d", "the optional units are bought for two VP each once Operation KE "
-                                            "is in effect")
+        g = conditional_group(side)
+        return IllegalCommandError(BUY_RULE[side], f"the conditional units are bought for {g.vp_each} VP each, "
+                                                   f"one at a time, once {g.marker} is in effect")
     return IllegalCommandError("6.2", f"{unit} cannot go to the home base now")

@@ -180,8 +180,23 @@ def recon_points(state: PBState, side: str) -> int:
 def gen_recon(state: PBState, side: str) -> Iterator[Command]:
     if recon_points(state, side) <= 0:
         return
-    for h in sorted((q.enemy_hexes(state, side) & set(q.board().terrain)) - state.examined[side]):
+    for h in recon_targets(state, side):
         yield Command("recon", {"hex": h})
+
+
+def recon_targets(state: PBState, side: str) -> list[str]:
+    """16.7: any hex of the map from which an air recon examines an enemy stack not yet
+    examined this phase (R-PB-16.7: a flight that would examine nothing is not offered; where
+    the enemy's stacks are is no secret, so neither is this list)."""
+    b = q.board()
+    on_map = set(b.terrain) | b.sea
+    out: set[str] = set()
+    for t in q.enemy_hexes(state, side) - state.examined[side]:
+        near = {t, *b.neighbours(t)}
+        out |= near
+        if t in b.terrain and terrain.TERRAIN[b.terrain[t]].open_to_recon:  # seen from two hexes away
+            out.update(n for h in near for n in b.neighbours(h))
+    return sorted(out & on_map)
 
 
 def recon_hexes(state: PBState, hex_id: str) -> set[str]:

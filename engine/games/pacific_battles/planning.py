@@ -131,7 +131,8 @@ def _group_effect(name: str) -> str:
             "Operation KE": "Japanese command control +1; the Operation KE group arrives this turn; the Japanese "
                             "may evacuate and buy the optional units (25.6c, d)",
             "14th Corps": "US command control +1; the 14th Corps group arrives this turn",
-            "USMC Relief": "the USMC Relief group arrives this turn; the US may evacuate USMC units (25.7c)"}[name]
+            "USMC Relief": "the USMC Relief group arrives this turn; the US may evacuate USMC units and buy the "
+                           "conditional units (25.7c, d)"}[name]
 
 
 def add_group(em: Emitter, side: str, group: str, turn: int | None = None) -> None:

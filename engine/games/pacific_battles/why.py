@@ -78,8 +78,10 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
         return IllegalCommandError("26.4", f"at most {tables.AIR_STRIKE_LIMIT} air strike points a hex, from the "
                                            f"{impulse.strike_points(state, side)} left on the Strike mission")
     if t == "recon":
-        return IllegalCommandError("16.7", "air recon needs a point on the Recon mission and an enemy stack "
-                                           "not yet examined")
+        return IllegalCommandError("16.7", "air recon needs a point on the Recon mission and a hex of the map "
+                                           "from which it examines an enemy stack not yet examined this phase: "
+                                           "the stack's hex, one next to it, or within two of it in open "
+                                           "ground (16.71)")
     if t in ("declare", "add", "add_hex"):
         return IllegalCommandError("14.23", "every attacker must be next to every defending hex; a unit attacks "
                                             "once and a hex is attacked once a phase (14.14, 14.27)")

@@ -6,6 +6,8 @@ Japanese units (25.6d)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.core.errors import IllegalCommandError
@@ -410,3 +412,25 @@ def test_25_6d_the_optional_units_are_bought_for_two_vp_each_after_operation_ke(
     play(s, "land", unit="13 Inf", hex=KUKUM)
     assert s.pieces["13 Inf"].hex == KUKUM
     assert "13 Inf" not in {c.data["unit"] for c in legal(s, kind="buy")}
+
+
+US_CONDITIONAL = {"43 Div HQ", "103 Inf", "169 Inf", "172 Inf", "3 Mar", "3 Raider", "4 Raider"}
+
+
+def test_25_7d_the_us_conditional_units_are_bought_for_two_vp_each_after_usmc_relief() -> None:
+    """25.7d, reconstructed (the chart names none, R-PB-25.7d): the US reserve that stayed off
+    the island, bought unit by unit once the USMC Relief marker is in effect."""
+    s = position({}, phase="reinforcements_first", turn=6, first="Allied")
+    s.vp["Allied"] = 3
+    assert legal(s, kind="buy") == []
+    with pytest.raises(IllegalCommandError) as err:
+        play(s, "buy", unit="103 Inf")
+    assert err.value.rule == "25.7d" and "USMC Relief" in str(err.value)
+    s.in_effect["Allied"].append("USMC Relief")
+    assert {c.data["unit"] for c in legal(s, kind="buy")} == US_CONDITIONAL
+    play(s, "buy", unit="103 Inf")
+    assert s.vp["Allied"] == 1
+    assert (s.off["103 Inf"].box, s.off["103 Inf"].due, s.off["103 Inf"].safe) == ("track", 6, False)
+    assert legal(s, kind="buy") == []  # one VP left: no more
+    jp = RULES.view(s, "Japanese")
+    assert "103 Inf" not in json.dumps(jp)  # what was bought is the buyer's secret (18.6); its cost is not

@@ -419,6 +419,27 @@ def test_16_7_air_recon_shows_the_hex_and_its_neighbours_to_the_recon_side_only(
         assert "units" not in seen and "124 Inf" not in json.dumps(seen) and "35 HQ" not in json.dumps(seen)
 
 
+def test_16_7_air_recon_may_fly_over_an_empty_hex_and_examines_the_stacks_next_to_it() -> None:
+    """16.7 "Place air unit(s) in any hex(es) on the map": one flight over the empty hex
+    between two enemy stacks examines both (R-PB-16.7: a flight that would examine nothing is
+    not offered, and refused with the rule)."""
+    between = next(h for h in sorted(B.terrain) if h not in (HF,) and distance_between(h, HF) == 1
+                   and any(distance_between(n, h) == 1 and distance_between(n, HF) == 2 and n in B.terrain
+                           for n in B.neighbours(h)))
+    other_stack = next(n for n in sorted(B.neighbours(between)) if distance_between(n, HF) == 2 and n in B.terrain)
+    far = next(h for h in sorted(B.terrain) if distance_between(h, HF) >= 8)
+    s = position({"124 Inf": ("124 Inf", HF), "4 Inf": ("4 Inf", other_stack), "1 Mar": ("1 Mar", far)},
+                 phase="initial_first_movement", air={"Allied": {"missions": {"recon": 1}}})
+    targets = {c["hex"] for c in datas(s, "Allied", "recon")}
+    assert between in targets and far not in targets
+    with pytest.raises(IllegalCommandError) as err:
+        play(s, "recon", "Allied", hex=far)
+    assert err.value.rule == "16.7" and "examines an enemy stack" in str(err.value)
+    play(s, "recon", "Allied", hex=between)
+    stacks = {st["hex"]: st["units"] for st in RULES.view(s, "Allied")["stacks"]}
+    assert [u["unit"] for u in stacks[HF]] == ["124 Inf"] and [u["unit"] for u in stacks[other_stack]] == ["4 Inf"]
+
+
 def test_16_7_no_recon_without_a_point_on_the_recon_mission() -> None:
     s = position({"124 Inf": ("124 Inf", HF), "1 Mar": ("1 Mar", LUNGA)}, phase="initial_first_movement")
     assert datas(s, "Allied", "recon") == []
