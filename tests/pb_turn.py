@@ -36,7 +36,7 @@ from engine.games.pacific_battles.rules import RULES
 from engine.games.pacific_battles.state import PBState
 
 SCENARIO = "historical"
-SECRET = "whole-turn-41"  # a dice secret under which the turn fights four battles, both sides attacking, on both
+SECRET = "whole-turn-88"  # a dice secret under which the turn fights four battles, both sides attacking, on both
 # CRTs, and naval markers are held by both sides unplayed (the tests' servers roll every game from it)
 # 25.4a: on the coast within three hexes of Henderson Field, two stacks apart that the
 # Allies can reach from the sea, and the engineer inland out of the way.

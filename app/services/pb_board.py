@@ -40,6 +40,7 @@ TITLES = {  # the kinds of command, as the player reads them, with their rule
     "play": "Play a campaign marker", "lose": "Take a loss (15.2)", "break": "Break down to take a loss (15.22)",
     "retreat": "Retreat (15.3)", "pursue": "Pursue (15.4)", "fire": "Air superiority fire at other missions (16.52)",
     "hit": "Place an air loss (16.52)", "delay_turn": "MAGIC: delay a turn's reinforcements",
+    "interdict": "Interdiction: choose what is attacked next (16.61)",
     "air_support": "Close air support for a battle (31.1)", "withdraw": "Take a declared battle out again",
     "artillery": "HQ artillery (29.0)", "buy_marker": "Buy a command marker, 2 VP (27.2)",
     "show": "Turn a unit face up for the enemy to see (34.0)", "hide": "Turn a unit face down again (34.0)",

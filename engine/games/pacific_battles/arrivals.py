@@ -70,12 +70,12 @@ def begin(em: Emitter, side: str) -> None:
 
 
 def due_units(state: PBState, side: str) -> list[str]:
-    return sorted(o.id for o in state.in_box(side, "track") if 0 < o.due <= state.turn)
+    return sorted(o.id for o in state.in_box(side, "track") if 0 < o.due <= state.turn and o.id not in state.readied)
 
 
 def base_units(state: PBState, side: str) -> list[str]:
     """26.2: what waits in the home base since an earlier phase (its ``due``: the turn it came)."""
-    return sorted(o.id for o in state.in_box(side, "base") if o.due < state.turn)
+    return sorted(o.id for o in state.in_box(side, "base") if o.due < state.turn and o.id not in state.readied)
 
 
 def landing_hexes(state: PBState, side: str, pid: str, memo: dict[Any, list[str]] | None = None) -> list[str]:
@@ -139,6 +139,9 @@ def buyable(state: PBState, side: str) -> list[str]:
 
 
 def gen_reinforcements(state: PBState, side: str) -> Iterator[Command]:
+    if state.interdicted:  # 16.61: the rolls are over; the phase ends with them
+        yield Command("end_phase")
+        return
     memo: dict[Any, list[str]] = {}
     for pid in due_units(state, side) + base_units(state, side):
         for h in landing_hexes(state, side, pid, memo):
@@ -157,17 +160,74 @@ def interdiction_points(state: PBState, side: str) -> int:
     return state.air[other(side)].missions.get("interdiction", 0)
 
 
+def interdicting(state: PBState, side: str) -> bool:
+    """16.61: the enemy flies enough air points on Interdiction for the table."""
+    return tables.interdiction_column(interdiction_points(state, side)) is not None
+
+
+def _what(unit: str) -> str:
+    return "a supply point" if unit == SUPPLY else "a unit"  # a deception marker reads as a unit
+
+
+def _landed(unit: str) -> list[int]:
+    return [0, 1] if unit == SUPPLY else [0, 0] if unit == DECEPTION else [q.battalions(unit), 0]
+
+
 def do_land(em: Emitter, data: dict[str, Any], side: str) -> None:
+    """16.61, 16.62: under interdiction a landing is readied (where, for its side only) and
+    waits: as the phase ends the interdicting player rolls against each readied unit and
+    supply point in the order he chooses.  Otherwise it lands at once."""
     s: PBState = em.state
     pid, hex_id = data["unit"], data["hex"]
     o = s.off[pid]
+    if not o.safe and interdicting(s, side):
+        q.secret(em, "landing_readied", side, {"side": side, "what": _what(o.unit)}, actor=side, id=pid, hex=hex_id,
+                 landed=_landed(o.unit))
+        return
+    q.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, actor=side, id=pid, hex=hex_id,
+             landed=_landed(o.unit))
+
+
+def readied_kinds(state: PBState, side: str) -> list[str]:
+    """What of ``side``'s readied landings is left to roll against, as the interdictor sees it."""
+    return sorted({"supply" if state.off[pid].unit == SUPPLY else "unit" for pid in state.readied
+                   if state.off[pid].side == side})
+
+
+def owe_interdiction(em: Emitter, side: str) -> bool:
+    """As ``side``'s reinforcement phase ends: roll against its readied landings (16.61).
+    The interdictor chooses the order where there is a choice (units or supply points
+    next); True while the phase waits for him."""
+    s: PBState = em.state
+    if s.interdicted or not any(s.off[pid].side == side for pid in s.readied):
+        return False
+    _roll_alike(em, side)
+    if any(s.off[pid].side == side for pid in s.readied):
+        q.owe(em, {"side": other(side), "kind": "interdict", "rule": "16.61", "landing": side})
+        return True
+    em.emit("interdiction_over", None, side=side)
+    return False
+
+
+def _roll_alike(em: Emitter, side: str) -> None:
+    """Rolls that leave no choice of order: while one kind is left, or no more rolls."""
+    s: PBState = em.state
+    while readied_kinds(s, side) and (len(readied_kinds(s, side)) == 1 or not interdicting(s, side)):
+        _interdict_next(em, side, readied_kinds(s, side)[0])
+
+
+def _interdict_next(em: Emitter, side: str, kind: str) -> None:
+    """The next readied landing of ``kind`` (in the order readied): a die unless AA fire has
+    ended the interdiction (16.62 3), then it lands or not."""
+    s: PBState = em.state
+    pid = next(p for p in s.readied if ("supply" if s.off[p].unit == SUPPLY else "unit") == kind)
+    hex_id = s.readied[pid]
     points = interdiction_points(s, side)
-    if not o.safe and tables.interdiction_column(points) is not None:
+    if interdicting(s, side):
         die = em.roll()
         result = tables.interdiction(points, die)
-        what = "a supply point" if o.unit == SUPPLY else "a unit"  # a deception marker reads as a unit
         # where it was to land is told only if it lands (4.1 1e: interdiction comes before placing)
-        em.emit("interdicted", None, side=side, die=die, points=points, result=result, what=what)
+        em.emit("interdicted", None, side=side, die=die, points=points, result=result, what=_what(s.off[pid].unit))
         if result == "AA":
             em.emit("air_changed", None, side=other(side), boxes={"damaged": 1}, missions={"interdiction": -1},
                     why="anti-aircraft fire at interdiction (16.62)")
@@ -179,9 +239,22 @@ def do_land(em: Emitter, data: dict[str, Any], side: str) -> None:
         elif result == "E":
             _interdiction_loss(em, side, pid)
             return
-    landed = [0, 1] if o.unit == SUPPLY else [0, 0] if o.unit == DECEPTION else [q.battalions(o.unit), 0]
-    q.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, actor=side, id=pid, hex=hex_id,
-             landed=landed)
+    q.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, actor=side, id=pid, hex=hex_id)
+
+
+def gen_interdict(state: PBState, side: str) -> Iterator[Command]:
+    for kind in readied_kinds(state, state.pending[0]["landing"]):
+        yield Command("interdict", {"next": kind})
+
+
+def do_interdict(em: Emitter, data: dict[str, Any], side: str) -> None:
+    s: PBState = em.state
+    landing = s.pending[0]["landing"]
+    _interdict_next(em, landing, data["next"])
+    _roll_alike(em, landing)
+    if not any(s.off[pid].side == landing for pid in s.readied):
+        em.emit("decision_made", side)
+        em.emit("interdiction_over", None, side=landing)
 
 
 def _interdiction_loss(em: Emitter, side: str, pid: str) -> None:

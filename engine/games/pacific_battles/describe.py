@@ -91,6 +91,12 @@ def describe(state: PBState, event: Event) -> str | None:
             return f"{who} moves a unit off the map"
         return f"{', '.join(q.label(state, i) for i in d['ids'])} to the {d['box']}" + (
             f" (due {turn_name(d['due'])})" if d.get("box") == "track" and d.get("due") else "")
+    if t == "landing_readied":
+        if "id" not in d:
+            return f"{who} readies {d['what']} to land, under interdiction (16.61)"
+        return f"{q.label(state, d['id'])} readied to land in {d['hex']}, under interdiction (16.61)"
+    if t == "interdiction_over":
+        return None
     if t == "interdicted":
         return f"Interdiction ({d['points']} points) of {d['what']} of {who}: die {d['die']}, {d['result']}"
     if t == "pieces_moved":
@@ -198,6 +204,8 @@ def command_label(state: PBState, c: Command) -> str:
         return f"Turn {lab(d['unit'])} face down again (34.0)"
     if t == "land":
         return f"Land {lab(d['unit'])} in {d['hex']}"
+    if t == "interdict":
+        return f"Interdict {'a supply point' if d['next'] == 'supply' else 'a landing unit'} next (16.61)"
     if t == "move":
         return f"Move {lab(d['unit'])} to {d['to']}"
     if t == "carry":

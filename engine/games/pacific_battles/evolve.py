@@ -77,7 +77,7 @@ def _phase(s: PBState, d: dict[str, Any], side: str | None) -> None:
     s.retreated, s.moving = set(), {}
     s.declaring, s.fought, s.struck = None, False, False
     s.eligible, s.bridging = set(), set()
-    s.landed = {}
+    s.landed, s.readied, s.interdicted = {}, {}, False
     if d.get("clear_examined"):
         s.examined = {k: set() for k in s.examined}
     if d.get("logistics"):
@@ -216,10 +216,25 @@ def _added(s: PBState, d: dict[str, Any], side: str | None) -> None:
     s.counter[sd] += d.get("new_ids", 0)
 
 
+@on("landing_readied")
+def _readied(s: PBState, d: dict[str, Any], side: str | None) -> None:
+    """16.61: a landing waits for the interdiction rolls; it counts against 26.8's limits now."""
+    s.readied[d["id"]] = d["hex"]
+    got = s.landed.setdefault(d["hex"], [0, 0])
+    got[0] += d["landed"][0]
+    got[1] += d["landed"][1]
+
+
+@on("interdiction_over")
+def _interdiction_over(s: PBState, d: dict[str, Any], side: str | None) -> None:
+    s.interdicted = True
+
+
 @on("piece_placed")
 def _placed(s: PBState, d: dict[str, Any], side: str | None) -> None:
     """A piece from off the map (the set-up, the track, the base, a refit) onto a hex."""
     pid = d["id"]
+    s.readied.pop(pid, None)
     if pid in s.off:
         o = s.off.pop(pid)
         s.pieces[pid] = Piece(pid, o.unit, o.side, d["hex"])
@@ -236,6 +251,7 @@ def _placed(s: PBState, d: dict[str, Any], side: str | None) -> None:
 def _off(s: PBState, d: dict[str, Any], side: str | None) -> None:
     """Off-map bookkeeping: a piece to another box (delay, home base, replacement)."""
     for pid in d["ids"]:
+        s.readied.pop(pid, None)
         if pid in s.pieces:
             p = s.pieces.pop(pid)
             s.off[pid] = Off(pid, p.unit, p.side, d["box"], d.get("due", 0), d.get("safe", False))
@@ -270,6 +286,7 @@ def _removed(s: PBState, d: dict[str, Any], side: str | None) -> None:
     for pid in d["ids"]:
         p = s.pieces.pop(pid, None)
         o = s.off.pop(pid, None)
+        s.readied.pop(pid, None)
         s.assaults.pop(pid, None)
         unit, sd = (p.unit, p.side) if p is not None else (o.unit, o.side)
         s.active.discard(pid)

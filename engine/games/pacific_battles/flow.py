@@ -56,6 +56,8 @@ def leave(em: Emitter) -> None:
     side = seq.side_of(s)
     phase = s.phase
     if phase.startswith("reinforcements_"):
+        if arrivals.owe_interdiction(em, side):
+            return  # 16.61: the interdictor rolls first; the phase ends once the rolls are over
         arrivals.end(em, side)
     elif phase.startswith("logistics_"):
         supplying.end(em, side)

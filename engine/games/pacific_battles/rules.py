@@ -49,7 +49,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "allocate": {**dict.fromkeys(MISSIONS, "int"), "support": "int?"}, "fire": {"at_others": "int"},
     "hit": {"mission": "str", "kind": "str"},
     "land": {"unit": "str", "hex": "str"}, "to_base": {"unit": "str"}, "evacuate": {"unit": "str"},
-    "buy": {"unit": "str"},
+    "buy": {"unit": "str"}, "interdict": {"next": "str"},
     "activate": {"supply": "str", "hq": "str"}, "refit": {"unit": "str", "supply": "str"},
     "repair": {"supply": "str"}, "fortify": {"engineer": "str", "supply": "str"},
     "breakdown": {"unit": "str"}, "combine": {"into": "str", "units": "list"},
@@ -79,7 +79,7 @@ HANDLERS: dict[str, Handler] = {
     "place": arrivals.do_place, "end_phase": _end,
     "allocate": planning.do_allocate, "fire": planning.do_fire, "hit": planning.do_hit,
     "land": arrivals.do_land, "to_base": arrivals.do_to_base, "evacuate": arrivals.do_evacuate,
-    "buy": arrivals.do_buy, "buy_marker": planning.do_buy_marker,
+    "buy": arrivals.do_buy, "buy_marker": planning.do_buy_marker, "interdict": arrivals.do_interdict,
     "activate": supplying.do_activate, "refit": supplying.do_refit, "repair": supplying.do_repair,
     "fortify": supplying.do_fortify, "breakdown": supplying.do_breakdown, "combine": supplying.do_combine,
     "dig": supplying.do_dig, "activate_free": supplying.do_activate_free,
@@ -106,6 +106,7 @@ PENDING_TEXT = {
     "dig_in": "place the Dig In fortifications", "staff": "activate an HQ for free (Staff Planning)",
     "magic": "delay one turn's Japanese reinforcements, or pass (MAGIC)",
     "landing": "land the assault from the sea (22.3)",
+    "interdict": "choose what the interdiction attacks next: a landing unit or a supply point (16.61)",
 }
 
 
@@ -389,6 +390,7 @@ def _gen_magic(state: PBState, side: str) -> Iterator[Command]:
 
 PENDING["magic"] = _gen_magic
 PENDING["landing"] = lambda state, side: iter(())  # runs by itself (battles.advance)
+PENDING["interdict"] = arrivals.gen_interdict
 
 
 def _do_delay(em: Emitter, data: dict[str, Any], side: str) -> None:

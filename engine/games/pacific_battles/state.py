@@ -104,6 +104,8 @@ class PBState:
     strikes: list[dict[str, Any]] = field(default_factory=list)  # placed, not yet resolved (16.8)
     struck: bool = False  # this phase's strikes are resolved: no more may be placed (16.8)
     landed: dict[str, list[int]] = field(default_factory=dict)  # hex -> [battalions, supply] landed (26.8)
+    readied: dict[str, str] = field(default_factory=dict)  # off-map piece -> the hex it lands on once interdicted
+    interdicted: bool = False  # this reinforcement phase's interdiction is over (16.61)
     battles: list[dict[str, Any]] = field(default_factory=list)  # declared in this combat phase (14.2)
     declaring: dict[str, Any] | None = None  # the battle being declared
     fought: bool = False  # declarations closed, battles being resolved
@@ -148,6 +150,7 @@ class PBState:
         new.assaults = dict(self.assaults)
         new.strikes = copy.deepcopy(self.strikes)
         new.landed = {h: list(v) for h, v in self.landed.items()}
+        new.readied = dict(self.readied)
         new.battles = copy.deepcopy(self.battles)
         new.declaring = copy.deepcopy(self.declaring)
         new.pending = copy.deepcopy(self.pending)
@@ -177,7 +180,7 @@ class PBState:
             "retreated": sorted(self.retreated), "moving": self.moving,
             "assaults": self.assaults,
             "strikes": self.strikes,
-            "struck": self.struck, "landed": self.landed,
+            "struck": self.struck, "landed": self.landed, "readied": self.readied, "interdicted": self.interdicted,
             "battles": self.battles, "declaring": self.declaring, "fought": self.fought,
             "attacked": sorted(self.attacked), "pending": self.pending, "henderson": self.henderson,
             "shifts": self.shifts, "last_battle": self.last_battle,
@@ -213,6 +216,7 @@ class PBState:
         s.assaults = dict(o["assaults"])
         s.strikes, s.battles, s.declaring = list(o["strikes"]), list(o["battles"]), o["declaring"]
         s.landed = {h: list(v) for h, v in o["landed"].items()}
+        s.readied, s.interdicted = dict(o.get("readied", {})), o.get("interdicted", False)  # (older snapshots)
         s.pending, s.shifts, s.last_battle = list(o["pending"]), dict(o["shifts"]), o["last_battle"]
         s.undo = Trail.from_json(o["undo"], PBState.from_json)
         return s

@@ -24,7 +24,8 @@ PHASE_OF = {  # the phase step each command belongs to, and the rule that says s
 
 
 PENDING_RULE = {"fire": "16.52", "air_hits": "16.52", "losses": "15.2", "retreat": "15.3", "pursue": "15.4",
-                "react": "14.41", "crt": "14.4", "dig_in": "21.0", "staff": "7.3", "magic": "18.7"}
+                "react": "14.41", "crt": "14.4", "dig_in": "21.0", "staff": "7.3", "magic": "18.7",
+                "interdict": "16.61"}
 
 
 def _in(state: PBState, where: str) -> bool:

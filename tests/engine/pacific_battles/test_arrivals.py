@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from engine.core import dice
 from engine.core.errors import IllegalCommandError
 from engine.core.events import Event
 from engine.core.hexes import distance_between
@@ -177,6 +178,32 @@ def test_26_8_a_port_needs_a_combat_effective_engineer_on_an_objective_hex(where
 
 # --- the initial forces and interdiction (26.6, 16.6, 26.5) ---------------------------------------------
 
+def ashore(s: PBState, landings: list[tuple[str, str]], rolls: list[int],
+           order: tuple[str, ...] = ()) -> tuple[PBState, list[Event]]:
+    """``s``'s landing side readies ``landings`` [(piece, hex)] and ends its phase; the
+    interdictor picks the kinds in ``order`` where it has a choice (16.61).  The dice come
+    out as ``rolls`` in the order rolled (a secret is searched for).  The state after, and
+    the events."""
+    side = seq_side(s)
+    for n in range(20_000):
+        t = RULES.clone(s)
+        t.secret = f"ashore-{n}"
+        events: list[Event] = []
+        for pid, h in landings:
+            events += play(t, "land", side, unit=pid, hex=h)
+        if t.phase == s.phase and not t.pending:
+            events += play(t, "end_phase", side)
+        for kind in order:
+            events += play(t, "interdict", other(side), next=kind)
+        if [e.data["die"] for e in of_type(events, "interdicted")] == rolls:
+            return t, events
+    raise AssertionError(f"no secret gives the dice {rolls}")
+
+
+def seq_side(s: PBState) -> str:
+    return RULES.prompt(s).side
+
+
 def test_26_6_the_ichiki_detachment_and_the_usmc_1st_echelon_are_not_interdicted() -> None:
     s = new_game()
     safe = {o.id for o in s.off.values() if o.box == "track" and o.safe}
@@ -184,11 +211,9 @@ def test_26_6_the_ichiki_detachment_and_the_usmc_1st_echelon_are_not_interdicted
     assert not {"124 Inf", "35 HQ", "Kuma Bn", "7 Mar", "4 Inf"} & safe
     s = position({}, phase="reinforcements_first", turn=1, first="Japanese", keep_track=True,
                  air={"Allied": {"missions": {"interdiction": 6}}})
-    force_die(s, 6)
     events = play(s, "land", unit="28 Inf", hex=KUKUM)
-    assert not of_type(events, "interdicted") and s.pieces["28 Inf"].hex == KUKUM
-    force_die(s, 6)
-    events = play(s, "land", unit="124 Inf", hex=KOKUMBONA)  # the 35th Brigade is affected
+    assert not of_type(events, "interdicted") and s.pieces["28 Inf"].hex == KUKUM  # lands at once
+    s, events = ashore(s, [("124 Inf", KOKUMBONA)], [6])  # the 35th Brigade is affected
     (roll,) = of_type(events, "interdicted")
     assert roll.data["result"] == "E" and "124 Inf" not in s.pieces
 
@@ -204,32 +229,62 @@ def test_26_6_august_supply_is_interdicted_and_air_goes_to_the_reserve() -> None
     assert s.air["Allied"].reserve == 5 + 3  # 25.7a: the routine air strikes, to the Reserve
     supply = sorted(o.id for o in s.off.values() if o.side == "Allied" and o.unit == "Supply")
     assert len(supply) == 4 and not any(s.off[i].safe for i in supply)
-    force_die(s, 4)
-    (roll, *_) = play(s, "land", unit=supply[0], hex=LUNGA)
-    assert roll.type == "interdicted" and roll.data["what"] == "a supply point" and roll.data["result"] == "D1"
+    s, events = ashore(s, [(supply[0], LUNGA)], [4])
+    (roll,) = of_type(events, "interdicted")
+    assert roll.data["what"] == "a supply point" and roll.data["result"] == "D1"
     assert (s.off[supply[0]].due, s.off[supply[0]].safe) == (2, True)
+
+
+def test_16_61_the_interdictor_chooses_the_order_of_the_rolls_knowing_only_unit_or_supply() -> None:
+    """16.61 step 2: "The interdicting player may do this in any order he chooses."  The
+    landing side readies its landings (where, for itself only); as its phase ends the
+    interdictor picks what is attacked next, a unit or a supply point, while both are left."""
+    s = arriving(["124 Inf", ("s1", "Supply"), ("s2", "Supply")], interdiction=2)
+    s.secret = next(f"order-{n}" for n in range(1000) if dice.roll(f"order-{n}", s.seq + 6, 0) == 3)  # "-" on a 3
+    play(s, "land", unit="124 Inf", hex=KUKUM)
+    readied = play(s, "land", unit="s1", hex=LUNGA)
+    assert "124 Inf" not in s.pieces and s.readied == {"124 Inf": KUKUM, "s1": LUNGA}
+    assert any(c.type == "undo" for c in RULES.legal_commands(s, "Japanese"))  # readying rolls nothing
+    for e in readied:
+        seen = for_viewer(e, "Allied", RULES.sides)
+        assert seen is None or (LUNGA not in str(seen.data) and "s1" not in str(seen.data))
+    play(s, "land", unit="s2", hex=KUKUM)  # nothing left to do: the phase ends, the interdictor rolls
+    assert RULES.prompt(s).side == "Allied" and RULES.prompt(s).kind == "interdict"
+    assert sorted(c.data["next"] for c in RULES.legal_commands(s, "Allied")) == ["supply", "unit"]
+    assert "124 Inf" not in json.dumps(RULES.view(s, "Allied")) and KUKUM not in json.dumps(RULES.view(s, "Allied"))
+    events = play(s, "interdict", "Allied", next="supply")
+    (roll,) = of_type(events, "interdicted")
+    assert roll.data["what"] == "a supply point" and roll.data["result"] == "-"
+    assert RULES.prompt(s).kind == "interdict"  # a unit and a supply point left: the choice again
+    events = play(s, "interdict", "Allied", next="unit")
+    assert of_type(events, "interdicted")[0].data["what"] == "a unit"
+    assert not s.readied and s.phase != "reinforcements_first"  # the rolls over, the phase ended
+
+
+def test_16_61_one_kind_readied_leaves_no_choice_and_rolls_at_once() -> None:
+    s = arriving(["124 Inf", "Kuma Bn"], interdiction=2)
+    s, events = ashore(s, [("124 Inf", KUKUM), ("Kuma Bn", KOKUMBONA)], [2, 2])
+    assert [e.data["what"] for e in of_type(events, "interdicted")] == ["a unit", "a unit"]
+    assert not any(e.type == "decision_owed" for e in events)
 
 
 @pytest.mark.parametrize(("die", "turns"), [(4, 1), (6, 2)])
 def test_16_62_a_delay_puts_the_unit_back_on_the_track_and_it_is_not_interdicted_again(die: int,
                                                                                        turns: int) -> None:
     s = arriving(["124 Inf", "Kuma Bn"], interdiction=2)
-    force_die(s, die)
-    events = play(s, "land", unit="124 Inf", hex=KUKUM)
+    t, events = ashore(s, [("124 Inf", KUKUM)], [die])
     assert of_type(events, "interdicted")[0].data["result"] == f"D{turns}"
-    o = s.off["124 Inf"]
-    assert (o.box, o.due, o.safe) == ("track", 2 + turns, True) and "124 Inf" not in s.pieces
-    assert landings(s, "124 Inf") == set()  # not before the turn it is due
-    s.turn = o.due  # the turn it is due: it is received without another roll
-    force_die(s, 6)
-    events = play(s, "land", unit="124 Inf", hex=KUKUM)
-    assert not of_type(events, "interdicted") and s.pieces["124 Inf"].hex == KUKUM
+    o = t.off["124 Inf"]
+    assert (o.box, o.due, o.safe) == ("track", 2 + turns, True) and "124 Inf" not in t.pieces
+    again = arriving([], interdiction=2, turn=o.due)  # the turn it is due: it is received without another roll
+    again.off["124 Inf"] = o
+    events = play(again, "land", unit="124 Inf", hex=KUKUM)
+    assert not of_type(events, "interdicted") and again.pieces["124 Inf"].hex == KUKUM
 
 
 def test_16_62_an_elimination_breaks_a_regiment_one_battalion_lost_the_rest_delayed() -> None:
     s = arriving(["28 Inf", "Kuma Bn"], interdiction=4)
-    force_die(s, 6)
-    play(s, "land", unit="28 Inf", hex=KUKUM)
+    s, _ = ashore(s, [("28 Inf", KUKUM)], [6])
     assert "28 Inf" not in s.pieces and "28 Inf" not in s.off
     left = [o for o in s.off.values() if o.unit == "Jp Bn" and o.box == "track"]
     assert len(left) == 2  # three battalions (26.7), one lost
@@ -243,8 +298,7 @@ def test_16_62_an_elimination_breaks_a_regiment_one_battalion_lost_the_rest_dela
                                                  ("Supply", None, 0)])
 def test_16_62_an_elimination_of_a_unit_that_cannot_break_down(unit: str, box: str | None, vp: int) -> None:
     s = arriving([("u", unit), "124 Inf"], interdiction=6)
-    force_die(s, 5)
-    play(s, "land", unit="u", hex=KUKUM)
+    s, _ = ashore(s, [("u", KUKUM)], [5])
     assert "u" not in s.pieces
     assert (s.off["u"].box if "u" in s.off else None) == box  # supply goes back to the counter mix
     assert s.vp["Allied"] == vp  # the Victory Point Tables: 1 a battalion, 4 an HQ, 0 supply
@@ -252,8 +306,7 @@ def test_16_62_an_elimination_of_a_unit_that_cannot_break_down(unit: str, box: s
 
 def test_16_62_the_japanese_score_two_vp_for_a_us_battalion_lost_to_interdiction() -> None:
     s = arriving(["7 Mar", "164 Inf"], side="Allied", interdiction=6)
-    force_die(s, 5)
-    play(s, "land", unit="7 Mar", hex=LUNGA)
+    s, _ = ashore(s, [("7 Mar", LUNGA)], [5])
     assert s.vp == {"Allied": 0, "Japanese": 2}
     left = [o for o in s.off.values() if o.unit == "USMC Bn" and o.box == "track"]
     assert len(left) == 2 and all(o.due == 4 and o.safe for o in left)
@@ -262,33 +315,27 @@ def test_16_62_the_japanese_score_two_vp_for_a_us_battalion_lost_to_interdiction
 
 def test_16_62_aa_damages_one_interdicting_air_point_and_the_unit_lands() -> None:
     s = arriving(["Kuma Bn", "124 Inf", "35 HQ"], interdiction=2)
-    force_die(s, 1)
-    events = play(s, "land", unit="Kuma Bn", hex=KUKUM)
+    s, events = ashore(s, [("Kuma Bn", KUKUM), ("124 Inf", KOKUMBONA)], [1])
     assert of_type(events, "interdicted")[0].data["result"] == "AA"
     assert s.pieces["Kuma Bn"].hex == KUKUM
     allied = s.air["Allied"]
     assert allied.missions == {"interdiction": 1} and allied.damaged == 1
-    force_die(s, 6)
-    events = play(s, "land", unit="124 Inf", hex=KOKUMBONA)  # one point left: below the "2" column
-    assert not of_type(events, "interdicted") and s.pieces["124 Inf"].hex == KOKUMBONA
+    # one point left: below the "2" column, so no more rolls (16.62 3) and the 124th lands
+    assert len(of_type(events, "interdicted")) == 1 and s.pieces["124 Inf"].hex == KOKUMBONA
 
 
 def test_16_62_after_aa_the_next_unit_is_attacked_on_the_weaker_column() -> None:
     s = arriving(["Kuma Bn", "124 Inf", "35 HQ"], interdiction=4)
-    force_die(s, 1)
-    play(s, "land", unit="Kuma Bn", hex=KUKUM)
+    s, events = ashore(s, [("Kuma Bn", KUKUM), ("124 Inf", KOKUMBONA)], [1, 6])
     assert s.air["Allied"].missions == {"interdiction": 3}
-    force_die(s, 6)
-    events = play(s, "land", unit="124 Inf", hex=KOKUMBONA)
-    (roll,) = of_type(events, "interdicted")
+    roll = of_type(events, "interdicted")[1]
     assert roll.data["points"] == 3 and roll.data["result"] == "D2"  # the "2" column; on the "4" a 6 is E
     assert s.off["124 Inf"].due == 4
 
 
 def test_16_62_a_delayed_unit_does_not_show_the_interdictor_where_it_was_to_land() -> None:
     s = arriving(["124 Inf", "Kuma Bn"], interdiction=2)
-    force_die(s, 4)
-    events = play(s, "land", unit="124 Inf", hex=KUKUM)
+    s, events = ashore(s, [("124 Inf", KUKUM)], [4])
     assert s.off["124 Inf"].due == 3  # delayed: it never reaches the hex
     for e in events:
         seen = for_viewer(e, "Allied", RULES.sides)
@@ -314,8 +361,7 @@ def test_26_2_a_unit_sent_to_the_home_base_is_not_interdicted_and_stays_there() 
 def test_26_2_a_unit_moving_from_the_home_base_to_the_map_is_interdicted() -> None:
     s = arriving(["4 Inf", "Kuma Bn"], interdiction=2, box="base")
     assert KUKUM in landings(s, "4 Inf")
-    force_die(s, 4)
-    events = play(s, "land", unit="4 Inf", hex=KUKUM)
+    s, events = ashore(s, [("4 Inf", KUKUM)], [4])
     assert of_type(events, "interdicted")[0].data["result"] == "D1"
     assert (s.off["4 Inf"].box, s.off["4 Inf"].due) == ("track", 3)
 
