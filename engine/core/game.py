@@ -9,6 +9,7 @@ caller's state is never touched and the log is the only truth.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
@@ -99,6 +100,19 @@ class RulesBase(Generic[S]):
         """What ``viewer`` may not know now, as text to search outputs for (none: nothing is
         hidden in this game); a step that removes any of it from its own side is a reveal."""
         return []
+
+    def shows(self, before: S, events: list[Event], viewer: str | None) -> bool:
+        """Whether ``events`` (a step decided in ``before``), as ``viewer`` may read them,
+        name anything hidden from ``viewer`` in ``before`` (a plain search of their data; a
+        game with names inside names searches more carefully)."""
+        hidden = self.secrets(before, viewer)
+        if not hidden:
+            return False
+        from engine.core.visibility import for_viewer
+
+        texts = [json.dumps(seen.data, sort_keys=True, default=str) for e in events
+                 if (seen := for_viewer(e, viewer, getattr(self, "sides", ()))) is not None]
+        return any(h in t for h in hidden for t in texts)
 
     def end_phase_notes(self, state: S) -> list[str]:
         """What ending the current phase now will cost, for the player to confirm."""

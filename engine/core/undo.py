@@ -60,14 +60,18 @@ def undoable(side: str | None, command: Command, rolled: bool, revealed: bool, s
             and side_after == side)
 
 
-def reveals(secrets: Callable[[Any, str], Iterable[str]], before: Any, after: Any, side: str) -> bool:
-    """Whether a step shows ``side`` something it could not know before it: something
-    hidden from ``side`` before the step (``secrets``: the game's list of what a viewer may
-    not know, by the visibility rules that filter its views and logs) is no longer hidden
-    after it, shown or gone because it was shown.  Such a step is a barrier: taken back, its
-    player would keep what it showed them (a stack known for a fake, an enemy unit seen)."""
-    hidden_before = set(secrets(before, side))
-    return bool(hidden_before) and not hidden_before <= set(secrets(after, side))
+def reveals(rules: Any, before: Any, after: Any, events: list[Any], side: str) -> bool:
+    """Whether a step shows anybody something it could not know before it (``rules``: the
+    game, whose ``secrets`` list what a viewer may not know, by the visibility rules that
+    filter its views and logs).  Its player: something hidden from ``side`` before the step
+    is no longer hidden after it, shown or gone because it was shown.  Another side: what it
+    reads of the step's events names something hidden from it before (``rules.shows``).
+    Such a step is a barrier: taken back, its player would keep what it showed them (a stack
+    known for a fake, an enemy unit seen), or the opponent what it saw (a unit turned face up)."""
+    hidden_before = set(rules.secrets(before, side))
+    if hidden_before and not hidden_before <= set(rules.secrets(after, side)):
+        return True
+    return any(rules.shows(before, events, viewer) for viewer in rules.sides if viewer != side)
 
 
 def mark(events: list[Event], start: int, side: str) -> list[Event]:

@@ -4,9 +4,9 @@
 spectator: what both sides may see): the ids, names and factors of enemy pieces it has
 never seen (on the map unexamined, on the track, in the base or a box, 18.0-18.6), the
 markers the enemy holds or held that were never played in the open (5.4), the enemy's sealed
-air allocation (4.1 1c), and whether each enemy stack not next to the side's units has a ZOC
-(18.4: an entry that names the stack's hex, found in no text; it makes a move that tells it a
-reveal, which no take-back may cross).  ``find`` searches a text (a view as JSON, log lines, events)
+air allocation (4.1 1c), and what a side has not been shown that no text names (``_untold``:
+a ZOC not told, a stack not examined, a date on the track), so that the step that shows it is
+a reveal.  ``find`` searches a text (a view as JSON, log lines, events)
 for any of them, as whole words; self-play counts every hit as a leak.
 """
 
@@ -82,8 +82,24 @@ def hidden_things(state: PBState, viewer: str | None) -> list[str]:
             text = json.dumps(sealed, sort_keys=True)
             out.update((f'"decision": {text}', f'"allocated": {text}'))
     if viewer in SIDES:
-        out.update(f"whether the stack in {h} has a ZOC (18.4)" for h in q.untold_zocs(state, viewer))
+        out.update(_untold(state, viewer))
     return sorted(out)
+
+
+def _untold(state: PBState, side: str) -> set[str]:
+    """What ``side`` has not been shown that no text names: whether an enemy stack has a ZOC
+    (18.4), what an enemy stack holds now (18.1: examined this phase, or face up, 34.0, it
+    shows), when an enemy reinforcement on the track is due (18.6).  A step that shows any of
+    it is a reveal, which no take-back may cross."""
+    out = {f"whether the stack in {h} has a ZOC (18.4)" for h in q.untold_zocs(state, side)}
+    enemy = other(side)
+    shown = {p.hex: True for p in state.on_map(enemy)}
+    for p in state.on_map(enemy):
+        seen = (p.hex in state.examined[side] and p.id in state.revealed[side]) or p.id in state.face_up[enemy]
+        shown[p.hex] = shown[p.hex] and seen
+    out.update(f"what the stack in {h} holds (18.1)" for h, seen in shown.items() if not seen)
+    out.update(f"when {o.id} is due (18.6)" for o in state.in_box(enemy, "track") if o.id not in state.revealed[side])
+    return out
 
 
 def _names() -> list[str]:

@@ -8,6 +8,7 @@ the Reserve): the list holds a few, and ``planning.check_allocate`` judges the r
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -15,6 +16,7 @@ from engine.core import dice, fields, forfeit, undo
 from engine.core.errors import MalformedCommandError, NotYourTurnError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Emitter, Outcome, Prompt, RulesBase, check_turn
+from engine.core.visibility import for_viewer
 from engine.games.pacific_battles import (
     arrivals,
     battles,
@@ -66,7 +68,6 @@ FIELDS: dict[str, dict[str, str]] = {
     "show": {"unit": "str"}, "hide": {"unit": "str"},
 }
 DEFAULTS = fields.defaults(FIELDS)
-REVEALING = ("examined", "marker_drawn", "decisions_revealed", "track_examined", "battles_fought", "turned_face_up")
 
 Handler = Callable[[Emitter, dict[str, Any], str], None]
 
@@ -307,12 +308,8 @@ class PacificBattles(RulesBase[PBState]):
         else:
             HANDLERS[cmd.type](em, data, side)
         flow.settle(em, self._needs_input)
-        # shown to the mover: what its side could not know before (the core's rule), and the
-        # events that show what that rule's list of secrets does not hold (a track's dates,
-        # a stack examined again)
-        if (undo.undoable(side, cmd, em.rolled, any(e.type in REVEALING for e in em.events),
-                          self.prompt(em.state).side)
-                and not undo.reveals(self.secrets, state, em.state, side)):
+        if (undo.undoable(side, cmd, em.rolled, undo.reveals(self, state, em.state, em.events, side),
+                          self.prompt(em.state).side)):
             em.events = undo.seal(state, em.events, em.state, side, PBState.clone)
         return em
 
@@ -374,6 +371,15 @@ class PacificBattles(RulesBase[PBState]):
         if unit not in state.pieces or seq.step(state.phase) != "movement":
             return {}
         return {h: {"cost": float(c), "path": [], "stops": False} for h, c in impulse.moves(state, unit).items()}
+
+    def shows(self, before: PBState, events: list[Event], viewer: str | None) -> bool:
+        """As the core's, with the leak checker's whole-word search ("4 Inf" is not in "24 Inf")."""
+        from engine.games.pacific_battles.leaks import find
+
+        hidden = self.secrets(before, viewer)
+        texts = [json.dumps(seen.data, sort_keys=True) for e in events
+                 if (seen := for_viewer(e, viewer, self.sides)) is not None]
+        return bool(hidden and texts and find(hidden, "\n".join(texts)))
 
     def secrets(self, state: PBState, viewer: str | None) -> list[str]:
         """What ``viewer`` may not know now (for the leak checker, engine/games/pacific_battles/leaks.py)."""

@@ -1,8 +1,9 @@
 """No take-back crosses a reveal (engine/core/undo.py, docs/undo.md): random self-play of both
 games, every option on, checks every take-back offered to every side against the state
 before the step it would take back: nothing hidden from that side then may be known to it
-now (a stack found to be a fake, a ZOC told, a unit seen, a marker drawn), and no die was
-rolled since."""
+now (a stack found to be a fake, a ZOC told, a unit seen, a marker drawn), nothing the
+opponent reads of the steps names what was hidden from it (a unit turned face up), and no
+die was rolled since."""
 
 from __future__ import annotations
 
@@ -36,10 +37,12 @@ def offers_and_crossings(game: str, seed: int, decisions: int) -> tuple[int, lis
             offers += 1
             before = undo.rebuild(state, offer.data["step"], rules.apply, rules.clone)
             learned = set(rules.secrets(before, side)) - set(rules.secrets(state, side))
-            rolled = [e.type for n, e in state.undo.events if n >= offer.data["step"] and _has_dice(e.data)]
-            if learned or rolled:
+            since = [e for n, e in state.undo.events if n >= offer.data["step"]]
+            rolled = [e.type for e in since if _has_dice(e.data)]
+            shown = [o for o in rules.sides if o != side and rules.shows(before, since, o)]
+            if learned or rolled or shown:
                 crossings.append(f"{game} event {state.seq}: {side} may take back step {offer.data['step']} "
-                                 f"after learning {sorted(learned)[:3]} / rolling in {rolled[:3]}")
+                                 f"after learning {sorted(learned)[:3]} / rolling in {rolled[:3]} / showing {shown}")
         side = prompt.acting[int(rng.unit() * len(prompt.acting))]
         legal = rules.legal_commands(state, side)
         offer = next((c for c in legal if c.type == undo.UNDO), None)
