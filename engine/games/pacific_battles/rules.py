@@ -308,8 +308,8 @@ class PacificBattles(RulesBase[PBState]):
         else:
             HANDLERS[cmd.type](em, data, side)
         flow.settle(em, self._needs_input)
-        if (undo.undoable(side, cmd, em.rolled, undo.reveals(self, state, em.state, em.events, side),
-                          self.prompt(em.state).side)):
+        if (undo.undoable(side, cmd, em.rolled, False, self.prompt(em.state).side)
+                and not undo.reveals(self, state, em.state, em.events, side)):  # the costly question last
             em.events = undo.seal(state, em.events, em.state, side, PBState.clone)
         return em
 
