@@ -83,3 +83,14 @@ def test_18_4_a_deception_marker_is_told_nothing_and_stops_where_it_took_a_zoc()
     play(s, "move", "Allied", unit="d", to=ROAD[5])
     assert q.untold_zocs(s, "Allied") == [ROAD[6]]  # a marker is no unit (34.1): nothing told
     assert not [c for c in RULES.legal_commands(s, "Allied") if c.type == "move" and c.data["unit"] == "d"]
+
+
+@pytest.mark.parametrize(("one", "other"), [("124 Inf", "4 Inf"), ("124 Inf", "Kuma Bn"), ("Kuma Bn", "35 HQ")])
+def test_18_1_what_the_mover_is_given_is_the_same_whatever_an_unexamined_stack_holds(one: str, other: str) -> None:
+    a, b = stacked(one), stacked(other)
+    assert answers(a) == answers(b)
+    for s in (a, b):  # next to it, each is told its ZOC: the answers differ from here only by what was told
+        play(s, "move", "Allied", unit="m", to=ROAD[5])
+    told = [[st["zoc"] for st in RULES.view(s, "Allied")["stacks"]] for s in (a, b)]
+    if told[0] == told[1]:
+        assert answers(a) == answers(b)
