@@ -447,6 +447,8 @@ def _progress(em: Emitter, side: str, need: int, among: list[str]) -> None:
 # --- retreats (15.3) and pursuit (15.4) --------------------------------------------------------
 
 def _retreat_length(s: PBState, d: dict[str, Any], pid: str) -> int | None:
+    if pid in d.get("left", {}):  # going on after a ZOC that was not there (18.4)
+        return d["left"][pid]
     p = s.pieces[pid]
     rout = d["length"] == "rout"
     length = d["routs"].get(pid) if rout else int(d["length"])
@@ -455,8 +457,12 @@ def _retreat_length(s: PBState, d: dict[str, Any], pid: str) -> int | None:
 
 
 def options(s: PBState, pid: str, length: int) -> dict[str, retreat.Option]:
+    """Reckoned with the ZOCs the owner has been told (R-PB-18.4): a stack it has not been
+    told of counts as having one."""
+    p = s.pieces[pid]
+    zoc = q.zoc_known_to(s, p.side)
     out: dict[str, retreat.Option] = {}
-    for o in retreat.options(q.board(), q.forces(), list(s.pieces.values()), s.pieces[pid], length):
+    for o in retreat.options(q.board(), q.forces(), list(s.pieces.values()), p, length, zoc):
         out.setdefault(o.path[-1], o)
     return out
 
@@ -487,8 +493,15 @@ def do_retreat(em: Emitter, data: dict[str, Any], side: str) -> None:
     p = s.pieces[pid]
     em.emit("pieces_moved", side, ids=[pid], to=opt.path[-1], counts=False, retreat=True, unit=p.unit,
             **{"from": p.hex})
-    if opt.fate in ("zoc", "short"):
-        _retreat_elimination(em, pid, d, "retreated into an enemy ZOC (13.8)" if opt.fate == "zoc"
+    fate = opt.fate
+    if fate == "zoc" and opt.path[-1] not in q.enemy_zoc(s, side):  # 18.4: told on arrival that it has none
+        left = (length or 0) - len(opt.path)
+        if left > 0:  # it goes on retreating
+            q.progress(em, side, changes={"left": {**d.get("left", {}), pid: left}})
+            return
+        fate = "safe"  # its whole length retreated
+    if fate in ("zoc", "short"):
+        _retreat_elimination(em, pid, d, "retreated into an enemy ZOC (13.8)" if fate == "zoc"
                              else "could not retreat its full length (15.33.6)")
     q.progress(em, side, changes={"done": [*d["done"], pid]})
 

@@ -37,15 +37,18 @@ def stack(forces: Forces, pieces: list[Piece], hex_id: str, side: str) -> int:
     return total
 
 
-def options(board: Board, forces: Forces, pieces: list[Piece], unit: Piece, length: int) -> list[Option]:
-    """The retreats the owner may choose for ``unit`` (empty: it is eliminated instead)."""
+def options(board: Board, forces: Forces, pieces: list[Piece], unit: Piece, length: int,
+            zoc: frozenset[str] | None = None) -> list[Option]:
+    """The retreats the owner may choose for ``unit`` (empty: it is eliminated instead);
+    ``zoc``: the enemy ZOC as the owner may reckon it (18.4), when the caller has it."""
     spec = spec_of(forces, unit)
     if spec is None or spec.movement == 0 or length <= 0:
         return []
     enemy = "Japanese" if unit.side == "Allied" else "Allied"
     others = [p for p in pieces if p.id != unit.id]
     held = {p.hex for p in others if p.side == enemy}
-    zoc = zoc_of(board, forces, others, enemy)
+    if zoc is None:
+        zoc = zoc_of(board, forces, others, enemy)
     size = spec.battalions
     full: list[Option] = []
     longest: list[tuple[str, ...]] = []

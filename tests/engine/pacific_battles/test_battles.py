@@ -632,3 +632,16 @@ def test_15_35_a_retreat_is_remembered_until_the_phase_ends() -> None:
     assert RULES.state_from_json(RULES.state_to_json(s)).retreated == {"124 Inf"}  # snapshots keep it
     RULES.apply(s, Event("phase_began", {"phase": "initial_second_movement", "turn": s.turn}, None))
     assert s.retreated == set()
+
+
+def test_18_4_a_retreat_is_reckoned_with_the_zocs_its_owner_was_told() -> None:
+    """R-PB-18.4: an enemy stack the retreating side was not told of counts as having a ZOC,
+    so its retreats are the same whether the stack has one or not."""
+    ring2 = sorted(h for h in B.terrain if distance_between(h, C) == 3 and distance_between(h, R[3]) == 2)
+    listed = {}
+    for stack in ("1 Mar Div HQ", "7 Mar"):
+        s = combat_position({"Kuma Bn": ("Kuma Bn", C), "1 Mar": ("1 Mar", R[0]), "5 Mar": ("5 Mar", R[1]),
+                             "x": (stack, ring2[0])})
+        resolved(fight(s, "Allied", [C], ["1 Mar", "5 Mar"], die=1))
+        listed[stack] = sorted(json.dumps(c.to_json(), sort_keys=True) for c in legal(s, "Japanese", "retreat"))
+    assert listed["1 Mar Div HQ"] == listed["7 Mar"] and listed["7 Mar"]
