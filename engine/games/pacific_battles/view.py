@@ -32,7 +32,14 @@ def _unit(state: PBState, p: Piece) -> dict[str, Any]:
 
 
 def _off(state: PBState, side: str, box: str) -> list[dict[str, Any]]:
-    return [{"id": o.id, "unit": o.unit, "due": o.due} for o in sorted(state.in_box(side, box), key=lambda o: o.id)]
+    """A box of one's own; a piece readied to land under interdiction names its hex (16.61)."""
+    out = []
+    for o in sorted(state.in_box(side, box), key=lambda o: o.id):
+        entry: dict[str, Any] = {"id": o.id, "unit": o.unit, "due": o.due}
+        if o.id in state.readied:
+            entry["readied"] = state.readied[o.id]
+        out.append(entry)
+    return out
 
 
 def _air(state: PBState, side: str, viewer: str | None) -> dict[str, Any]:

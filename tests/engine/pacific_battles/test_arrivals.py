@@ -480,3 +480,12 @@ def test_25_7d_the_us_conditional_units_are_bought_for_two_vp_each_after_usmc_re
     assert legal(s, kind="buy") == []  # one VP left: no more
     jp = RULES.view(s, "Japanese")
     assert "103 Inf" not in json.dumps(jp)  # what was bought is the buyer's secret (18.6); its cost is not
+
+
+def test_16_61_a_readied_landing_shows_its_hex_to_its_own_side_only() -> None:
+    s = arriving(["124 Inf", "Kuma Bn"], interdiction=2)
+    play(s, "land", unit="124 Inf", hex=KUKUM)
+    own = {o["id"]: o for o in RULES.view(s, "Japanese")["sides"]["Japanese"]["track"]}
+    assert own["124 Inf"]["readied"] == KUKUM and "readied" not in own["Kuma Bn"]
+    assert KUKUM not in json.dumps(RULES.view(s, "Allied")) and "124 Inf" not in json.dumps(RULES.view(s, "Allied"))
+    assert "124 Inf" not in {c.data["unit"] for c in legal(s, kind="land")}  # readied once
