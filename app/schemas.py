@@ -90,6 +90,9 @@ class LegalOut(BaseModel):
     prompt: dict[str, Any]
     your_turn: bool
     commands: list[dict[str, Any]]
+    # commands too many to list: {"type", "text", "rule", "schema": a JSON Schema of the data;
+    # "x-sum-at-most": {"fields", "value"} bounds the fields' sum}
+    described: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class AttackPreviewIn(BaseModel):

@@ -150,7 +150,9 @@ async def game_stream(request: Request, game_id: str, seq: Annotated[int, Query(
 @router.get("/games/{game_id}/legal", response_model=LegalOut, responses=READ)
 async def legal_commands(game_id: str, request: Request) -> Response:
     """Whose decision it is, and your legal commands if it is yours (the same list the
-    server judges commands by)."""
+    server judges commands by).  Where the choices are too many to list (Pacific Battles'
+    air allocation: any split of the Reserve), `described` gives each such command as a JSON
+    Schema of its data, from the code that judges it: any command that fits is legal."""
     # asked before every command: like the command route, one trip to a thread and one light query
     return await run_in_threadpool(_legal_in_session, game_id, request)
 
@@ -168,7 +170,8 @@ def _legal_in_session(game_id: str, request: Request) -> Response:
         return Encoded(dump_json({"seq": game.seq, "prompt": {"side": p.side, "sides": list(p.acting), "kind": p.kind,
                                                         "rule": p.rule, "text": p.text if mine else p.waiting},
                             "your_turn": mine,
-                            "commands": service.legal(game, state, side) if mine else []}))
+                            "commands": service.legal(game, state, side) if mine else [],
+                            "described": get_rules(game.game).described_commands(state, side) if mine else []}))
     return json_answer(request, service.cache.memo(game.id, game.seq, ("legal.json", side), encode))
 
 

@@ -96,6 +96,12 @@ class RulesBase(Generic[S]):
         """The odds and modifiers of an attack, before it is declared."""
         raise NotInThisGame(f"{getattr(self, 'title', 'this game')} has no attack previews")
 
+    def described_commands(self, state: S, side: str) -> list[dict[str, Any]]:
+        """Commands too many to list, each as its type, a text, its rule and a JSON Schema of
+        its data (with ``x-`` keys for what JSON Schema cannot say), made by the same code
+        that judges them: a command that fits is legal (none: every legal command is listed)."""
+        return []
+
     def secrets(self, state: S, viewer: str | None) -> list[str]:
         """What ``viewer`` may not know now, as text to search outputs for (none: nothing is
         hidden in this game); a step that removes any of it from its own side is a reveal."""

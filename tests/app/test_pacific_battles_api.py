@@ -78,8 +78,16 @@ def test_a_pacific_battles_game_is_played_through_the_api_and_the_set_up_stays_h
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(g[side])).json()
         assert legal["your_turn"] is True and {c["type"] for c in legal["commands"]} >= {"allocate"}, (side, legal)
         assert legal["prompt"]["text"].startswith("Allocate your air missions")
+        # too many to list: described by the code that judges it (any split of the Reserve, 16.2)
+        (described,) = legal["described"]
+        reserve = view["sides"][side]["air"]["reserve"]
+        assert described["type"] == "allocate" and described["schema"]["x-sum-at-most"]["value"] == reserve
+        assert described["schema"]["properties"]["interdiction"]["enum"][:2] == [0, 2]
     reserve = view["sides"]["Allied"]["air"]["reserve"]  # 5, or 4 after a Weather marker
     assert reserve >= 3
+    unlisted = {"superiority": reserve - 3, "interdiction": 2, "recon": 1, "strike": 0}
+    assert unlisted not in [c["data"] for c in client.get(f"/api/games/{gid}/legal",
+                                                          headers=bearer(g["Allied"])).json()["commands"]]
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(g["Allied"]),
                     json={"type": "allocate", "data": {"superiority": reserve - 3, "interdiction": 2, "recon": 1,
                                                        "strike": 0},

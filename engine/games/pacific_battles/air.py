@@ -13,6 +13,24 @@ from engine.games.pacific_battles import tables
 MISSIONS = ("superiority", "interdiction", "recon", "strike", "supply", "support")  # support: 31.0
 
 
+def allocation_space(reserve: int, missions: Iterable[str], optional: Iterable[str] = ()) -> dict[str, object]:
+    """Every allocation ``check_allocation`` accepts, as a JSON Schema a client can build
+    commands from (too many to list: any split of the Reserve): each mission a whole number
+    of points, interdiction 0, 2, 4 or 6 (26.5), and together no more than the Reserve
+    (``x-sum-at-most``, which JSON Schema cannot say; 16.2).  ``optional``: fields that may be
+    left out (0)."""
+    missions = tuple(missions)
+    props: dict[str, object] = {}
+    for m in missions:
+        if m == "interdiction":
+            props[m] = {"type": "integer", "enum": [0, *(p for p in tables.INTERDICTION_POINTS if p <= reserve)]}
+        else:
+            props[m] = {"type": "integer", "minimum": 0, "maximum": reserve}
+    return {"type": "object", "properties": props, "additionalProperties": False,
+            "required": [m for m in missions if m not in set(optional)],
+            "x-sum-at-most": {"fields": [m for m in missions if m != "supply"], "value": reserve, "rule": "16.2"}}
+
+
 def check_allocation(reserve: int, allocation: dict[str, int], air_supply: int = 0) -> None:
     """16.31 and 4.1 1c: a side's sealed air allocation for the turn.  Every point from the
     Reserve flies at most one mission (16.2); interdiction takes 0, 2, 4 or 6 points (26.5);

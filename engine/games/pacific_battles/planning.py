@@ -201,6 +201,18 @@ def gen_allocate(state: PBState, side: str) -> Iterator[Command]:
 ALLOCATION = (*MISSIONS, "support")  # "support": close air support, optional 31.0
 
 
+def describe_allocate(state: PBState, side: str) -> list[dict[str, Any]]:
+    """The allocation as a parameterised command (``gen_allocate`` lists only a few):
+    its fields and the constraint that ``check_allocate`` applies."""
+    if state.phase != "air_allocation" or side not in state.round.waiting:
+        return []
+    missions = allocation_missions(state)
+    return [{"type": "allocate", "rule": "16.31",
+             "text": f"Allocate your {state.air[side].reserve} Reserve air points to the missions, in secret "
+                     "(4.1 1c): any split, interdiction 0, 2, 4 or 6 (26.5); what is not allocated stays in Reserve",
+             "schema": air.allocation_space(state.air[side].reserve, missions, optional=("support",))}]
+
+
 def allocation_missions(state: PBState) -> tuple[str, ...]:
     return ALLOCATION if state.options.get("close_air_support") else MISSIONS
 

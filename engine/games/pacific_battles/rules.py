@@ -372,6 +372,9 @@ class PacificBattles(RulesBase[PBState]):
             return {}
         return {h: {"cost": float(c), "path": [], "stops": False} for h, c in impulse.moves(state, unit).items()}
 
+    def described_commands(self, state: PBState, side: str) -> list[dict[str, Any]]:
+        return planning.describe_allocate(state, side)
+
     def shows(self, before: PBState, events: list[Event], viewer: str | None) -> bool:
         """As the core's, with the leak checker's whole-word search ("4 Inf" is not in "24 Inf")."""
         from engine.games.pacific_battles.leaks import find
