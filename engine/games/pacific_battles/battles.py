@@ -264,12 +264,9 @@ def do_crt(em: Emitter, data: dict[str, Any], side: str) -> None:
     em.emit("decision_made", side)
     a, attackers, defenders = assess(s, b)
     attacker = attackers[0].side
-    table = tables.CRTS[data["table"]]
     die = em.roll()
-    code = table.lookup(a.column, die)
+    code = applied_result(b, attacker, data["table"], a.column, die)
     banzai = any(m == "Banzai!" for _, m in b["markers"])
-    if banzai:
-        code = tables.banzai(code, attacker == "Japanese")
     everyone = attackers + defenders
     pieces = list(s.pieces.values())
     dead = sorted(p.id for p in everyone if combat.surrounded(q.board(), q.forces(), pieces, p))
@@ -445,6 +442,15 @@ def _progress(em: Emitter, side: str, need: int, among: list[str]) -> None:
 
 
 # --- retreats (15.3) and pursuit (15.4) --------------------------------------------------------
+
+def applied_result(b: dict[str, Any], attacker: str, table: str, column: str, die: int) -> str:
+    """The result a battle gets for a die on a table: the printed one, converted by the
+    Banzai! marker on the battle (R-PB-15.5).  The preview shows the same (view.py)."""
+    code = tables.CRTS[table].lookup(column, die)
+    if any(m == "Banzai!" for _, m in b["markers"]):
+        code = tables.banzai(code, attacker == "Japanese")
+    return code
+
 
 def _retreat_length(s: PBState, d: dict[str, Any], pid: str) -> int | None:
     if pid in d.get("left", {}):  # going on after a ZOC that was not there (18.4)

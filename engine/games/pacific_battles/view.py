@@ -134,7 +134,9 @@ def _preview(state: PBState) -> dict[str, Any] | None:
             "attackers": [p.unit for p in attackers], "defenders": [p.unit for p in defenders],
             "attack": a.attack, "defence": a.defence, "base": a.base, "column": a.column,
             "shifts": [[s.value, s.why, s.rule] for s in a.shifts], "markers": [m for _, m in b["markers"]],
-            "tables": {name: [t.lookup(a.column, die) for die in range(1, 7)] for name, t in tables.CRTS.items()},
+            # as resolution applies them, markers included (R-PB-15.5)
+            "tables": {name: [battles.applied_result(b, attackers[0].side, name, a.column, die) for die in range(1, 7)]
+                       for name in tables.CRTS},
             "words": {code: r.words for code, r in tables.RESULTS.items()}}
 
 

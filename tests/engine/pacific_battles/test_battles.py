@@ -13,7 +13,7 @@ from engine.core.events import Event
 from engine.core.game import Emitter
 from engine.core.hexes import distance_between, neighbor_ids
 from engine.core.visibility import for_viewer
-from engine.games.pacific_battles import battles, combat, flow, leaks, queries
+from engine.games.pacific_battles import battles, combat, flow, leaks, queries, tables
 from engine.games.pacific_battles.queries import board, forces
 from engine.games.pacific_battles.rules import RULES
 from engine.games.pacific_battles.state import SIDES, PBState, other
@@ -322,6 +322,24 @@ def test_15_5_banzai_turns_a_contact_into_ae_when_the_japanese_attack() -> None:
     assert "124 Inf" not in s.pieces and s.off["124 Inf"].box == "replace"
     assert vp_events(events) == [("Allied", 3)]
     assert s.pool["Japanese"].count("Banzai!") == in_pool + 1  # back to the pool
+
+
+def test_15_5_the_preview_shows_the_results_banzai_gives_and_a_raid_may_then_eliminate() -> None:
+    """R-PB-15.5: the marker's text ("treat Bloodbath and Contact results as AE when Japanese
+    are attacking") prevails over R-PB-CRT's "a Raid never eliminates a whole force", and the
+    CRT preview both sides read shows the results as they will be applied."""
+    s = combat_position({"124 Inf": ("124 Inf", R[0]), "1 Mar": ("1 Mar", C)}, first="Japanese",
+                        hand={"Japanese": ["Banzai!"]})
+    declare(s, "Japanese", [C], ["124 Inf"])
+    play(s, "play", "Japanese", marker="Banzai!", target="0")
+    play(s, "fight", "Japanese")
+    play(s, "pass", "Allied")
+    for side in ("Japanese", "Allied"):
+        preview = RULES.view(s, side)["battle_preview"]
+        assert preview["column"] == "150-199%" and preview["markers"] == ["Banzai!"]
+        assert tables.RAID.lookup("150-199%", 1) == "C"  # printed ...
+        assert preview["tables"]["raid"][0] == "AE"  # ... and as applied
+        assert "C" not in preview["tables"]["raid"] and "BB" not in preview["tables"]["assault"]
 
 
 def test_15_5_banzai_japanese_ignore_a_retreat_result() -> None:
