@@ -95,6 +95,64 @@ class LegalOut(BaseModel):
     described: list[dict[str, Any]] = Field(default_factory=list)
 
 
+class MapHex(BaseModel):
+    id: str
+    terrain: str  # one of the map's terrain kinds (the keys of MapOut.terrain), or "sea"
+    high_ground: bool | None = None  # First Blood: ridges run between high and low ground
+    coastal: bool | None = None  # Pacific Battles: land next to the sea (landings, 25.6b)
+    label: str | None = None
+
+
+class MapHexside(BaseModel):
+    hexes: list[str]  # the two hexes it lies between
+    kind: str  # river | bridge | ridge | jungle | road | trail
+    name: str | None = None  # a river's name
+    entering: str | None = None  # a jungle side: it costs more when entering this hex
+
+
+class MapPlace(BaseModel):
+    name: str
+    hex: str
+
+
+class MapBox(BaseModel):
+    id: str
+    name: str
+    side: str | None = None  # a side's own box (a home base), or None
+    hexes: list[str] = Field(default_factory=list)  # the map hexes a unit in the box may enter
+
+
+class MapArea(BaseModel):
+    name: str
+    side: str | None = None
+    hexes: list[str]
+
+
+class MapPath(BaseModel):
+    name: str
+    kind: str  # road | trail
+    hexes: list[str]
+
+
+class MapOut(BaseModel):
+    """A game's map, in the schema every game shares (docs/api-map.md)."""
+
+    game: str
+    note: str  # what is reconstructed, and from what
+    hex_ids: str  # how a hex id reads
+    hexes: list[MapHex]
+    hexsides: list[MapHexside]
+    places: list[MapPlace]
+    objectives: list[str]
+    airfields: list[str]
+    ports: list[str]
+    boxes: list[MapBox]
+    entries: list[dict[str, Any]]  # First Blood's entry points: id, side, name, group, hexes
+    paths: list[MapPath]
+    areas: list[MapArea]  # set-up areas
+    terrain: dict[str, Any]  # the terrain chart: each terrain's and hexside's movement cost and shifts
+
+
 class AttackPreviewIn(BaseModel):
     targets: list[str] = Field(..., min_length=1)
     units: list[str] = Field(default_factory=list)

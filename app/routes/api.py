@@ -5,7 +5,10 @@ codes it can give: clients are generated from this schema."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
@@ -51,6 +54,7 @@ from app.schemas import (
     JoinRequest,
     LegalOut,
     LogPage,
+    MapOut,
     NewGame,
     SeatLink,
     SeatMailIn,
@@ -173,6 +177,37 @@ def _legal_in_session(game_id: str, request: Request) -> Response:
                             "commands": service.legal(game, state, side) if mine else [],
                             "described": get_rules(game.game).described_commands(state, side) if mine else []}))
     return json_answer(request, service.cache.memo(game.id, game.seq, ("legal.json", side), encode))
+
+
+@router.get("/games/{game_id}/map", response_model=MapOut, responses={**READ, 304: {"description": "Not Modified"}})
+def game_map(request: Request, game: GameDep) -> Response:
+    """The map the game is played on: every hex with its terrain, the hexsides that matter,
+    roads and trails, named places, objectives, airfields, ports, boxes, entry points, set-up
+    areas and the terrain chart, in one schema for every game (docs/api-map.md).  The same
+    for every game of a scenario, from the data the rules and the board's SVG use: cache it
+    (an ETag; `If-None-Match` answers 304)."""
+    try:
+        answer = _map_answer(game.game, game.scenario)
+    except NotInThisGame as exc:
+        raise HTTPException(404, str(exc)) from None
+    headers = {"ETag": answer.etag, "Cache-Control": "public, max-age=86400"}
+    if answer.etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    response = json_answer(request, answer.encoded)
+    response.headers.update(headers)
+    return response
+
+
+@dataclass(frozen=True)
+class _MapAnswer:
+    encoded: Encoded
+    etag: str
+
+
+@cache
+def _map_answer(game: str, scenario: str) -> _MapAnswer:
+    body = dump_json(get_rules(game).map_data(scenario))
+    return _MapAnswer(Encoded(body), '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
 
 
 @router.post("/games/{game_id}/seat/new-link", response_model=SeatLink, responses={**SEAT, **responses(409)})

@@ -96,6 +96,11 @@ class RulesBase(Generic[S]):
         """The odds and modifiers of an attack, before it is declared."""
         raise NotInThisGame(f"{getattr(self, 'title', 'this game')} has no attack previews")
 
+    def map_data(self, scenario: str) -> dict[str, Any]:
+        """The map a game of ``scenario`` is played on, in the schema every game shares
+        (docs/api-map.md): hexes, hexsides, places, objectives, boxes, the terrain chart."""
+        raise NotInThisGame(f"{getattr(self, 'title', 'this game')} has no map")
+
     def described_commands(self, state: S, side: str) -> list[dict[str, Any]]:
         """Commands too many to list, each as its type, a text, its rule and a JSON Schema of
         its data (with ``x-`` keys for what JSON Schema cannot say), made by the same code

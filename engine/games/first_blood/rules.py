@@ -350,6 +350,11 @@ class FirstBlood(RulesBase[FBState]):
         return [f"{', '.join(q.label(u) for u in stranded)} {'is' if len(stranded) == 1 else 'are'} still on an "
                 f"entry point and will be eliminated {when} (§5)"]
 
+    def map_data(self, scenario: str) -> dict[str, Any]:
+        from engine.games.first_blood.map_data import map_data
+
+        return map_data()  # one map for every scenario
+
     def unit_named(self, state: FBState, side: str | None, unit: str) -> bool:
         return unit in state.units  # nothing is hidden in First Blood
 

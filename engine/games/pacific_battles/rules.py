@@ -362,6 +362,11 @@ class PacificBattles(RulesBase[PBState]):
 
         return build_view(self, state, side, legal)
 
+    def map_data(self, scenario: str) -> dict[str, Any]:
+        from engine.games.pacific_battles.map_data import map_data
+
+        return map_data()  # one map for every scenario
+
     def unit_named(self, state: PBState, side: str | None, unit: str) -> bool:
         """A side's own pieces only: an enemy piece's id is not for it to know (the fog of war)."""
         piece = state.pieces.get(unit)
