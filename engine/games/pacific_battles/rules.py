@@ -368,8 +368,9 @@ class PacificBattles(RulesBase[PBState]):
         return map_data()  # one map for every scenario
 
     def unit_named(self, state: PBState, side: str | None, unit: str) -> bool:
-        """A side's own pieces only: an enemy piece's id is not for it to know (the fog of war)."""
-        piece = state.pieces.get(unit)
+        """A side's own pieces only, on the map or off it: an enemy piece's id is not for it
+        to know (the fog of war)."""
+        piece = state.pieces.get(unit) or state.off.get(unit)
         return piece is not None and piece.side == side
 
     def reachable(self, state: PBState, unit: str) -> dict[str, dict[str, Any]]:

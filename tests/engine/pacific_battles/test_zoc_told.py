@@ -94,3 +94,13 @@ def test_18_1_what_the_mover_is_given_is_the_same_whatever_an_unexamined_stack_h
     told = [[st["zoc"] for st in RULES.view(s, "Allied")["stacks"]] for s in (a, b)]
     if told[0] == told[1]:
         assert answers(a) == answers(b)
+
+
+def test_a_side_may_name_its_own_pieces_on_the_map_and_off_it_and_no_enemy_piece() -> None:
+    s = position({"m": ("1 Mar", ROAD[0], "Allied"), "j": ("124 Inf", ROAD[6], "Japanese")}, phase=PHASE,
+                 keep_track=True)
+    off_us = next(o.id for o in s.off.values() if o.side == "Allied")
+    off_jp = next(o.id for o in s.off.values() if o.side == "Japanese")
+    assert RULES.unit_named(s, "Allied", "m") and RULES.unit_named(s, "Allied", off_us)
+    assert not RULES.unit_named(s, "Allied", "j") and not RULES.unit_named(s, "Allied", off_jp)
+    assert RULES.reachable(s, off_us) == {}  # named, and going nowhere now
