@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from live_server import LiveServer, server_env
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "api-client.md"
@@ -23,7 +22,8 @@ def client_code() -> dict[str, Any]:
     return namespace
 
 
-@pytest.mark.parametrize(("game", "scenario", "seed"), [("pacific_battles", "short", 3), ("first_blood", "campaign", 2)])
+@pytest.mark.parametrize(("game", "scenario", "seed"),
+                         [("pacific_battles", "short", 3), ("first_blood", "campaign", 2)])
 def test_the_documented_client_plays_a_whole_game_from_the_api_alone(database_url: str, game: str, scenario: str,
                                                                      seed: int) -> None:
     play = client_code()["play"]
