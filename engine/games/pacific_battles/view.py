@@ -131,7 +131,8 @@ def _preview(state: PBState) -> dict[str, Any] | None:
     b = state.battles[i]
     a, attackers, defenders = battles.assess(state, b)
     return {"battle": i, "hexes": b["defenders"], "attacker": attackers[0].side, "chooser": state.pending[0]["side"],
-            "attackers": [p.unit for p in attackers], "defenders": [p.unit for p in defenders],
+            # [id, name] pairs, as in "battles" and the log: one name for a unit everywhere
+            "attackers": [[p.id, p.unit] for p in attackers], "defenders": [[p.id, p.unit] for p in defenders],
             "attack": a.attack, "defence": a.defence, "base": a.base, "column": a.column,
             "shifts": [[s.value, s.why, s.rule] for s in a.shifts], "markers": [m for _, m in b["markers"]],
             # as resolution applies them, markers included (R-PB-15.5)
