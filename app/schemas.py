@@ -156,6 +156,8 @@ class MapOut(BaseModel):
 class AttackPreviewIn(BaseModel):
     targets: list[str] = Field(..., min_length=1)
     units: list[str] = Field(default_factory=list)
+    # unit -> the hex it would attack from: "what odds would these get from there", while moving
+    positions: dict[str, str] | None = None
 
 
 class LogPage(BaseModel):

@@ -347,11 +347,14 @@ def reachable(unit_id: str, game: GameDep, seat: SeatDep, session: SessionDep,
 def attack_preview(body: AttackPreviewIn, game: GameDep, seat: SeatDep, session: SessionDep,
                    service: ServiceDep) -> Any:
     """Odds, defence doubling, artillery cap and die modifiers of a proposed attack, without
-    declaring it.  404: the game has no attack previews (Pacific Battles shows a battle's
-    column on its board before the die)."""
+    declaring it: in your combat phase, as the declaration would be; at any other moment, or
+    with `positions` (unit -> the hex it would attack from), what it would be from there (a
+    "what if" while moving; support assigned later is not counted).  404: the game has no
+    attack previews (Pacific Battles shows a battle's column on its board before the die)."""
     rules = get_rules(game.game)
     try:
-        return rules.preview_attack(service.state(session, game), seat.side, body.targets, body.units)
+        return rules.preview_attack(service.state(session, game), seat.side, body.targets, body.units,
+                                    body.positions)
     except RuleError as exc:
         return rule_error(exc)
     except NotInThisGame as exc:

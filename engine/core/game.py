@@ -92,8 +92,10 @@ class RulesBase(Generic[S]):
         """Places near ``unit`` it may not move to now, each with the rule and the reason."""
         return {}
 
-    def preview_attack(self, state: S, side: str, targets: list[str], units: list[str]) -> dict[str, Any]:
-        """The odds and modifiers of an attack, before it is declared."""
+    def preview_attack(self, state: S, side: str, targets: list[str], units: list[str],
+                       positions: dict[str, str] | None = None) -> dict[str, Any]:
+        """The odds and modifiers of an attack, before it is declared (``positions``: unit ->
+        the hex it would attack from, for a move being planned)."""
         raise NotInThisGame(f"{getattr(self, 'title', 'this game')} has no attack previews")
 
     def map_data(self, scenario: str) -> dict[str, Any]:

@@ -272,8 +272,8 @@ def test_during_set_up_nothing_ends_moves_or_attacks(client: TestClient, game: d
     r = client.get(f"/api/games/{gid}/units/{uid}/reachable", headers=bearer(game["US"]))
     assert r.status_code == 200 and r.json() == {"unit": uid, "seq": seq, "hexes": {}}
     r = client.post(f"/api/games/{gid}/attack-preview", json={"targets": ["0300"]}, headers=bearer(game["US"]))
-    assert r.status_code == 422
-    assert r.json()["rule"] == "§4" and r.json()["kind"] == "illegal"
+    assert r.status_code == 422  # a "what if" at any moment, but nothing there to attack
+    assert r.json()["rule"] == "§7" and r.json()["kind"] == "illegal"
     assert client.get(f"/api/games/{gid}").json()["seq"] == seq
 
 
@@ -340,7 +340,7 @@ def test_attack_preview_refuses_illegal_attacks_and_predicts_the_resolution(clie
     r = client.post(url, json={"targets": [target], "units": [enemy]}, headers=auth)
     assert r.status_code == 422 and r.json()["rule"] == "§7" and "is not one of your units" in r.json()["detail"]
     r = client.post(url, json={"targets": [target]}, headers=bearer(game[other]))
-    assert r.status_code == 403 and r.json()["kind"] == "not_your_turn"
+    assert r.status_code == 422 and r.json()["rule"] == "§7"  # the other side's "what if": its own units there
     assert client.post(url, json={"targets": [target]}).status_code == 401
     assert client.post(url, json={"targets": []}, headers=auth).status_code == 422
     assert client.get(f"/api/games/{gid}").json()["seq"] == legal["seq"]

@@ -362,9 +362,14 @@ class FirstBlood(RulesBase[FBState]):
         """Places near the unit it may not move to now, each with the rule and the reason."""
         return {place: f"{rule}: {text}" for place, (rule, text) in movement.refusals(state, unit).items()}
 
-    def preview_attack(self, state: FBState, side: str, targets: list[str], units: list[str]) -> dict[str, Any]:
-        """Odds and modifiers of a proposed attack, declared on a scratch copy with the
-        same legal commands a real declaration uses (so an illegal one raises)."""
+    def preview_attack(self, state: FBState, side: str, targets: list[str], units: list[str],
+                       positions: dict[str, str] | None = None) -> dict[str, Any]:
+        """Odds and modifiers of a proposed attack.  In one's own combat phase, declared on a
+        scratch copy with the same legal commands a real declaration uses (so an illegal one
+        raises); at any other moment, or with ``positions`` (unit -> the hex it would attack
+        from), what it would be (``combat.what_if``): the question a player asks while moving."""
+        if positions is not None or state.phase != f"{side.lower()}_combat":
+            return combat.what_if(state, side, targets, units, positions or {})
         scratch = state.clone()
         if scratch.combat is not None:
             self._play(scratch, Command("cancel_attack", {}, side))

@@ -445,3 +445,26 @@ def test_the_combat_commands_are_the_ones_named_for_deciding():
                 with contextlib.suppress(KeyError):  # between two events of one command (a combat half resolved)
                     seen |= {c.type for c in combat.gen_combat(state, side)}
     assert {"attack", "add", "resolve", "cancel_attack"} <= seen <= set(combat.COMMANDS)
+
+
+# --- "what if": the odds while moving ------------------------------------------------------------
+
+def test_a_what_if_preview_while_moving_gives_the_odds_from_the_hexes_planned():
+    """A player needs "what odds would these units get against that hex" while moving: the
+    same answer the declaration would give from the hexes planned, the units not moved."""
+    s = position({"us-1-1": "0909", "us-1-2": "0910", "ij-kuma": "0706"}, phase="us_movement")
+    plain = RULES.preview_attack(s, "US", ["0706"], ["us-1-1", "us-1-2"], {"us-1-1": "0707", "us-1-2": "0606"})
+    declared = position({"us-1-1": "0707", "us-1-2": "0606", "ij-kuma": "0706"}, phase="us_combat")
+    play(declared, "attack", hex="0706")
+    play(declared, "add", unit="us-1-1")
+    play(declared, "add", unit="us-1-2")
+    real = combat.assess(declared, declared.combat)
+    assert plain["what_if"] is True
+    assert {k: plain[k] for k in ("attack", "defence", "odds", "modifier")} == \
+        {k: real[k] for k in ("attack", "defence", "odds", "modifier")}
+    with pytest.raises(IllegalCommandError) as err:
+        RULES.preview_attack(s, "US", ["0706"], ["us-1-1"], {"us-1-1": "0909"})  # not next to it
+    assert err.value.rule == "§7" and "not next to" in str(err.value)
+    with pytest.raises(IllegalCommandError):
+        RULES.preview_attack(s, "US", ["0706"], ["ij-kuma"], {})
+    assert s.units["us-1-1"].loc == "0909"  # nothing moved

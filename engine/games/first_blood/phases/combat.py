@@ -293,6 +293,38 @@ def assess(state: FBState, c: Combat) -> dict[str, Any]:
     }
 
 
+def what_if(state: FBState, side: str, targets: list[str], units: list[str],
+            positions: dict[str, str]) -> dict[str, Any]:
+    """The odds and modifiers ``units`` would get against ``targets`` from where they stand,
+    or from the hexes ``positions`` names (a move being planned): the terrain, rivers and
+    ridges they would attack across, as ``assess`` reckons them for a declared attack.  Air
+    and naval support, assigned later, is not counted.  Refused where no attack could be."""
+    b = q.board()
+    occ = q.occupancy(state)
+    if not targets:
+        raise IllegalCommandError("§7", "name the hex or hexes to attack")
+    for h in targets:
+        if not b.on_map(h) or not any(q.spec(u).side != side for u in occ.get(h, [])):
+            raise IllegalCommandError("§7", f"{h} holds no enemy ground unit")
+    scratch = state.clone()
+    for u in units:
+        if u not in state.units or q.spec(u).side != side or q.spec(u).kind != "ground":
+            raise IllegalCommandError("§7", f"{u} is not one of your ground units")
+        at = positions.get(u, state.units[u].loc)
+        if not b.on_map(at) or at in targets or any(q.spec(x).side != side for x in occ.get(at, [])):
+            raise IllegalCommandError("§7", f"{u} cannot attack from {at}")
+        if not all(h in b.neighbors(at) for h in targets):
+            raise IllegalCommandError("§7", f"{u} at {at} is not next to every hex attacked (attackers must be "
+                                            "adjacent to all defending units)")
+        scratch.unit(u).loc = at
+    extra = set(positions) - set(units)
+    if extra:
+        raise IllegalCommandError("§7", f"positions for units not in the attack: {', '.join(sorted(extra))}")
+    out = assess(scratch, Combat(side, list(targets), list(units)))
+    return {**out, "what_if": True, "supports": [],
+            "note": "before the combat phase: air and naval support is not counted"}
+
+
 # --- handlers -------------------------------------------------------------------
 
 def do_attack(em: Emitter, data: dict[str, Any], side: str) -> None:
