@@ -45,7 +45,7 @@ def describe(state: PBState, event: Event) -> str | None:
     if t == "marker_scheduled":
         return f"{who} takes {d['marker']} at {d['why']}"
     if t == "marker_drawn":
-        return f"{who} draws the {d['marker']} marker" if "marker" in d else f"{who} draws a command marker"
+        return f"{who} draws {q.marker_name(d['marker'])}" if "marker" in d else f"{who} draws a command marker"
     if t == "marker_played":
         return f"{who} plays {d['marker']}: {d['effect']}"
     if t == "markers_expired":
@@ -158,9 +158,10 @@ def describe(state: PBState, event: Event) -> str | None:
     if t == "battle_cancelled":
         return "Battle declaration cancelled"
     if t == "close_support_added":
-        return f"{d['points']} close air support point(s) on battle {d['battle'] + 1} (31.1)"
+        return f"{d['points']} close air support point(s) on {q.battle_name(state, d['battle'])} (31.1)"
     if t == "battle_withdrawn":
-        return f"Declared battle {d['battle'] + 1} taken out again"
+        name = q.battle_name(state, d["battle"])
+        return f"{name[0].upper()}{name[1:]} taken out again"
     if t == "battles_fought":
         told = "; ".join(f"{_names(b['attackers'])} against {', '.join(b['defenders'])}" for b in d.get("battles", []))
         return f"{d['count']} battle(s) declared: {told or 'none'}"
@@ -217,7 +218,44 @@ def command_label(state: PBState, c: Command) -> str:
     if t == "strike":
         return f"Strike {d['hex']} with {d['points']} air point(s)"
     if t == "play":
-        return f"Play {d['marker']}" + (f" on {d['target']}" if d.get("target") else "")
+        target = d.get("target")
+        if target and target.isdigit() and int(target) < len(state.battles):
+            return f"Play {d['marker']} on {q.battle_name(state, target)}"
+        return f"Play {d['marker']}" + (f" on {q.hex_name(target)}" if target else "")
+    if t == "fire":
+        n = d["at_others"]
+        return (f"Fire {n} air superiority point(s) at the enemy's other missions, the rest at its air superiority "
+                "(16.52)" if n else "Fire every air superiority point at the enemy's air superiority (16.52)")
+    if t == "hit":
+        return f"Place an air loss on the enemy's {d['mission']} mission ({d['kind']}, 16.52)"
+    if t == "withdraw":
+        return f"Take {q.battle_name(state, d['battle'])} out again"
+    if t == "air_support":
+        return f"Close air support: {d['points']} air point(s) to {q.battle_name(state, d['battle'])} (31.1)"
+    if t == "artillery":
+        return f"Artillery of {lab(d['hq'])}: {d['points']} point(s) on {q.hex_name(d['hex'])} (29.0)"
+    if t == "delay_turn":
+        return f"MAGIC: delay the Japanese reinforcements of {turn_name(d['turn'])} a turn"
+    if t == "combine":
+        return f"Combine {', '.join(lab(u) for u in d['units'])} into {d['into']}"
+    if t == "dig":
+        return f"Dig In: fortify {q.hex_name(d['hex'])}"
+    if t == "activate_free":
+        return f"Staff Planning: activate {lab(d['hq'])} for free"
+    if t == "repair":
+        return f"Repair aircraft with {lab(d['supply'])} (7.6)"
+    if t == "fortify":
+        return f"Fortify with {lab(d['engineer'])} and {lab(d['supply'])} (20.3)"
+    if t == "buy":
+        return f"Buy {d['unit']} for two VP (25.6d, 25.7d)"
+    if t == "buy_marker":
+        return "Buy a command marker for two VP (27.2)"
+    if t in ("declare", "add_hex"):
+        return f"{'Declare a battle against' if t == 'declare' else 'Add the defending hex'} {q.hex_name(d['hex'])}"
+    if t == "add":
+        return f"Add {lab(d['unit'])} to the attack"
+    if t == "recon":
+        return f"Air recon over {q.hex_name(d['hex'])} (16.7)"
     if t == "allocate":
         return f"Allocate: {_missions(d)}"
     if t == "crt":

@@ -70,6 +70,29 @@ def henderson_hex() -> str:
     return board().places[HENDERSON]
 
 
+@cache
+def _place_at() -> dict[str, str]:
+    return {h: name for name, h in sorted(board().places.items())}
+
+
+def hex_name(hex_id: str) -> str:
+    """A hex as a player names it: "1430, Lunga Point" where a place is, else "1430"."""
+    place = _place_at().get(hex_id)
+    return f"{hex_id}, {place}" if place else hex_id
+
+
+def battle_name(state: PBState, index: int | str) -> str:
+    """A declared battle as a player names it: "the battle at 1430, Lunga Point"."""
+    i = int(index)
+    hexes = state.battles[i]["defenders"] if 0 <= i < len(state.battles) else []
+    return f"the battle at {' and '.join(hex_name(h) for h in hexes)}" if hexes else f"battle {i + 1}"
+
+
+def marker_name(name: str) -> str:
+    """"the Recon marker", "The Bombardment marker" (its name has its own article)."""
+    return f"{name} marker" if name.startswith("The ") else f"the {name} marker"
+
+
 def enemy_zoc(state: PBState, side: str) -> frozenset[str]:
     return zoc_of(board(), forces(), state.pieces.values(), other(side))
 
