@@ -549,7 +549,9 @@ def render_board(request: Request, session: SessionDep | None, service: ServiceD
     """The board's page or answer (``session`` None: an answer drawn from what the request
     holds already, reading nothing: ``req.fresh`` has the log lines it shows)."""
     settings = request.app.state.settings
-    invite = request.cookies.get(f"invite_{game.id}") if seat else None
+    # the invitation only while a seat still waits for its player: once joined, it is used up
+    waiting = any(s.joined_at is None for s in game.seats)
+    invite = request.cookies.get(f"invite_{game.id}") if seat and waiting else None
     invite_url = invite_link(settings.base_url, game.id, invite) if invite else None
     if game.game == "pacific_battles":  # its own board (answers: only its changing parts, by id)
         full = template == "game.html"

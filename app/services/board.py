@@ -219,7 +219,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
                         general=general, unit_buttons=unit_buttons, choosers=choosers, other=other,
                         log=lines, relog=relog, error=req.error, error_for=err_for, inspect=inspect or None,
                         stack=stack,
-                        invite_url=invite_url if game.status == "waiting" else None, oob=oob,
+                        invite_url=invite_url, oob=oob,
                         private_url=private_url if seat is not None and not oob else None, welcome=req.welcome,
                         state=state, clock=clock.view(game, service.now()),
                         briefing=briefing(session, game, side) if side and not oob else [])

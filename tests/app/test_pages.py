@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from app_support import ADMIN, bearer, drive
 from fastapi.testclient import TestClient
 
@@ -65,6 +66,25 @@ def test_an_old_style_link_moves_its_secret_out_of_the_query(client: TestClient)
     invite = created["invite_url"].split("token=")[1]
     r = client.get(f"/join/{gid}?token={invite}", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == f"/join/{gid}#token={invite}"
+
+
+@pytest.mark.parametrize(("game", "side"), [("first_blood", "US"), ("pacific_battles", "Japanese")])
+def test_the_invitation_leaves_the_creators_board_once_the_opponent_has_joined(client: TestClient, game: str,
+                                                                               side: str) -> None:
+    r = client.post("/new", data={"side": side, "name": "Alice", "game": game, "scenario": "short"
+                                  if game == "pacific_battles" else "campaign"}, follow_redirects=False)
+    gid = r.headers["location"].split("?")[0].rsplit("/", 1)[1]
+    html = client.get(f"/games/{gid}").text
+    token = re.search(r"/join/" + gid + r"#token=([\w-]+)", html).group(1)
+    creator = list(client.cookies.jar)
+    client.cookies.clear()
+    assert client.post(f"/api/games/{gid}/join", json={"token": token, "name": "Bob"}).status_code == 200
+    client.cookies.clear()
+    for cookie in creator:  # back at the creator's browser, the invitation cookie still in it
+        client.cookies.jar.set_cookie(cookie)
+    html = client.get(f"/games/{gid}").text
+    assert "You play" in html or "You</span>" in html  # the creator's own board
+    assert "Invite your opponent" not in html and token not in html
 
 
 def test_join_page_and_joining_by_form(client: TestClient) -> None:
