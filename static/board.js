@@ -99,6 +99,27 @@
     }
   });
 
+  // A log line is added once: an answer and a poll that crossed (the poll asked from an
+  // older moment) may both bring it.  Each line carries its event number (value); the
+  // first one in the list, the newest copy, stays.
+  function dedupeLog() {
+    var lists = document.querySelectorAll("#log, .log ol");
+    for (var i = 0; i < lists.length; i++) {
+      var seen = {};
+      var items = lists[i].querySelectorAll(":scope > li[value]");
+      for (var j = 0; j < items.length; j++) {
+        var key = items[j].getAttribute("value");
+        if (seen[key]) {
+          items[j].remove();
+        } else {
+          seen[key] = true;
+        }
+      }
+    }
+  }
+  document.addEventListener("htmx:afterSettle", dedupeLog);
+  document.addEventListener("htmx:oobAfterSwap", dedupeLog);
+
   // A poll (asked when the stream says the game moved, or now and then) that comes back
   // after the page already shows that moment or a later one, for instance after the
   // player's own command, is dropped: swapping it in would undo what the player did since

@@ -61,3 +61,30 @@ def test_a_click_swaps_in_only_the_changed_parts_of_the_map(browser: Browser, se
     finally:
         context.close()
         other.close()
+
+
+def test_a_log_line_brought_twice_shows_once(browser: Browser, server: str) -> None:
+    """An answer and a poll that crossed may both bring the same log line: the page keeps
+    one (issue: every new log line showed twice on a live board until a reload)."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        gid, token, _ = two_player_game(http)
+    context = browser.new_context(base_url=server)
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{gid}#token={token}")
+        first = page.locator("#log > li").first
+        value, text = first.get_attribute("value"), first.text_content()
+        assert value
+        # what htmx does with a crossed poll's answer: the same line inserted again at the top
+        page.evaluate("""() => {
+            const log = document.getElementById('log');
+            const copy = log.querySelector(':scope > li').cloneNode(true);
+            const holder = document.createElement('div');
+            holder.setAttribute('hx-swap-oob', 'afterbegin:#log');
+            holder.appendChild(copy);
+            htmx.swap(document.body, holder.outerHTML, {swapStyle: 'none'});
+        }""")
+        expect(page.locator(f'#log > li[value="{value}"]')).to_have_count(1)
+        assert page.locator("#log > li").first.text_content() == text
+    finally:
+        context.close()
