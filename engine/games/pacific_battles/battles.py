@@ -372,14 +372,23 @@ def _among(state: PBState) -> list[str]:
 
 
 def gen_losses(state: PBState, side: str) -> Iterator[Command]:
+    """The cheapest first, in the victory points the enemy scores: breaking a regiment down
+    (15.22: one battalion goes, not three) before losing any counter whole."""
     d = state.pending[0]
-    for pid in _among(state):
+    scorer = d.get("vp_to") or other(side)
+    choices: list[tuple[int, int, Command]] = []
+    for n, pid in enumerate(_among(state)):
         if d["measure"] == "supply" and loss_value(state, pid, "supply") == 0:
             continue
-        yield Command("lose", {"unit": pid})
         p = state.pieces.get(pid)
+        unit = p.unit if p is not None else state.off[pid].unit if pid in state.off else None
+        cost = vp_for(scorer, unit)[0] if unit is not None else 0
+        choices.append((cost, n, Command("lose", {"unit": pid})))
         if p is not None and q.spec(p) is not None and q.spec(p).breaks is not None:
-            yield Command("break", {"unit": pid})
+            battalion = q.spec(p).breaks[0]
+            choices.append((vp_for(scorer, battalion)[0], n, Command("break", {"unit": pid})))
+    for _, _, command in sorted(choices, key=lambda c: (c[0], c[1], c[2].type != "break")):
+        yield command
 
 
 def do_lose(em: Emitter, data: dict[str, Any], side: str) -> None:

@@ -411,7 +411,8 @@ def test_15_23_15_24_a_bloodbath_costs_each_side_half_its_factors_chosen_by_the_
     assert [(d["side"], d["need"], d["measure"]) for d in owed] == [("Allied", 3, "attack"),
                                                                     ("Japanese", 3, "defence")]
     assert legal(s, "Japanese") == []  # the attacker's losses first; each owner chooses its own (15.2)
-    assert sorted(c.type for c in legal(s, "Allied") if c.type != "undo") == ["break", "lose"]
+    # the cheapest loss first: breaking down costs one battalion (2 VP), the regiment whole six
+    assert [c.type for c in legal(s, "Allied") if c.type != "undo"] == ["break", "lose"]
     play(s, "lose", "Allied", unit="1 Mar")
     assert s.vp["Japanese"] == 6  # a regiment: three US battalion equivalents
     play(s, "break", "Japanese", unit="124 Inf")  # three 1-2-10 battalions, defence 2 each
