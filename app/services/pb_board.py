@@ -83,6 +83,7 @@ class Button:
     type: str
     data: str  # JSON
     label: str
+    confirm: str | None = None  # asked before it is sent (what ending the phase leaves undone)
 
 
 @dataclass
@@ -265,7 +266,9 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
             continue
         label = _label(rules, state, c)
         if c.type in SINGLE:
-            buttons.append(Button(c.type, _json(c), label))
+            notes = rules.end_phase_notes(state) if c.type == "end_phase" else []
+            confirm = (" ".join(f"{n[0].upper()}{n[1:]}." for n in notes) + " End the phase?") if notes else None
+            buttons.append(Button(c.type, _json(c), label, confirm))
             continue
         g = groups.setdefault(c.type, Group(c.type, TITLES.get(c.type, c.type)))
         g.options.append((_json(c), label))

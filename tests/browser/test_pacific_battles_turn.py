@@ -17,7 +17,7 @@ import pytest
 from conftest import ADMIN, running_server
 from pb_support import Truth
 from pb_turn import SCENARIO, SECRET, TurnDriver, acting_side, covered
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Dialog, Page, expect
 
 from app.services.pb_board import owner, place
 from engine.core.events import Command
@@ -106,9 +106,15 @@ def test_a_whole_campaign_turn_in_two_browsers(browser: Browser, pb_server: str,
         contexts = {side: browser.new_context(base_url=pb_server, viewport={"width": 1400, "height": 1000})
                     for side in tokens}
         try:
-            pages = {}
+            pages, asked = {}, []
+
+            def accept(dialog: Dialog) -> None:  # hx-confirm: what ending the phase leaves undone
+                asked.append(dialog.message)
+                dialog.accept()
+
             for side, token in tokens.items():
                 pages[side] = contexts[side].new_page()
+                pages[side].on("dialog", accept)
                 pages[side].goto(f"/games/{gid}#token={token}")
             driver, ways, shot, steps = TurnDriver(), set(), set(), 0
             while truth.state.turn < 2 and truth.state.result is None:
@@ -138,6 +144,9 @@ def test_a_whole_campaign_turn_in_two_browsers(browser: Browser, pb_server: str,
             goals = covered(truth.events)
             assert [g for g, met in goals.items() if not met] == []
             assert ways == {"map", "button", "form", "allocate"}
+            # ending a phase that leaves something undone asked first, naming it (issue: phases slipped by)
+            assert any("End the phase?" in m and ("could still move" in m or "stay on the track" in m or
+                                                   "not placed" in m or "not flown" in m) for m in asked), asked
             assert http.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"] is True
         finally:
             for c in contexts.values():

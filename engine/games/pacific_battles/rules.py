@@ -32,6 +32,7 @@ from engine.games.pacific_battles import (
 )
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
+from engine.games.pacific_battles.movement import SUPPLY
 from engine.games.pacific_battles.state import MISSIONS, SIDES, PBState
 
 SCENARIOS = {name: spec["title"] for name, spec in q.forces().scenarios.items()}
@@ -377,6 +378,36 @@ class PacificBattles(RulesBase[PBState]):
         if unit not in state.pieces or seq.step(state.phase) != "movement":
             return {}
         return {h: {"cost": float(c), "path": [], "stops": False} for h, c in impulse.moves(state, unit).items()}
+
+    def end_phase_notes(self, state: PBState) -> list[str]:
+        """What ending the phase now leaves undone, for the player to confirm (the board asks
+        before it sends the end of the phase)."""
+        side = seq.side_of(state)
+        if side is None or state.pending:
+            return []
+        notes: list[str] = []
+        phase, step = state.phase, seq.step(state.phase)
+        if phase.startswith("reinforcements_") and not state.interdicted:
+            due = arrivals.due_units(state, side)
+            if due:
+                supply = sum(1 for pid in due if state.off[pid].unit == SUPPLY)
+                parts = [f"{len(due) - supply} unit(s)" if len(due) > supply else "",
+                         f"{supply} supply point(s)" if supply else ""]
+                notes.append(f"{' and '.join(p for p in parts if p)} due now stay on the track for next turn (6.21)")
+            if state.readied and arrivals.interdicting(state, side):
+                notes.append(f"the enemy's interdiction then rolls against your {len(state.readied)} readied "
+                             "landing(s) (16.61)")
+        elif step == "movement":
+            movers = [pid for pid in impulse.movers(state, side) if impulse.moves(state, pid)]
+            if movers:
+                notes.append(f"{len(movers)} unit(s) could still move")
+            if impulse.recon_points(state, side) > 0:
+                notes.append(f"{impulse.recon_points(state, side)} air recon point(s) not flown are lost (16.7)")
+        elif step == "strike" and not state.struck:
+            left = impulse.strike_points(state, side)
+            if left:
+                notes.append(f"{left} air strike point(s) not placed are lost this phase (16.8)")
+        return notes
 
     def described_commands(self, state: PBState, side: str) -> list[dict[str, Any]]:
         return planning.describe_allocate(state, side)

@@ -489,3 +489,12 @@ def test_16_61_a_readied_landing_shows_its_hex_to_its_own_side_only() -> None:
     assert own["124 Inf"]["readied"] == KUKUM and "readied" not in own["Kuma Bn"]
     assert KUKUM not in json.dumps(RULES.view(s, "Allied")) and "124 Inf" not in json.dumps(RULES.view(s, "Allied"))
     assert "124 Inf" not in {c.data["unit"] for c in legal(s, kind="land")}  # readied once
+
+
+def test_ending_the_reinforcement_phase_names_what_stays_behind() -> None:
+    s = arriving(["124 Inf", "Kuma Bn", ("s1", "Supply")])
+    assert RULES.end_phase_notes(s) == [
+        "2 unit(s) and 1 supply point(s) due now stay on the track for next turn (6.21)"]
+    play(s, "land", unit="124 Inf", hex=KUKUM)
+    play(s, "land", unit="Kuma Bn", hex=KOKUMBONA)
+    assert RULES.end_phase_notes(s) == ["1 supply point(s) due now stay on the track for next turn (6.21)"]
