@@ -127,6 +127,15 @@ class GameSummary(BaseModel):
     seats: list[dict[str, Any]]
     created_at: str
     updated_at: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    state: str = Field("", description="playing, waiting (for a join), claimable (time is up) or finished")
+    turn: int = 0
+    turn_name: str = ""
+    phase: str = ""
+    to_move: list[str] = Field(default_factory=list, description="the sides deciding now")
+    last_move_at: str = Field("", description="when the log last grew")
+    clock: dict[str, Any] | None = Field(None, description="days per decision and the running deadline; "
+                                                          "none for a game without time control")
 
 
 class GamePage(BaseModel):

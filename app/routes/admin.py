@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Query
 
 from app import store
 from app.deps import AdminDep, GameDep, ServiceDep, SessionDep, SettingsDep
@@ -12,6 +12,8 @@ from app.errors import responses
 from app.json_route import StrictJSONRoute
 from app.routes.api import export_response, seat_link
 from app.schemas import AuditEntry, AuditPage, GamePage, GameSummary, LogPage, MailOut, MailPage, SeatLink, VerifyOut
+from app.services import game_list
+from app.services.game_list import GameLine, GameQuery
 from engine.games import get_rules
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], route_class=StrictJSONRoute,
@@ -19,20 +21,38 @@ router = APIRouter(prefix="/api/admin", tags=["admin"], route_class=StrictJSONRo
 GAME = responses(404)
 
 
-def summary(game: Any) -> GameSummary:
+def game_query(q: str = Query("", max_length=254), game: str = Query("", max_length=40),
+               scenario: str = Query("", max_length=40), status: str = Query("", max_length=16),
+               to_move: str = Query("", max_length=16), turn: str = Query("", max_length=6),
+               phase: str = Query("", max_length=80), winner: str = Query("", max_length=16),
+               sort: str = Query("last_move", max_length=16), desc: bool = True,
+               offset: int = Query(0, ge=0, le=2**31 - 1), limit: int = Query(50, ge=1, le=500)) -> GameQuery:
+    """The list's query from the address (the admin page's and the API's alike)."""
+    return GameQuery(q=q, game=game, scenario=scenario, status=status, to_move=to_move, turn=turn, phase=phase,
+                     winner=winner, sort=sort, desc=desc, offset=offset, limit=limit)
+
+
+def summary(line: GameLine) -> GameSummary:
+    game = line.game
     return GameSummary(game_id=game.id, game=game.game, title=game.title, scenario=game.scenario, status=game.status,
                        seq=game.seq, result=game.result, created_at=game.created_at.isoformat(),
-                       updated_at=game.updated_at.isoformat(),
-                       seats=[{"side": s.side, "name": s.display_name, "joined": s.joined_at is not None}
-                              for s in game.seats])
+                       updated_at=game.updated_at.isoformat(), options=game.options or {}, state=line.status,
+                       turn=game.turn_no, turn_name=game.turn_name, phase=game.phase,
+                       to_move=[s for s in game.to_move.split(",") if s], last_move_at=game.updated_at.isoformat(),
+                       clock=None if game.move_days is None else {
+                           "days_per_decision": game.move_days, "deciding": game.decision_side,
+                           "deadline": line.deadline.isoformat() if line.deadline else None},
+                       seats=[{"side": s.side, "name": s.display_name, "email": s.email,
+                               "joined": s.joined_at is not None} for s in game.seats])
 
 
 @router.get("/games", response_model=GamePage)
-def all_games(admin: AdminDep, session: SessionDep, offset: int = Query(0, ge=0, le=2**31 - 1),
-              limit: int = Query(50, ge=1, le=500)) -> Any:
-    """Every game, the most recently changed first, a page at a time."""
-    total, games = store.list_games(session, offset, limit)
-    return GamePage(total=total, offset=offset, limit=limit, items=[summary(g) for g in games])
+def all_games(admin: AdminDep, session: SessionDep, service: ServiceDep,
+              query: Annotated[GameQuery, Depends(game_query)]) -> Any:
+    """Every game, the most recently changed first, a page at a time; sorted (``sort``, ``desc``) and
+    filtered by each column, and searched (``q``) by game id, title, or a player's address or name."""
+    total, lines = game_list.list_games(session, query, service.now())
+    return GamePage(total=total, offset=query.offset, limit=query.limit, items=[summary(g) for g in lines])
 
 
 @router.get("/games/{game_id}/log", response_model=LogPage, responses=GAME)

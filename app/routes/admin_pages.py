@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from app import store
 from app.deps import AdminDep, GameDep, ServiceDep, SessionDep, SettingsDep, same_origin
+from app.routes.admin import game_query
 from app.routes.api import seat_link
 from app.routes.pages import page
+from app.services import game_list
+from app.services.game_list import GameQuery
 from engine.games import get_rules
 
 ACTIONS = {"new_seat_link": "issued a new seat link"}
@@ -17,11 +22,11 @@ router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depen
 
 
 @router.get("", response_class=HTMLResponse)
-def games(request: Request, admin: AdminDep, session: SessionDep, settings: SettingsDep,
-          offset: int = 0) -> HTMLResponse:
-    offset, limit = min(max(0, offset), 2**31 - 1), settings.page_size
-    total, rows = store.list_games(session, offset, limit)
-    return page(request, "admin/games.html", games=rows, total=total, offset=offset, limit=limit)
+def games(request: Request, admin: AdminDep, session: SessionDep, service: ServiceDep,
+          query: Annotated[GameQuery, Depends(game_query)]) -> HTMLResponse:
+    total, lines = game_list.list_games(session, query, service.now())
+    return page(request, "admin/games.html", lines=lines, total=total, query=query,
+                choices=game_list.choices(session), sorts=list(game_list.SORTS))
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)

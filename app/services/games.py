@@ -553,7 +553,8 @@ class GameService:
                 texts.append(rules.describe(state, e))
                 rules.apply(state, e)
         status = "finished" if state.result is not None else None  # None: leave the stored status alone
-        store.append(session, game, expected_seq, events, texts, actor, command, status, state.result, token_hash)
+        store.append(session, game, expected_seq, events, texts, actor, command, status, state.result, token_hash,
+                     listed_after(rules, state))
         if self._snapshot_due(expected_seq, state.seq):
             store.save_snapshot(session, game.id, state.seq, rules.state_to_json(state))
         return state, texts
@@ -652,6 +653,14 @@ class GameService:
                                          batch[0].command, state)
         session.commit()
         return Created(row, tokens)
+
+
+def listed_after(rules: Any, state: Any, prompt: Prompt | None = None) -> store.Listed:
+    """Where the game stands in ``state``: the columns the admin's list of games reads."""
+    head = rules.headline(state)
+    acting = (prompt or rules.prompt(state)).acting
+    return store.Listed(head.turn, head.turn_name, head.phase, ",".join(acting),
+                        (state.result or {}).get("winner"))
 
 
 EVENT_FIELDS = {"seq", "type", "data", "side", "actor", "command"}

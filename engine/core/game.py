@@ -97,10 +97,27 @@ class RulesBase(Generic[S]):
         """What ending the current phase now will cost, for the player to confirm."""
         return []
 
+    def headline(self, state: S) -> Headline:
+        """The turn and phase a list of games shows (kept in the server's games table with
+        every append, so that a list need not replay): the state's own ``turn`` number and
+        ``phase`` name, which a game may put in its own words."""
+        turn = getattr(state, "turn", 0)
+        phase = str(getattr(state, "phase", "") or "")
+        return Headline(turn if isinstance(turn, int) else 0, f"turn {turn}", phase.replace("_", " "))
+
     def step_label(self, first_line: str | None) -> str:
         """The take-back label of a step whose first log line is ``first_line``: a caller
         that has just written that line names the step without rebuilding the state before it."""
         return f"Take back: {first_line}" if first_line else "Take back the last step"
+
+
+@dataclass(frozen=True)
+class Headline:
+    """Where a game stands, for lists: its turn (a number to sort by, and its name) and phase."""
+
+    turn: int
+    turn_name: str
+    phase: str
 
 
 @dataclass
