@@ -12,7 +12,7 @@ from app.errors import responses
 from app.json_route import StrictJSONRoute
 from app.routes.api import export_response, seat_link
 from app.schemas import AuditEntry, AuditPage, GamePage, GameSummary, LogPage, MailOut, MailPage, SeatLink, VerifyOut
-from app.services import game_list
+from app.services import game_list, referee
 from app.services.game_list import GameLine, GameQuery
 from engine.games import get_rules
 
@@ -30,6 +30,13 @@ def game_query(q: str = Query("", max_length=254), game: str = Query("", max_len
     """The list's query from the address (the admin page's and the API's alike)."""
     return GameQuery(q=q, game=game, scenario=scenario, status=status, to_move=to_move, turn=turn, phase=phase,
                      winner=winner, sort=sort, desc=desc, offset=offset, limit=limit)
+
+
+def history_query(kind: str = Query("", max_length=16), side: str = Query("", max_length=16),
+                  turn: str = Query("", max_length=6), offset: int = Query(0, ge=0, le=2**31 - 1),
+                  limit: int = Query(500, ge=1, le=5000)) -> referee.Query:
+    """A search of one game's history from the address (``kind``: one of ``referee.KINDS``)."""
+    return referee.Query(kind=kind, side=side, turn=turn, offset=offset, limit=limit)
 
 
 def summary(line: GameLine) -> GameSummary:
@@ -59,6 +66,32 @@ def all_games(admin: AdminDep, session: SessionDep, service: ServiceDep,
 def full_log(admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep,
              offset: int = Query(0, ge=0, le=2**31 - 1), limit: int = Query(500, ge=1, le=5000)) -> Any:
     return service.log(session, game, offset, limit, reveal=True)
+
+
+@router.get("/games/{game_id}/history", responses=GAME)
+def history(admin: AdminDep, game: GameDep, session: SessionDep,
+            query: Annotated[referee.Query, Depends(history_query)]) -> Any:
+    """The game's history found by ``kind`` (command, dice, takeback, clock, chat, mail, admin), ``side``
+    and ``turn``: each line with the moment it belongs to (``/admin/games/{id}/at/{moment}``)."""
+    total, lines = referee.find(session, game, query)
+    return {"total": total, "offset": query.offset, "limit": query.limit, "items": [line_out(x) for x in lines]}
+
+
+def line_out(line: referee.Line) -> dict[str, Any]:
+    return {"kind": line.kind, "kinds": sorted(line.kinds), "at": line.at.isoformat(), "moment": line.moment,
+            "seq": line.seq, "type": line.type, "side": line.side, "actor": line.actor, "turn": line.turn,
+            "text": line.text, "data": line.data, "struck_by": line.struck_by, "strikes": line.strikes,
+            "rolls": [{"value": r.value, "event_no": r.event_no, "index": r.index} for r in line.rolls]}
+
+
+@router.get("/games/{game_id}/figures", responses=GAME)
+def figures(admin: AdminDep, game: GameDep, session: SessionDep) -> Any:
+    """Per side: its rolls by face against a fair die's (chi-square and its p-value), its take-backs and
+    the events they struck, and the time it took per move (seconds)."""
+    return [{"side": f.side, "rolls": f.dice.total, "counts": f.dice.counts, "expected": f.dice.expected,
+             "chi2": f.dice.chi2, "p_value": f.dice.p_value, "takebacks": f.takebacks, "struck": f.struck,
+             "moves": f.moves, "median_seconds_per_move": f.median_s, "longest_seconds": f.longest_s}
+            for f in referee.figures(session, game, get_rules(game.game).sides)]
 
 
 @router.post("/games/{game_id}/verify", response_model=VerifyOut, responses=GAME)

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
 
 from app import store
 from app.deps import AdminDep, GameDep, ServiceDep, SessionDep, SettingsDep, same_origin
-from app.routes.admin import game_query
+from app.routes.admin import game_query, history_query
 from app.routes.api import seat_link
 from app.routes.pages import page
-from app.services import game_list
+from app.services import game_list, referee
+from app.services.admin_moments import admin_moment
 from app.services.game_list import GameQuery
 from engine.games import get_rules
 
@@ -30,10 +31,26 @@ def games(request: Request, admin: AdminDep, session: SessionDep, service: Servi
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-def game(request: Request, admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep,
-         offset: int = 0, limit: int = 500) -> HTMLResponse:
-    offset, limit = min(max(0, offset), 2**31 - 1), min(max(1, limit), 5000)
-    return page(request, "admin/game.html", game=game, page=service.log(session, game, offset, limit, reveal=True))
+def game(request: Request, admin: AdminDep, game: GameDep, session: SessionDep,
+         query: Annotated[referee.Query, Depends(history_query)]) -> HTMLResponse:
+    """The game, its history found by kind, side and turn (each line a link to its moment), its figures."""
+    total, lines = referee.find(session, game, query)
+    sides = get_rules(game.game).sides
+    return page(request, "admin/game.html", game=game, lines=lines, total=total, query=query, sides=sides,
+                kinds=referee.KINDS, figures=referee.figures(session, game, sides))
+
+
+@router.get("/games/{game_id}/at/{seq}", response_class=HTMLResponse)
+def moment(request: Request, seq: int, admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep,
+           as_side: str = Query("", alias="as", max_length=16)) -> HTMLResponse:
+    """The game after its first ``seq`` events with everything shown, or (``?as=<side>``) exactly
+    as that side's own replay page shows it."""
+    sides = get_rules(game.game).sides
+    if as_side and as_side not in sides:
+        raise HTTPException(404, f"no side {as_side} in this game")
+    if not 0 <= seq <= game.seq:
+        raise HTTPException(404, f"this game has {game.seq} events: moments 0 to {game.seq}")
+    return page(request, "moment.html", **admin_moment(session, service, game, seq, as_side or None))
 
 
 @router.post("/games/{game_id}/verify", response_class=HTMLResponse)
