@@ -134,7 +134,7 @@ def find(session: Session, game: Game, query: Query) -> tuple[int, list[Line]]:
         lines = sorted(lines + [m for m in beside_lines(session, game, "mail", events) if m.type in CLOCK_MAILS],
                        key=lambda line: (line.at, line.seq or 0))
     if query.side:
-        lines = [line for line in lines if query.side in (line.side, line.actor)]
+        lines = [line for line in lines if (line.actor or line.side) == query.side]  # whose act it was
     if query.turn.strip().isdigit():
         lines = [line for line in lines if line.turn == int(query.turn)]
     return len(lines), lines[query.offset:query.offset + query.limit]

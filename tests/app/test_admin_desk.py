@@ -1,0 +1,138 @@
+"""The referee's desk (issue 34, items 2, 3 and 5): any moment with everything shown or
+exactly as one side saw it; the game's history found by kind, side and turn, each line a
+link to its moment; the game's figures; and no admin page for a player or a visitor."""
+
+from __future__ import annotations
+
+import re
+
+from app_support import ADMIN, bearer, drive
+from fastapi.testclient import TestClient
+from pb_support import SET_UP, seat
+from pb_support import new_game as new_pb_game
+
+from app.services.fair_dice import chi2_p_value, fit, upper_gamma_q
+
+
+def admin_get(client: TestClient, path: str, **params: object):
+    r = client.get(path, auth=ADMIN, params=params)
+    assert r.status_code == 200, r.text
+    return r
+
+
+def the_board(page: str) -> str:
+    """A moment page's board (status, map, displays, log) with its links made the players' own."""
+    board = page.split('<section class="status"', 1)[1].split("</main>", 1)[0]
+    board = re.sub(r'<section class="card admin-desk".*?</section>', "", board, flags=re.S)
+    return re.sub(r'href="/admin(/games/\w+(?:/at/\d+)?)(\?as=\w+)?"', r'href="\1"', board)
+
+
+def pb_set_up(client: TestClient) -> tuple[dict[str, str], int]:
+    """A Pacific Battles game whose Japanese have placed their secret set-up; its log's length."""
+    g = new_pb_game(client)
+    for _ in SET_UP:
+        legal = client.get(f"/api/games/{g['id']}/legal", headers=bearer(g["Japanese"])).json()
+        place = next(c for c in legal["commands"] if c["type"] == "place")
+        r = client.post(f"/api/games/{g['id']}/commands", headers=bearer(g["Japanese"]),
+                        json={**place, "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+    return g, client.get(f"/api/games/{g['id']}/legal", headers=bearer(g["Japanese"])).json()["seq"]
+
+
+def test_a_moment_with_everything_and_exactly_as_each_side_saw_it(client: TestClient) -> None:
+    g, seq = pb_set_up(client)
+    gid = g["id"]
+    everything = admin_get(client, f"/admin/games/{gid}/at/{seq}").text
+    assert all(name in everything for name in SET_UP) and f"Event #{seq - 1}" in everything
+    assert f'href="/admin/games/{gid}/at/{seq - 1}" rel="prev"' in everything  # one event back
+    assert f"/admin/games/{gid}/at/{seq}?as=Allied" in everything  # one click to a side's view
+    allied = admin_get(client, f"/admin/games/{gid}/at/{seq}", **{"as": "Allied"}).text
+    assert [n for n in SET_UP if n in allied] == [] and "Event #" not in allied
+    japanese = admin_get(client, f"/admin/games/{gid}/at/{seq}", **{"as": "Japanese"}).text
+    assert all(name in japanese for name in SET_UP)
+    for side, admins in (("Allied", allied), ("Japanese", japanese)):
+        seat(client, gid, g[side])
+        own = client.get(f"/games/{gid}/at/{seq}")
+        assert own.status_code == 200 and the_board(admins) == the_board(own.text), side
+    client.cookies.clear()
+    assert client.get(f"/admin/games/{gid}/at/{seq}", auth=ADMIN, params={"as": "Nobody"}).status_code == 404
+    assert client.get(f"/admin/games/{gid}/at/{seq + 1}", auth=ADMIN).status_code == 404
+    page = admin_get(client, f"/admin/games/{gid}").text
+    assert f"/admin/games/{gid}/at/{seq}?as=Japanese" in page and 'class="moment-link"' in page
+
+
+def test_the_history_finds_each_kind_and_the_figures_count_the_dice(client: TestClient,
+                                                                     game: dict[str, str]) -> None:
+    gid = game["id"]
+    first = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
+    r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
+                    json={**first["commands"][0], "expected_seq": first["seq"]})
+    now = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
+    take_back = next(c for c in now["commands"] if c["type"] == "undo")
+    r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
+                    json={**take_back, "expected_seq": now["seq"]})
+    assert r.status_code == 200, r.text
+    r = client.post(f"/api/games/{gid}/chat", headers=bearer(game["IJ"]), json={"text": "<i>good luck</i>"})
+    assert r.status_code in (200, 201), r.text
+    drive(client, game, lambda legal: legal["seq"] > 90)
+
+    def history(**params: object) -> list[dict]:
+        return admin_get(client, f"/api/admin/games/{gid}/history", **params).json()["items"]
+
+    undone = history(kind="takeback")
+    assert [(e["type"], e["strikes"]) for e in undone if e["type"] == "undone"] == [("undone", [first["seq"]])]
+    assert any(e["struck_by"] == now["seq"] for e in undone)
+    dice = history(kind="dice")
+    rolls = [r for e in dice for r in e["rolls"]]
+    assert rolls and all(1 <= r["value"] <= 6 and r["event_no"] is not None for r in rolls)
+    assert all(e["moment"] == e["seq"] + 1 for e in dice)
+    commands = history(kind="command", side="US")
+    assert commands and all(e["actor"] == "US" and "command" in e["kinds"] for e in commands)
+    assert {e["turn"] for e in history(turn=1)} == {1}
+    (chat,) = history(kind="chat")
+    assert chat["side"] == "IJ" and chat["text"] == "<i>good luck</i>" and 0 < chat["moment"] <= now["seq"] + 1
+
+    figures = {f["side"]: f for f in admin_get(client, f"/api/admin/games/{gid}/figures").json()}
+    assert sum(f["rolls"] for f in figures.values()) == len(rolls)
+    assert figures["US"]["takebacks"] == 1 and figures["US"]["struck"] == 1 and figures["US"]["moves"] > 0
+    assert all(sum(f["counts"]) == f["rolls"] for f in figures.values())
+
+    client.post(f"/api/admin/games/{gid}/seats/IJ/new-link", auth=ADMIN)
+    (act,) = history(kind="admin")
+    assert act["text"] == "admin: new_seat_link" and act["side"] == "IJ"
+    page = admin_get(client, f"/admin/games/{gid}", kind="chat").text
+    assert "&lt;i&gt;good luck&lt;/i&gt;" in page and "<i>good luck" not in page
+    assert 'id="figures"' in admin_get(client, f"/admin/games/{gid}").text
+
+
+def test_the_fair_die_test() -> None:
+    assert abs(chi2_p_value(11.0705, 5) - 0.05) < 1e-4 and abs(chi2_p_value(1.0, 5) - 0.96257) < 1e-4
+    assert abs(upper_gamma_q(1, 2) - 0.135335) < 1e-5 and abs(chi2_p_value(20, 5) - 0.00125) < 1e-5
+    fair, loaded = fit([1, 2, 3, 4, 5, 6] * 10), fit([6] * 50 + [1, 2, 3, 4, 5] * 2)
+    assert fair.chi2 == 0 and fair.p_value == 1.0 and loaded.p_value < 1e-10
+    assert fit([6, 6]).p_value is None  # too few rolls to say
+
+
+def test_no_admin_page_for_a_player_or_a_visitor(client: TestClient, game: dict[str, str]) -> None:
+    pb = new_pb_game(client)
+    for gid, side, token in ((game["id"], "US", game["US"]), (pb["id"], "Allied", pb["Allied"])):
+        pages = ["/admin", "/admin?q=Alice", f"/admin/games/{gid}", f"/admin/games/{gid}/at/1",
+                 f"/admin/games/{gid}/at/1?as={side}", f"/admin/games/{gid}?kind=dice", "/admin/audit",
+                 "/admin/outbox", "/api/admin/games", f"/api/admin/games?q={gid}", f"/api/admin/games/{gid}/log",
+                 f"/api/admin/games/{gid}/history", f"/api/admin/games/{gid}/figures",
+                 f"/api/admin/games/{gid}/export", "/api/admin/audit", "/api/admin/outbox"]
+        posts = [f"/admin/games/{gid}/verify", f"/api/admin/games/{gid}/verify",
+                 f"/api/admin/games/{gid}/seats/{side}/new-link"]
+        for who in ("visitor", "player"):
+            seat(client, gid, token if who == "player" else None)
+            headers = bearer(token) if who == "player" else {}
+            for path in pages:
+                r = client.get(path, headers=headers)
+                assert r.status_code == 401 and token not in r.text, (who, path, r.status_code)
+            for path in posts:
+                r = client.post(path, headers={**headers, "Origin": "http://testserver"})
+                assert r.status_code == 401, (who, path, r.status_code)
+            wrong = client.get(f"/admin/games/{gid}", auth=("admin", "not-the-password"))
+            assert wrong.status_code == 401
+        client.cookies.clear()
+        assert admin_get(client, f"/admin/games/{gid}/at/1", **{"as": side}).status_code == 200
