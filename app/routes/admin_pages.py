@@ -24,7 +24,9 @@ router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depen
 
 @router.get("", response_class=HTMLResponse)
 def games(request: Request, admin: AdminDep, session: SessionDep, service: ServiceDep,
-          query: Annotated[GameQuery, Depends(game_query)]) -> HTMLResponse:
+          settings: SettingsDep, query: Annotated[GameQuery, Depends(game_query)]) -> HTMLResponse:
+    if "limit" not in request.query_params:
+        query.limit = settings.page_size
     total, lines = game_list.list_games(session, query, service.now())
     return page(request, "admin/games.html", lines=lines, total=total, query=query,
                 choices=game_list.choices(session), sorts=list(game_list.SORTS))

@@ -10,6 +10,8 @@ from fastapi.testclient import TestClient
 from live_server import set_up_and_hand_over
 from pb_support import new_game as new_pb_game
 
+from app.services.game_list import SORTS
+
 
 def listed(client: TestClient, **params: object) -> dict:
     r = client.get("/api/admin/games", auth=ADMIN, params=params)
@@ -50,6 +52,12 @@ def test_the_list_shows_where_each_game_stands_and_finds_it(client: TestClient) 
     everything = sorted([late["id"], pb["id"], waiting])
     assert page["total"] == 3 and [g["game_id"] for g in page["items"]] == everything[:2]
     assert [g["game_id"] for g in listed(client, sort="id", desc=False, limit=2, offset=2)["items"]] == everything[2:]
+
+    for key in SORTS:  # every column sorts, both ways, games without a value last
+        for desc in (True, False):
+            got = listed(client, sort=key, desc=desc)["items"]
+            assert sorted(g["game_id"] for g in got) == everything, key
+    assert [g["game_id"] for g in listed(client, sort="clock")["items"]][0] == late["id"]
 
     html = client.get("/admin", auth=ADMIN, params={"q": "carol"}).text
     assert "&lt;b&gt;Cup&lt;/b&gt; final" in html and "<b>Cup</b>" not in html  # escaped
