@@ -15,7 +15,7 @@ from app.routes.pages import page
 from app.services import game_list, referee
 from app.services.admin_moments import admin_moment
 from app.services.game_list import GameQuery
-from engine.games import get_rules
+from engine.games import game_ids, get_rules
 
 ACTIONS = {"new_seat_link": "issued a new seat link"}
 
@@ -29,7 +29,7 @@ def games(request: Request, admin: AdminDep, session: SessionDep, service: Servi
         query.limit = settings.page_size
     total, lines = game_list.list_games(session, query, service.now())
     return page(request, "admin/games.html", lines=lines, total=total, query=query,
-                choices=game_list.choices(session), sorts=list(game_list.SORTS))
+                choices=game_list.choices(session), titles={g: get_rules(g).title for g in game_ids()})
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
