@@ -4,12 +4,14 @@ every append; sorted, filtered, searched and paged, on the page and in the JSON 
 
 from __future__ import annotations
 
+from alembic import command
 from app_support import ADMIN, bearer
 from clock_support import DAY, moved_clock, new_game
 from fastapi.testclient import TestClient
 from live_server import set_up_and_hand_over
 from pb_support import new_game as new_pb_game
 
+from app.db import alembic_config, migrate
 from app.services.game_list import SORTS
 
 
@@ -80,3 +82,16 @@ def test_the_columns_follow_the_game_and_the_clock(client: TestClient) -> None:
     set_up_and_hand_over(client, gid, game["US"])
     after = listed(client, q=gid)["items"][0]
     assert after["to_move"] == ["IJ"] and after["phase"] != before and after["state"] == "playing"
+
+
+def test_the_migration_fills_in_the_columns_of_existing_games(client: TestClient, database_url: str) -> None:
+    """Games from before migration 0011 get their list columns from one replay each."""
+    game = new_game(client, move_days=3)
+    set_up_and_hand_over(client, game["id"], game["US"])
+    new_pb_game(client)
+    fields = ("game_id", "state", "turn", "turn_name", "phase", "to_move", "clock")
+    before = [{k: g[k] for k in fields} for g in listed(client, sort="id")["items"]]
+    command.downgrade(alembic_config(database_url), "0010")
+    migrate(database_url)
+    after = [{k: g[k] for k in fields} for g in listed(client, sort="id")["items"]]
+    assert after == before and {g["to_move"][0] for g in after} == {"IJ", "Japanese"}
