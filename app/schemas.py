@@ -145,6 +145,51 @@ class GamePage(BaseModel):
     items: list[GameSummary]
 
 
+class RollOut(BaseModel):
+    value: int
+    event_no: int | None = Field(None, description="the inputs that give it: roll(secret, event_no, index)")
+    index: int | None = None
+
+
+class HistoryLine(BaseModel):
+    kind: str = Field(..., description="event, chat, mail or admin")
+    kinds: list[str] = Field(..., description="what it may be found by: command, dice, takeback, clock, ...")
+    at: str
+    moment: int = Field(..., description="the moment it belongs to: /admin/games/{id}/at/{moment}")
+    seq: int | None
+    type: str
+    side: str | None
+    actor: str | None
+    turn: int
+    text: str
+    data: Any
+    struck_by: int | None = Field(None, description="the take-back that struck it")
+    strikes: list[int] = Field(..., description="a take-back's: the events it struck")
+    rolls: list[RollOut]
+
+
+class HistoryPage(BaseModel):
+    total: int
+    offset: int
+    limit: int
+    items: list[HistoryLine]
+
+
+class SideFiguresOut(BaseModel):
+    side: str
+    rolls: int
+    counts: list[int] = Field(..., description="rolls of each face, 1 to 6")
+    expected: float = Field(..., description="of each face, for a fair die")
+    chi2: float
+    p_value: float | None = Field(..., description="Pearson's chi-square test (5 degrees of freedom); none "
+                                                   "below 5 expected rolls a face")
+    takebacks: int
+    struck: int = Field(..., description="events the take-backs struck")
+    moves: int
+    median_seconds_per_move: float | None
+    longest_seconds: float | None
+
+
 class SeatLink(BaseModel):
     game_id: str
     side: str

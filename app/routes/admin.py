@@ -11,7 +11,19 @@ from app.deps import AdminDep, GameDep, ServiceDep, SessionDep, SettingsDep
 from app.errors import responses
 from app.json_route import StrictJSONRoute
 from app.routes.api import export_response, seat_link
-from app.schemas import AuditEntry, AuditPage, GamePage, GameSummary, LogPage, MailOut, MailPage, SeatLink, VerifyOut
+from app.schemas import (
+    AuditEntry,
+    AuditPage,
+    GamePage,
+    GameSummary,
+    HistoryPage,
+    LogPage,
+    MailOut,
+    MailPage,
+    SeatLink,
+    SideFiguresOut,
+    VerifyOut,
+)
 from app.services import game_list, referee
 from app.services.game_list import GameLine, GameQuery
 from engine.games import get_rules
@@ -68,7 +80,7 @@ def full_log(admin: AdminDep, game: GameDep, session: SessionDep, service: Servi
     return service.log(session, game, offset, limit, reveal=True)
 
 
-@router.get("/games/{game_id}/history", responses=GAME)
+@router.get("/games/{game_id}/history", response_model=HistoryPage, responses=GAME)
 def history(admin: AdminDep, game: GameDep, session: SessionDep,
             query: Annotated[referee.Query, Depends(history_query)]) -> Any:
     """The game's history found by ``kind`` (command, dice, takeback, clock, chat, mail, admin), ``side``
@@ -84,7 +96,7 @@ def line_out(line: referee.Line) -> dict[str, Any]:
             "rolls": [{"value": r.value, "event_no": r.event_no, "index": r.index} for r in line.rolls]}
 
 
-@router.get("/games/{game_id}/figures", responses=GAME)
+@router.get("/games/{game_id}/figures", response_model=list[SideFiguresOut], responses=GAME)
 def figures(admin: AdminDep, game: GameDep, session: SessionDep) -> Any:
     """Per side: its rolls by face against a fair die's (chi-square and its p-value), its take-backs and
     the events they struck, and the time it took per move (seconds)."""
