@@ -190,6 +190,18 @@ class SideFiguresOut(BaseModel):
     longest_seconds: float | None
 
 
+class RulingIn(BaseModel):
+    reason: str = Field(..., min_length=1, max_length=1000, description="why: both players read it")
+    note: str = Field("", max_length=1000, description="the ruling itself")
+    clock_hours: int = Field(0, ge=-720, le=720, description="hours given to the running decision "
+                                                              "(negative: taken from it); 0 for none")
+
+
+class RulingOut(BaseModel):
+    game_id: str
+    seq: int = Field(..., description="the log's length after the ruling")
+
+
 class SeatLink(BaseModel):
     game_id: str
     side: str

@@ -20,12 +20,17 @@ from app.schemas import (
     LogPage,
     MailOut,
     MailPage,
+    RulingIn,
+    RulingOut,
     SeatLink,
     SideFiguresOut,
     VerifyOut,
 )
-from app.services import game_list, referee
+from app.services import admin_rulings, game_list, referee
+from app.services.clock import ClockError
 from app.services.game_list import GameLine, GameQuery
+from app.store import StaleSequence
+from engine.core.errors import RuleError
 from engine.games import get_rules
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], route_class=StrictJSONRoute,
@@ -104,6 +109,20 @@ def figures(admin: AdminDep, game: GameDep, session: SessionDep) -> Any:
              "chi2": f.dice.chi2, "p_value": f.dice.p_value, "takebacks": f.takebacks, "struck": f.struck,
              "moves": f.moves, "median_seconds_per_move": f.median_s, "longest_seconds": f.longest_s}
             for f in referee.figures(session, game, get_rules(game.game).sides)]
+
+
+@router.post("/games/{game_id}/rulings", response_model=RulingOut, responses=responses(404, 409))
+def rule(body: RulingIn, admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep) -> Any:
+    """Rule without rewriting history: a note, or hours given to (negative: taken from) the running
+    decision's clock, with a reason; appended to the log as a ``ruling`` event with the admin's name (both
+    players read it), and recorded in the admin audit.  409: no clock running, or the game moved meanwhile."""
+    try:
+        seq = admin_rulings.rule(session, service, game, admin, body.reason, body.note, body.clock_hours)
+    except RuleError as exc:
+        raise HTTPException(422, str(exc)) from None
+    except (ClockError, StaleSequence) as exc:
+        raise HTTPException(409, str(exc)) from None
+    return RulingOut(game_id=game.id, seq=seq)
 
 
 @router.post("/games/{game_id}/verify", response_model=VerifyOut, responses=GAME)

@@ -5,19 +5,23 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import store
 from app.deps import AdminDep, GameDep, ServiceDep, SessionDep, SettingsDep, same_origin
 from app.routes.admin import game_query, history_query
 from app.routes.api import seat_link
 from app.routes.pages import page
-from app.services import game_list, referee
+from app.services import admin_rulings, game_list, referee
 from app.services.admin_moments import admin_moment
+from app.services.clock import ClockError
 from app.services.game_list import GameQuery
+from app.store import StaleSequence
+from engine.core.errors import RuleError
+from engine.core.rulings import MAX_CLOCK_HOURS
 from engine.games import game_ids, get_rules
 
-ACTIONS = {"new_seat_link": "issued a new seat link"}
+ACTIONS = {"new_seat_link": "issued a new seat link", "ruling": "ruled (written into the game's log)"}
 
 router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depends(same_origin)])
 
@@ -59,6 +63,20 @@ def moment(request: Request, seq: int, admin: AdminDep, game: GameDep, session: 
 def verify(request: Request, admin: AdminDep, game: GameDep, session: SessionDep,
            service: ServiceDep) -> HTMLResponse:
     return page(request, "partials/verdict.html", v=service.verify(session, game))
+
+
+@router.post("/games/{game_id}/rulings")
+def rule(request: Request, admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep,
+         reason: str = Form("", max_length=1000), note: str = Form("", max_length=1000),
+         clock_hours: int = Form(0, ge=-MAX_CLOCK_HOURS, le=MAX_CLOCK_HOURS)) -> Response:
+    """A ruling (a note, a change of the running clock) written into the game's log."""
+    try:
+        admin_rulings.rule(session, service, game, admin, reason, note, clock_hours)
+    except (RuleError, ClockError) as exc:
+        raise HTTPException(422 if isinstance(exc, RuleError) else 409, str(exc)) from None
+    except StaleSequence:
+        raise HTTPException(409, "the game has just moved on: look again before ruling") from None
+    return RedirectResponse(f"/admin/games/{game.id}#rulings", status_code=303)
 
 
 @router.post("/games/{game_id}/seats/{side}/new-link", response_class=HTMLResponse)

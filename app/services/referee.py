@@ -18,7 +18,7 @@ from app import store
 from app.models import AdminAudit, ChatMessage, EventRow, Game, Mail
 from app.services import fair_dice
 from app.services.board import TURN_EVENTS
-from engine.core import undo
+from engine.core import rulings, undo
 from engine.core.forfeit import TIME_FORFEIT
 
 # the kinds a line of the history may be found by (a log event may be of several)
@@ -86,6 +86,8 @@ def event_lines(session: Session, game: Game) -> list[Line]:
 
 def _kinds(line: Line, row: EventRow) -> set[str]:
     kinds = set()
+    if row.type == rulings.RULING:  # the admin's, in the log: never a player's command
+        return {"admin", "clock"} if row.payload.get("clock") else {"admin"}
     if row.command is not None:
         kinds.add("command")
     if line.rolls or "drawn" in row.type or "rolled" in row.type:
@@ -132,6 +134,9 @@ def find(session: Session, game: Game, query: Query) -> tuple[int, list[Line]]:
         lines = [line for line in lines if query.kind in line.kinds]
     if query.kind == "clock":  # and the clock's own notices: reminders, time run out
         lines = sorted(lines + [m for m in beside_lines(session, game, "mail", events) if m.type in CLOCK_MAILS],
+                       key=lambda line: (line.at, line.seq or 0))
+    if query.kind == "admin":  # the acts of the audit, and the rulings in the log (not twice)
+        lines = sorted([e for e in events if "admin" in e.kinds] + [a for a in lines if a.type != rulings.RULING],
                        key=lambda line: (line.at, line.seq or 0))
     if query.side:
         lines = [line for line in lines if (line.actor or line.side) == query.side]  # whose act it was

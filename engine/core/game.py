@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from engine.core import dice
+from engine.core import dice, rulings
 from engine.core.errors import IllegalCommandError, NotInThisGame, NotYourTurnError
 from engine.core.events import Command, Event
 
@@ -74,7 +74,18 @@ class GameRules(Protocol[S]):
 
 class RulesBase(Generic[S]):
     """What a game may offer beyond ``GameRules``, each with its answer for a game that
-    does not: a server asks any game any of these and never probes for them."""
+    does not: a server asks any game any of these and never probes for them.
+
+    Every game also knows the admin's rulings (engine/core/rulings.py): a subclass's
+    ``apply``, ``describe`` and ``decide`` are wrapped so that a ruling is handled before
+    the game's own code, which never sees one."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, wrap in (("apply", rulings.applying), ("describe", rulings.describing),
+                           ("decide", rulings.deciding)):
+            if name in cls.__dict__:
+                setattr(cls, name, wrap(cls.__dict__[name]))
 
     def unit_named(self, state: S, side: str | None, unit: str) -> bool:
         """Whether ``side`` may ask about ``unit`` by its id: it exists and ``side`` may know

@@ -5,8 +5,10 @@ link to its moment; the game's figures; and no admin page for a player or a visi
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 
 from app_support import ADMIN, bearer, drive
+from clock_support import new_game as new_clock_game
 from fastapi.testclient import TestClient
 from pb_support import SET_UP, seat
 from pb_support import new_game as new_pb_game
@@ -122,7 +124,8 @@ def test_no_admin_page_for_a_player_or_a_visitor(client: TestClient, game: dict[
                  f"/api/admin/games/{gid}/history", f"/api/admin/games/{gid}/figures",
                  f"/api/admin/games/{gid}/export", "/api/admin/audit", "/api/admin/outbox"]
         posts = [f"/admin/games/{gid}/verify", f"/api/admin/games/{gid}/verify",
-                 f"/api/admin/games/{gid}/seats/{side}/new-link"]
+                 f"/api/admin/games/{gid}/seats/{side}/new-link", f"/admin/games/{gid}/rulings",
+                 f"/api/admin/games/{gid}/rulings"]
         for who in ("visitor", "player"):
             seat(client, gid, token if who == "player" else None)
             headers = bearer(token) if who == "player" else {}
@@ -136,3 +139,48 @@ def test_no_admin_page_for_a_player_or_a_visitor(client: TestClient, game: dict[
             assert wrong.status_code == 401
         client.cookies.clear()
         assert admin_get(client, f"/admin/games/{gid}/at/1", **{"as": side}).status_code == 200
+
+
+def test_a_ruling_is_written_into_both_players_logs_and_audited(client: TestClient) -> None:
+    """Item 4: a note and a change of the clock, each with the admin's name and reason, in the
+    log both players read (as the log's own event: it verifies), and in the audit."""
+    game = new_clock_game(client, move_days=3)
+    gid = game["id"]
+    seq = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()["seq"]
+    deadline = client.get(f"/api/games/{gid}/clock").json()["clock"]["deadline"]
+    r = client.post(f"/api/admin/games/{gid}/rulings", auth=ADMIN,
+                    json={"reason": "<b>mail outage</b>", "note": "US gets a day", "clock_hours": 24})
+    assert r.status_code == 200 and r.json()["seq"] == seq + 1, r.text
+    later = client.get(f"/api/games/{gid}/clock").json()["clock"]["deadline"]
+    assert datetime.fromisoformat(later) - datetime.fromisoformat(deadline) == timedelta(hours=24)
+    for side in ("US", "IJ"):
+        log = client.get(f"/api/games/{gid}/log", headers=bearer(game[side]), params={"offset": seq}).json()
+        (line,) = [e for e in log["items"] if e["type"] == "ruling"]
+        assert line["text"] == ("Ruling by the admin admin: US gets a day. US's clock gains 24 hour(s). "
+                                "Reason: <b>mail outage</b>")
+    r = client.post(f"/admin/games/{gid}/rulings", auth=ADMIN, data={"reason": "dispute", "note": "0709 is clear"},
+                    follow_redirects=False)
+    assert r.status_code == 303
+    seat(client, gid, game["IJ"])
+    board = client.get(f"/games/{gid}").text
+    assert "0709 is clear" in board and "&lt;b&gt;mail outage&lt;/b&gt;" in board and "<b>mail" not in board
+    client.cookies.clear()
+    assert client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"] is True
+    audit = client.get("/api/admin/audit", auth=ADMIN).json()["items"]
+    assert [(a["action"], a["detail"]["reason"]) for a in audit if a["game_id"] == gid] == [
+        ("ruling", "dispute"), ("ruling", "<b>mail outage</b>")]
+    admin_lines = admin_get(client, f"/api/admin/games/{gid}/history", kind="admin").json()["items"]
+    assert [e["type"] for e in admin_lines] == ["ruling", "ruling"]
+    # refused: no reason; a player's own "ruling"; the clock of a game without one
+    assert client.post(f"/api/admin/games/{gid}/rulings", auth=ADMIN,
+                       json={"reason": " ", "note": "x"}).status_code == 422
+    r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
+                    json={"type": "ruling", "data": {"admin": "me", "reason": "x", "note": "I win"},
+                          "expected_seq": seq + 2})
+    assert r.status_code == 422
+    pb = new_pb_game(client)
+    assert client.post(f"/api/admin/games/{pb['id']}/rulings", auth=ADMIN,
+                       json={"reason": "r", "clock_hours": 5}).status_code == 409
+    r = client.post(f"/api/admin/games/{pb['id']}/rulings", auth=ADMIN, json={"reason": "r", "note": "n"})
+    assert r.status_code == 200 and client.post(f"/api/admin/games/{pb['id']}/verify", auth=ADMIN).json()["ok"]
+    assert client.post(f"/api/admin/games/{pb['id']}/rulings", json={"reason": "r", "note": "n"}).status_code == 401
