@@ -197,6 +197,12 @@ class RulingIn(BaseModel):
                                                               "(negative: taken from it); 0 for none")
 
 
+class RewindIn(BaseModel):
+    to: int = Field(..., ge=1, le=2**31 - 1, description="the moment to go back to: the log's length then, "
+                                                          "the moment before a command")
+    reason: str = Field(..., min_length=1, max_length=1000, description="why: both players read it")
+
+
 class RulingOut(BaseModel):
     game_id: str
     seq: int = Field(..., description="the log's length after the ruling")

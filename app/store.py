@@ -16,7 +16,7 @@ from sqlalchemy.orm.attributes import instance_dict, set_committed_value
 
 from app.models import AdminAudit, EventRow, Game, Mail, Seat, Snapshot, utcnow
 from app.text import dump_json
-from engine.core import undo
+from engine.core import rulings
 from engine.core.events import Command, Event
 from engine.core.verify import LogEntry
 from engine.games import get_rules
@@ -213,10 +213,11 @@ def since_last_command(session: Session, game_id: str, side: str, limit: int = 3
 
 
 def retractions(session: Session, game_id: str) -> dict[int, int]:
-    """Event number -> the ``undone`` event that took it back (engine/core/undo.py)."""
-    rows = session.execute(select(EventRow.seq, EventRow.payload).where(
-        EventRow.game_id == game_id, EventRow.type == undo.UNDONE).order_by(EventRow.seq)).all()
-    return undo.retracted((seq, Event(undo.UNDONE, payload)) for seq, payload in rows)
+    """Event number -> the ``undone`` event that took it back (engine/core/undo.py), or the
+    admin's rewind that struck it (engine/core/rulings.py)."""
+    rows = session.execute(select(EventRow.seq, EventRow.type, EventRow.payload).where(
+        EventRow.game_id == game_id, EventRow.type.in_(rulings.STRIKING)).order_by(EventRow.seq)).all()
+    return rulings.struck((seq, Event(kind, payload)) for seq, kind, payload in rows)
 
 
 def events_between(session: Session, game_id: str, first: int, end: int) -> list[EventRow]:

@@ -20,6 +20,7 @@ from app.schemas import (
     LogPage,
     MailOut,
     MailPage,
+    RewindIn,
     RulingIn,
     RulingOut,
     SeatLink,
@@ -121,6 +122,20 @@ def rule(body: RulingIn, admin: AdminDep, game: GameDep, session: SessionDep, se
     except RuleError as exc:
         raise HTTPException(422, str(exc)) from None
     except (ClockError, StaleSequence) as exc:
+        raise HTTPException(409, str(exc)) from None
+    return RulingOut(game_id=game.id, seq=seq)
+
+
+@router.post("/games/{game_id}/rewind", response_model=RulingOut, responses=responses(404, 409))
+def rewind(body: RewindIn, admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep) -> Any:
+    """Rule without rewriting history: back to moment ``to`` (the moment before a command), every event
+    after it struck, never deleted, with a reason; appended to the log as a ``rewound`` event with the
+    admin's name (both players read it), and recorded in the admin audit.  409: the game moved meanwhile."""
+    try:
+        seq = admin_rulings.rewind(session, service, game, admin, body.reason, body.to)
+    except RuleError as exc:
+        raise HTTPException(422, str(exc)) from None
+    except StaleSequence as exc:
         raise HTTPException(409, str(exc)) from None
     return RulingOut(game_id=game.id, seq=seq)
 

@@ -21,7 +21,8 @@ from engine.core.errors import RuleError
 from engine.core.rulings import MAX_CLOCK_HOURS
 from engine.games import game_ids, get_rules
 
-ACTIONS = {"new_seat_link": "issued a new seat link", "ruling": "ruled (written into the game's log)"}
+ACTIONS = {"new_seat_link": "issued a new seat link", "ruling": "ruled (written into the game's log)",
+           "rewind": "rewound (written into the game's log)"}
 
 router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depends(same_origin)])
 
@@ -76,6 +77,19 @@ def rule(request: Request, admin: AdminDep, game: GameDep, session: SessionDep, 
         raise HTTPException(422 if isinstance(exc, RuleError) else 409, str(exc)) from None
     except StaleSequence:
         raise HTTPException(409, "the game has just moved on: look again before ruling") from None
+    return RedirectResponse(f"/admin/games/{game.id}#rulings", status_code=303)
+
+
+@router.post("/games/{game_id}/rewind")
+def rewind(request: Request, admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep,
+           to: int = Form(..., ge=0, le=2**31 - 1), reason: str = Form("", max_length=1000)) -> Response:
+    """Back to moment ``to``: the events after it struck (never deleted), with a reason, in the log."""
+    try:
+        admin_rulings.rewind(session, service, game, admin, reason, to)
+    except RuleError as exc:
+        raise HTTPException(422, str(exc)) from None
+    except StaleSequence:
+        raise HTTPException(409, "the game has just moved on: look again before rewinding") from None
     return RedirectResponse(f"/admin/games/{game.id}#rulings", status_code=303)
 
 

@@ -656,7 +656,8 @@ class GameService:
         for start, stop in _batches(entries):
             batch = entries[start:stop]
             command = batch[0].command
-            actor = rules.prompt(state).side if command is not None and command.type != rulings.RULING else None
+            by_a_side = command is not None and command.type not in (rulings.RULING, rulings.REWIND)
+            actor = rules.prompt(state).side if by_a_side else None
             for i in range(start, stop):
                 if raw[i].get("actor") != actor:
                     session.rollback()

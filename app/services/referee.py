@@ -86,6 +86,8 @@ def event_lines(session: Session, game: Game) -> list[Line]:
 
 def _kinds(line: Line, row: EventRow) -> set[str]:
     kinds = set()
+    if row.type == rulings.REWOUND:
+        return {"admin", "takeback"}
     if row.type == rulings.RULING:  # the admin's, in the log: never a player's command
         return {"admin", "clock"} if row.payload.get("clock") else {"admin"}
     if row.command is not None:
@@ -136,7 +138,8 @@ def find(session: Session, game: Game, query: Query) -> tuple[int, list[Line]]:
         lines = sorted(lines + [m for m in beside_lines(session, game, "mail", events) if m.type in CLOCK_MAILS],
                        key=lambda line: (line.at, line.seq or 0))
     if query.kind == "admin":  # the acts of the audit, and the rulings in the log (not twice)
-        lines = sorted([e for e in events if "admin" in e.kinds] + [a for a in lines if a.type != rulings.RULING],
+        lines = sorted([e for e in events if "admin" in e.kinds]
+                       + [a for a in lines if a.type not in (rulings.RULING, rulings.REWIND)],
                        key=lambda line: (line.at, line.seq or 0))
     if query.side:
         lines = [line for line in lines if (line.actor or line.side) == query.side]  # whose act it was

@@ -184,3 +184,47 @@ def test_a_ruling_is_written_into_both_players_logs_and_audited(client: TestClie
     r = client.post(f"/api/admin/games/{pb['id']}/rulings", auth=ADMIN, json={"reason": "r", "note": "n"})
     assert r.status_code == 200 and client.post(f"/api/admin/games/{pb['id']}/verify", auth=ADMIN).json()["ok"]
     assert client.post(f"/api/admin/games/{pb['id']}/rulings", json={"reason": "r", "note": "n"}).status_code == 401
+
+
+def test_a_rewind_strikes_what_came_after_and_play_goes_on(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    before = client.get(f"/api/games/{gid}").json()["units"]
+    moments = []
+    for _ in range(2):  # the US places two units
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
+        moments.append(legal["seq"])
+        place = next(c for c in legal["commands"] if c["type"] == "place")
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
+                        json={**place, "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+    after_one = moments[1]
+    r = client.post(f"/api/admin/games/{gid}/rewind", auth=ADMIN, json={"to": after_one, "reason": "a wrong click"})
+    assert r.status_code == 200, r.text
+    rewound = r.json()["seq"] - 1
+    units = {u["id"]: u["loc"] for u in client.get(f"/api/games/{gid}").json()["units"]}
+    placed = [u["id"] for u in before if units[u["id"]] != u["loc"]]
+    assert len(placed) == 1  # the second placement is gone, the first stands
+    log = client.get(f"/api/games/{gid}/log", headers=bearer(game["IJ"]), params={"offset": after_one}).json()
+    rows = {e["seq"]: e for e in log["items"]}
+    assert rows[rewound]["text"].startswith(f"Rewound by the admin admin to moment {after_one}")
+    assert "state" not in rows[rewound]["data"] and all(rows[n]["retracted_by"] == rewound
+                                                        for n in range(after_one, rewound))
+    # refused: a moment showing struck events, the middle of a command's events, no reason
+    for body in ({"to": rewound, "reason": "x"}, {"to": after_one + 1, "reason": "x"}, {"to": 1, "reason": " "}):
+        assert client.post(f"/api/admin/games/{gid}/rewind", auth=ADMIN, json=body).status_code == 422, body
+    legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
+    place = next(c for c in legal["commands"] if c["type"] == "place")
+    r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
+                    json={**place, "expected_seq": legal["seq"]})
+    assert r.status_code == 200, r.text
+    assert client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"] is True
+    page = admin_get(client, f"/admin/games/{gid}", kind="admin").text
+    assert "Rewound by the admin" in page and "a wrong click" in page
+
+    g, seq = pb_set_up(client)  # Pacific Battles: the state the rewind carries is the admin's alone
+    r = client.post(f"/admin/games/{g['id']}/rewind", auth=ADMIN, data={"to": seq - 1, "reason": "r"},
+                    follow_redirects=False)
+    assert r.status_code == 303, r.text
+    allied = client.get(f"/api/games/{g['id']}/log", headers=bearer(g["Allied"]), params={"offset": seq - 1}).json()
+    assert [n for n in SET_UP if n in str(allied)] == [] and any(e["type"] == "rewound" for e in allied["items"])
+    assert client.post(f"/api/admin/games/{g['id']}/verify", auth=ADMIN).json()["ok"] is True

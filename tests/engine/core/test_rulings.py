@@ -7,7 +7,7 @@ import pytest
 
 from engine.core import rulings, undo
 from engine.core.errors import RuleError
-from engine.core.events import Command
+from engine.core.events import Command, Event
 from engine.core.verify import LogEntry, verify_log
 from engine.games import game_ids, get_rules
 
@@ -37,3 +37,40 @@ def test_a_ruling_replays_verifies_and_bars_a_take_back(game: str) -> None:
         rules.outcome(state, Command(rulings.RULING, {"admin": "me", "reason": "r", "note": "I win"}, side))
     with pytest.raises(RuleError):
         rules.decide(state, rulings.command("Ann", "  ", "no reason"))
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_a_rewind_goes_back_replays_and_verifies(game: str) -> None:
+    rules = get_rules(game)
+    entries = [LogEntry(e) for e in rules.create(next(iter(rules.scenarios)), {}, "secret")]
+    state = rules.blank()
+    for entry in entries:
+        rules.apply(state, entry.event)
+    back_to, then = len(entries), rules.state_to_json(state)
+    for _ in range(3):  # three of the acting side's commands
+        side = rules.prompt(state).side
+        legal = [c for c in rules.legal_commands(state, side) if c.type != undo.UNDO]
+        cmd = Command(legal[0].type, legal[0].data, side)
+        events = rules.decide(state, cmd)
+        entries += [LogEntry(e, cmd if i == 0 else None) for i, e in enumerate(events)]
+        for e in events:
+            rules.apply(state, e)
+    replayed = rules.blank()
+    for entry in entries[:back_to]:
+        rules.apply(replayed, entry.event)
+    cmd = rulings.rewind_command("Ann", "a wrong click, agreed by both", back_to)
+    (event,) = rulings.rewound(rules.state_to_json, cmd, len(entries), replayed)
+    rules.apply(state, event)
+    entries.append(LogEntry(event, cmd))
+    assert state.seq == len(entries) and rules.prompt(state).side == rules.prompt(replayed).side
+    now = rules.state_to_json(state)
+    assert {k: v for k, v in now.items() if k not in ("seq", "undo")} == \
+        {k: v for k, v in then.items() if k not in ("seq", "undo")}
+    assert event.data["seen_by"] == [] and "state" not in event.data["public"]  # the state is the admin's
+    assert verify_log(rules, entries).ok
+    struck = rulings.struck((n, e.event) for n, e in enumerate(entries))
+    assert sorted(struck) == list(range(back_to, len(entries) - 1))
+    forged = LogEntry(Event(event.type, {**event.data, "to": back_to + 1}), cmd)
+    assert not verify_log(rules, [*entries[:-1], forged]).ok
+    with pytest.raises(RuleError):
+        rules.decide(state, cmd)  # only from the log
