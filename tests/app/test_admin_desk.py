@@ -220,6 +220,10 @@ def test_a_rewind_strikes_what_came_after_and_play_goes_on(client: TestClient, g
     assert client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"] is True
     page = admin_get(client, f"/admin/games/{gid}", kind="admin").text
     assert "Rewound by the admin" in page and "a wrong click" in page
+    exported = admin_get(client, f"/api/admin/games/{gid}/export").json()
+    r = client.post("/api/games/import", json=exported, auth=ADMIN)  # the rewind travels with the game
+    assert r.status_code == 201, r.text
+    assert client.post(f"/api/admin/games/{r.json()['game_id']}/verify", auth=ADMIN).json()["ok"] is True
 
     g, seq = pb_set_up(client)  # Pacific Battles: the state the rewind carries is the admin's alone
     r = client.post(f"/admin/games/{g['id']}/rewind", auth=ADMIN, data={"to": seq - 1, "reason": "r"},
