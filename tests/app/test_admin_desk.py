@@ -14,6 +14,7 @@ from pb_support import SET_UP, seat
 from pb_support import new_game as new_pb_game
 
 from app.services.fair_dice import chi2_p_value, fit, upper_gamma_q
+from app.services.referee import KINDS
 
 
 def admin_get(client: TestClient, path: str, **params: object):
@@ -232,3 +233,19 @@ def test_a_rewind_strikes_what_came_after_and_play_goes_on(client: TestClient, g
     allied = client.get(f"/api/games/{g['id']}/log", headers=bearer(g["Allied"]), params={"offset": seq - 1}).json()
     assert [n for n in SET_UP if n in str(allied)] == [] and any(e["type"] == "rewound" for e in allied["items"])
     assert client.post(f"/api/admin/games/{g['id']}/verify", auth=ADMIN).json()["ok"] is True
+
+
+def test_every_admin_page_answers_for_both_games(client: TestClient, game: dict[str, str]) -> None:
+    pb, _seq = pb_set_up(client)
+    for gid, sides in ((game["id"], ("US", "IJ")), (pb["id"], ("Allied", "Japanese"))):
+        last = admin_get(client, "/api/admin/games", q=gid).json()["items"][0]["seq"]
+        assert gid in admin_get(client, "/admin", q=gid).text
+        for kind in ("", *KINDS):
+            assert 'id="history"' in admin_get(client, f"/admin/games/{gid}", kind=kind).text
+            assert admin_get(client, f"/api/admin/games/{gid}/history", kind=kind).json()["total"] >= 0
+        assert {f["side"] for f in admin_get(client, f"/api/admin/games/{gid}/figures").json()} == set(sides)
+        for seq in (0, 1, last):
+            assert f"Moment {seq} of {last}" in admin_get(client, f"/admin/games/{gid}/at/{seq}").text
+            for side in sides:
+                page = admin_get(client, f"/admin/games/{gid}/at/{seq}", **{"as": side}).text
+                assert f"Moment {seq} of {last}" in page and f"<strong>{side}</strong>" in page
