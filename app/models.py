@@ -110,6 +110,21 @@ class ChatMessage(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class ClockAct(Base):
+    """A player's act on the clock, for the admins' history of a game (the log holds a claim
+    on time; vacations and time granted change only the game's clock columns)."""
+    __tablename__ = "clock_acts"
+    __table_args__ = (Index("ix_clock_acts_game_id_id", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    side: Mapped[str] = mapped_column(String(16))  # who acted
+    action: Mapped[str] = mapped_column(String(16))  # vacation | grant
+    days: Mapped[int] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer)  # the log's length then: the moment it belongs to
+
+
 class EventRow(Base):
     __tablename__ = "events"
 

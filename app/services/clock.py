@@ -20,7 +20,7 @@ from sqlalchemy import and_, case, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from app import store
-from app.models import Game, Seat
+from app.models import ClockAct, Game, Seat
 from app.services.notices import Notices
 
 DAY = 86_400
@@ -141,6 +141,7 @@ def take_vacation(session: Session, game: Game, seat: Seat, days: int, now: date
         if seat.vacation_until is not None and _aware(seat.vacation_until) > now:
             raise ClockError(f"you are on vacation until {_aware(seat.vacation_until):%d %b %H:%M} UTC")
         raise ClockError(f"you have {seat.vacation_left / DAY:g} vacation day(s) left")
+    session.add(ClockAct(game_id=game.id, side=seat.side, action="vacation", days=days, seq=game.seq, at=now))
     session.commit()
     session.refresh(game)
     session.refresh(seat)
@@ -170,6 +171,7 @@ def grant(session: Session, game: Game, seat: Seat, days: int, now: datetime) ->
     if given.rowcount != 1:
         session.rollback()
         raise ClockError("the decision has just passed to the other side: look again")
+    session.add(ClockAct(game_id=game.id, side=seat.side, action="grant", days=days, seq=game.seq, at=now))
     session.commit()
     session.refresh(game)
 

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app import store
-from app.models import AdminAudit, ChatMessage, EventRow, Game, Mail
+from app.models import AdminAudit, ChatMessage, ClockAct, EventRow, Game, Mail
 from app.services import fair_dice
 from app.services.board import TURN_EVENTS
 from engine.core import rulings, undo
@@ -26,6 +26,7 @@ KINDS = {"command": "commands", "dice": "dice and draws", "takeback": "take-back
          "clock": "clock and vacation", "chat": "chat", "mail": "mails sent", "admin": "admin acts"}
 BESIDE_THE_LOG = ("chat", "mail", "admin")  # kept in tables of their own, not in the log
 CLOCK_MAILS = ("reminder", "overdue")  # the notices of the clock (app/services/clock.py)
+CLOCK_ACTS = {"vacation": "took a vacation of", "grant": "granted the opponent"}
 
 
 @dataclass
@@ -123,6 +124,11 @@ def beside_lines(session: Session, game: Game, kind: str, events: list[Line]) ->
         return [Line("mail", _aware(m.created_at), moment(m.created_at), m.side,
                      f"{m.status}: to {m.to_addr}: {m.subject}", type=m.kind, turn=turn_at(m.created_at),
                      kinds={"mail"}, data={"body": m.body, "last_error": m.last_error}) for m in mails]
+    if kind == "clock":
+        clock_acts = session.scalars(select(ClockAct).where(ClockAct.game_id == game.id).order_by(ClockAct.id))
+        return [Line("clock", _aware(c.at), c.seq, c.side, f"{c.side} {CLOCK_ACTS.get(c.action, c.action)} "
+                     f"{c.days} day(s)", type=c.action, turn=turns[c.seq - 1] if c.seq else 0, kinds={"clock"})
+                for c in clock_acts]
     acts = session.scalars(select(AdminAudit).where(AdminAudit.game_id == game.id).order_by(AdminAudit.id))
     return [Line("admin", _aware(a.at), moment(a.at), a.detail.get("side"), f"{a.admin}: {a.action}", type=a.action,
                  turn=turn_at(a.at), kinds={"admin"}, data=a.detail) for a in acts]
@@ -134,8 +140,9 @@ def find(session: Session, game: Game, query: Query) -> tuple[int, list[Line]]:
     lines = beside_lines(session, game, query.kind, events) if query.kind in BESIDE_THE_LOG else events
     if query.kind and query.kind not in BESIDE_THE_LOG:
         lines = [line for line in lines if query.kind in line.kinds]
-    if query.kind == "clock":  # and the clock's own notices: reminders, time run out
-        lines = sorted(lines + [m for m in beside_lines(session, game, "mail", events) if m.type in CLOCK_MAILS],
+    if query.kind == "clock":  # and the players' vacations and grants, and the clock's notices
+        lines = sorted(lines + beside_lines(session, game, "clock", events)
+                       + [m for m in beside_lines(session, game, "mail", events) if m.type in CLOCK_MAILS],
                        key=lambda line: (line.at, line.seq or 0))
     if query.kind == "admin":  # the acts of the audit, and the rulings in the log (not twice)
         lines = sorted([e for e in events if "admin" in e.kinds]

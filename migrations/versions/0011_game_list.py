@@ -2,7 +2,8 @@
 winner) and when its running decision's time is up, kept in the games table with every
 append and clock change, so that the list reads columns instead of replaying games; and
 the indexes its order and filters use.  Existing games get their columns by one replay
-each, here, once.
+each, here, once.  And the players' acts on the clock (vacations, time granted), for the
+admins' history of a game.
 
 Revision ID: 0011
 Revises: 0010
@@ -35,6 +36,19 @@ def upgrade() -> None:
         batch.add_column(sa.Column("winner", sa.String(length=16), nullable=True))
     for name, columns in INDEXES.items():
         op.create_index(name, "games", columns)
+    op.create_table(
+        "clock_acts",
+        sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+        sa.Column("game_id", sa.String(length=32), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("side", sa.String(length=16), nullable=False),
+        sa.Column("action", sa.String(length=16), nullable=False),
+        sa.Column("days", sa.Integer(), nullable=False),
+        sa.Column("seq", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.create_index("ix_clock_acts_game_id_id", "clock_acts", ["game_id", "id"])
     _fill_in()
 
 
@@ -69,6 +83,8 @@ def _fill_in() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_clock_acts_game_id_id", "clock_acts")
+    op.drop_table("clock_acts")
     for name in INDEXES:
         op.drop_index(name, "games")
     with op.batch_alter_table("games") as batch:

@@ -77,6 +77,8 @@ def test_the_columns_follow_the_game_and_the_clock(client: TestClient) -> None:
     r = client.post(f"/api/games/{gid}/clock/vacation", headers=bearer(game["US"]), json={"days": 3})
     assert r.status_code == 200, r.text
     assert listed(client, q=gid)["items"][0]["state"] == "playing"  # the vacation moved the deadline
+    clock_lines = client.get(f"/api/admin/games/{gid}/history", auth=ADMIN, params={"kind": "clock"}).json()
+    assert [(e["kind"], e["text"]) for e in clock_lines["items"]] == [("clock", "US took a vacation of 3 day(s)")]
     # the US sets up and hands over: whose move and the phase change with the log
     before = listed(client, q=gid)["items"][0]["phase"]
     set_up_and_hand_over(client, gid, game["US"])
