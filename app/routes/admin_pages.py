@@ -31,7 +31,7 @@ router = APIRouter(prefix="/admin", include_in_schema=False, dependencies=[Depen
 def games(request: Request, admin: AdminDep, session: SessionDep, service: ServiceDep,
           settings: SettingsDep, query: Annotated[GameQuery, Depends(game_query)]) -> HTMLResponse:
     if "limit" not in request.query_params:
-        query.limit = settings.page_size
+        query.limit, query.limit_asked = settings.page_size, False
     total, lines = game_list.list_games(session, query, service.now())
     return page(request, "admin/games.html", lines=lines, total=total, query=query,
                 choices=game_list.choices(session), titles={g: get_rules(g).title for g in game_ids()})

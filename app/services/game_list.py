@@ -40,6 +40,7 @@ class GameQuery:
     desc: bool = True
     offset: int = 0
     limit: int = 50
+    limit_asked: bool = True  # False: the page's own size, left out of its links
 
     def __post_init__(self) -> None:
         self.q = self.q.strip()[:254]
@@ -50,9 +51,10 @@ class GameQuery:
 
     def link(self, **changed: Any) -> str:
         """This query's address with ``changed`` (for the page's sort and page links)."""
-        values = {f.name: getattr(self, f.name) for f in fields(self)} | changed
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "limit_asked"} | changed
         default = GameQuery()
-        kept = {k: (int(v) if isinstance(v, bool) else v) for k, v in values.items() if v != getattr(default, k)}
+        kept = {k: (int(v) if isinstance(v, bool) else v) for k, v in values.items()
+                if v != getattr(default, k) and (k != "limit" or self.limit_asked)}
         return "?" + urlencode(kept)
 
 
