@@ -25,9 +25,10 @@ import psycopg
 from app import store
 from app.async_appends import AsyncAppends
 from app.models import Game
-from app.services.games import Decision, GameService, Submitted
+from app.services.games import Decision, GameService, Submitted, listed_after
 from engine.core.errors import RuleError
 from engine.core.events import Command
+from engine.games import get_rules
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,8 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
     outcome = decision.outcome
     status = "finished" if outcome.state.result is not None else None
     batch = store.Batch(game_id, expected_seq, outcome.events, outcome.texts, side, cmd, status,
-                        outcome.state.result, token_hash)
+                        outcome.state.result, token_hash,
+                        listed=listed_after(get_rules(kind), outcome.state, decision.after))
     try:
         answer = await appends.append(batch, returning)
     except psycopg.Error:  # the pool's timeout too

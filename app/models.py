@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
@@ -37,6 +38,12 @@ class Base(DeclarativeBase):
 
 class Game(Base):
     __tablename__ = "games"
+    # the admin's list of games (app/services/game_list.py): its default order and its filters
+    __table_args__ = (Index("ix_games_updated_at", "updated_at"),
+                      Index("ix_games_status_updated_at", "status", "updated_at"),
+                      Index("ix_games_game_scenario", "game", "scenario"),
+                      Index("ix_games_to_move", "to_move"),
+                      Index("ix_games_deadline_ts", "deadline_ts"))
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(40))  # engine game id, e.g. "first_blood"
@@ -56,6 +63,15 @@ class Game(Base):
     decision_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)  # handed over
     decision_extra: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # seconds granted
     clock_noted: Mapped[str] = mapped_column(String(16), default="", server_default="")  # "", reminded, overdue
+    # when the running decision's time is up, in seconds since the epoch (null: no clock
+    # running): kept with the clock's columns, so that the admin's list finds claimable games
+    deadline_ts: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # where the game stands, written with every append (the admin's list reads, never replays)
+    turn_no: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    turn_name: Mapped[str] = mapped_column(String(60), default="", server_default="")
+    phase: Mapped[str] = mapped_column(String(80), default="", server_default="")
+    to_move: Mapped[str] = mapped_column(String(40), default="", server_default="")  # sides deciding, "A,B"
+    winner: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.side")
 
@@ -92,6 +108,21 @@ class ChatMessage(Base):
     side: Mapped[str] = mapped_column(String(16))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ClockAct(Base):
+    """A player's act on the clock, for the admins' history of a game (the log holds a claim
+    on time; vacations and time granted change only the game's clock columns)."""
+    __tablename__ = "clock_acts"
+    __table_args__ = (Index("ix_clock_acts_game_id_id", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    side: Mapped[str] = mapped_column(String(16))  # who acted
+    action: Mapped[str] = mapped_column(String(16))  # vacation | grant
+    days: Mapped[int] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer)  # the log's length then: the moment it belongs to
 
 
 class EventRow(Base):

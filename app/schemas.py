@@ -190,6 +190,15 @@ class GameSummary(BaseModel):
     seats: list[dict[str, Any]]
     created_at: str
     updated_at: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    state: str = Field("", description="playing, waiting (for a join), claimable (time is up) or finished")
+    turn: int = 0
+    turn_name: str = ""
+    phase: str = ""
+    to_move: list[str] = Field(default_factory=list, description="the sides deciding now")
+    last_move_at: str = Field("", description="when the log last grew")
+    clock: dict[str, Any] | None = Field(None, description="days per decision and the running deadline; "
+                                                          "none for a game without time control")
 
 
 class GamePage(BaseModel):
@@ -197,6 +206,69 @@ class GamePage(BaseModel):
     offset: int
     limit: int
     items: list[GameSummary]
+
+
+class RollOut(BaseModel):
+    value: int
+    event_no: int | None = Field(None, description="the inputs that give it: roll(secret, event_no, index)")
+    index: int | None = None
+
+
+class HistoryLine(BaseModel):
+    kind: str = Field(..., description="event, chat, mail or admin")
+    kinds: list[str] = Field(..., description="what it may be found by: command, dice, takeback, clock, ...")
+    at: str
+    moment: int = Field(..., description="the moment it belongs to: /admin/games/{id}/at/{moment}")
+    seq: int | None
+    type: str
+    side: str | None
+    actor: str | None
+    turn: int
+    text: str
+    data: Any
+    struck_by: int | None = Field(None, description="the take-back that struck it")
+    strikes: list[int] = Field(..., description="a take-back's: the events it struck")
+    rolls: list[RollOut]
+
+
+class HistoryPage(BaseModel):
+    total: int
+    offset: int
+    limit: int
+    items: list[HistoryLine]
+
+
+class SideFiguresOut(BaseModel):
+    side: str
+    rolls: int
+    counts: list[int] = Field(..., description="rolls of each face, 1 to 6")
+    expected: float = Field(..., description="of each face, for a fair die")
+    chi2: float
+    p_value: float | None = Field(..., description="Pearson's chi-square test (5 degrees of freedom); none "
+                                                   "below 5 expected rolls a face")
+    takebacks: int
+    struck: int = Field(..., description="events the take-backs struck")
+    moves: int
+    median_seconds_per_move: float | None
+    longest_seconds: float | None
+
+
+class RulingIn(BaseModel):
+    reason: str = Field(..., min_length=1, max_length=1000, description="why: both players read it")
+    note: str = Field("", max_length=1000, description="the ruling itself")
+    clock_hours: int = Field(0, ge=-720, le=720, description="hours given to the running decision "
+                                                              "(negative: taken from it); 0 for none")
+
+
+class RewindIn(BaseModel):
+    to: int = Field(..., ge=1, le=2**31 - 1, description="the moment to go back to: the log's length then, "
+                                                          "the moment before a command")
+    reason: str = Field(..., min_length=1, max_length=1000, description="why: both players read it")
+
+
+class RulingOut(BaseModel):
+    game_id: str
+    seq: int = Field(..., description="the log's length after the ruling")
 
 
 class SeatLink(BaseModel):

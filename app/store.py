@@ -16,7 +16,7 @@ from sqlalchemy.orm.attributes import instance_dict, set_committed_value
 
 from app.models import AdminAudit, EventRow, Game, Mail, Seat, Snapshot, utcnow
 from app.text import dump_json
-from engine.core import undo
+from engine.core import rulings
 from engine.core.events import Command, Event
 from engine.core.verify import LogEntry
 from engine.games import get_rules
@@ -52,11 +52,30 @@ _GAME_AND_SEATS = (select(Game, Seat).outerjoin(Seat, Seat.game_id == Game.id)
                    .where(Game.id == bindparam("game_id")).order_by(Seat.side))
 
 
+# where the game stands after an append (``Listed``): columns of the games table written
+# with every append, which the admin's list of games reads (app/services/game_list.py)
+LISTED = ("turn_no", "turn_name", "phase", "to_move", "winner")
+
+
+@dataclass(frozen=True)
+class Listed:
+    turn_no: int = 0
+    turn_name: str = ""
+    phase: str = ""
+    to_move: str = ""  # the sides deciding now, comma-separated ("" once the game is over)
+    winner: str | None = None
+
+    def params(self) -> dict[str, Any]:
+        return {"turn_no": self.turn_no, "turn_name": self.turn_name[:60], "phase": self.phase[:80],
+                "to_move": self.to_move[:40], "winner": self.winner}
+
+
 @cache
 def _advance(with_status: bool, guarded: bool) -> Update:
     """UPDATE games: the optimistic lock (and, ``guarded``, the seat check) of an append."""
     where = [_games.c.id == bindparam("game_id"), _games.c.seq == bindparam("expected")]
-    values = {"seq": bindparam("new_seq"), "result": bindparam("new_result"), "updated_at": bindparam("now")}
+    values = {"seq": bindparam("new_seq"), "result": bindparam("new_result"), "updated_at": bindparam("now"),
+              **{name: bindparam(name) for name in LISTED}}
     if with_status:
         values["status"] = bindparam("new_status")
     return update(_games).where(*where, *([_SEAT_HOLDS_SECRET] if guarded else [])).values(**values)
@@ -71,7 +90,9 @@ AUTOCOMMIT = "AUTOCOMMIT"  # SQLAlchemy's isolation level of a connection withou
 _ADVANCE_PG = """
 advanced AS (
     UPDATE games SET seq = :new_seq, result = CAST(:new_result AS jsonb), updated_at = :now,
-                     status = COALESCE(CAST(:new_status AS varchar), status)
+                     status = COALESCE(CAST(:new_status AS varchar), status),
+                     turn_no = :turn_no, turn_name = :turn_name, phase = :phase, to_move = :to_move,
+                     winner = :winner
     WHERE id = :game_id AND seq = :expected
       AND (CAST(:token_hash AS varchar) IS NULL OR EXISTS (
           SELECT 1 FROM seats WHERE seats.game_id = :game_id AND seats.side = CAST(:side AS varchar)
@@ -192,10 +213,11 @@ def since_last_command(session: Session, game_id: str, side: str, limit: int = 3
 
 
 def retractions(session: Session, game_id: str) -> dict[int, int]:
-    """Event number -> the ``undone`` event that took it back (engine/core/undo.py)."""
-    rows = session.execute(select(EventRow.seq, EventRow.payload).where(
-        EventRow.game_id == game_id, EventRow.type == undo.UNDONE).order_by(EventRow.seq)).all()
-    return undo.retracted((seq, Event(undo.UNDONE, payload)) for seq, payload in rows)
+    """Event number -> the ``undone`` event that took it back (engine/core/undo.py), or the
+    admin's rewind that struck it (engine/core/rulings.py)."""
+    rows = session.execute(select(EventRow.seq, EventRow.type, EventRow.payload).where(
+        EventRow.game_id == game_id, EventRow.type.in_(rulings.STRIKING)).order_by(EventRow.seq)).all()
+    return rulings.struck((seq, Event(kind, payload)) for seq, kind, payload in rows)
 
 
 def events_between(session: Session, game_id: str, first: int, end: int) -> list[EventRow]:
@@ -213,7 +235,7 @@ def page_events(session: Session, game_id: str, offset: int, limit: int) -> tupl
 
 def append(session: Session, game: Game | GameHead, expected_seq: int, events: list[Event], texts: list[str | None],
            actor: str | None, command: Command | None, status: str | None,
-           result: dict[str, Any] | None, token_hash: str | None = None) -> int:
+           result: dict[str, Any] | None, token_hash: str | None = None, listed: Listed | None = None) -> int:
     """Append a batch after ``expected_seq`` events, or raise ``StaleSequence``.
 
     The conditional UPDATE is the optimistic lock: of several writers based on
@@ -221,7 +243,8 @@ def append(session: Session, game: Game | GameHead, expected_seq: int, events: l
     primary key guards the log itself.  With ``token_hash`` the write also
     requires that ``actor``'s seat still holds that secret (else ``StaleSequence``
     too: the caller then finds out which it was)."""
-    batch = Batch(game.id, expected_seq, events, texts, actor, command, status, result, token_hash)
+    batch = Batch(game.id, expected_seq, events, texts, actor, command, status, result, token_hash,
+                  listed=listed or Listed())
     conn = session.connection()
     if conn.dialect.name == "postgresql":
         written = conn.execute(APPEND_PG, batch.pg_params()).rowcount == len(events)
@@ -236,7 +259,9 @@ def append(session: Session, game: Game | GameHead, expected_seq: int, events: l
         session.rollback()
         raise StaleSequence(current_seq(session, game.id))
     if isinstance(game, Game):  # the row as written, without reading it back
-        for key, value in {"seq": batch.new_seq, "result": result, "updated_at": batch.now, "status": status}.items():
+        written = {"seq": batch.new_seq, "result": result, "updated_at": batch.now, "status": status,
+                   **batch.listed.params()}
+        for key, value in written.items():
             if key != "status" or status is not None:
                 set_committed_value(game, key, value)
     else:
@@ -258,6 +283,7 @@ class Batch:
     result: dict[str, Any] | None
     token_hash: str | None = None
     now: datetime = field(default_factory=utcnow)
+    listed: Listed = field(default_factory=Listed)
 
     @property
     def new_seq(self) -> int:
@@ -270,7 +296,8 @@ class Batch:
 
     def params(self) -> dict[str, Any]:
         return {"game_id": self.game_id, "expected": self.expected_seq, "new_seq": self.new_seq, "now": self.now,
-                "new_status": self.status, "side": self.actor, "token_hash": self.token_hash}
+                "new_status": self.status, "side": self.actor, "token_hash": self.token_hash,
+                **self.listed.params()}
 
     def pg_params(self) -> dict[str, Any]:
         """The parameters of ``APPEND_PG`` and ``APPEND_PG_RETURNING``."""
@@ -324,13 +351,6 @@ def save_snapshot(session: Session, game_id: str, seq: int, state: dict[str, Any
     """Store the game's snapshot (one row per game, replaced in place)."""
     session.connection().execute(_SAVE_SNAPSHOT, {"game_id": game_id, "seq": seq, "now": utcnow(),
                                                   "state": zlib.compress(dump_json(state), 1)})
-
-
-def list_games(session: Session, offset: int = 0, limit: int = 50) -> tuple[int, list[Game]]:
-    """A page of games, the most recently changed first, and how many there are."""
-    total = session.scalar(select(func.count()).select_from(Game)) or 0
-    rows = session.scalars(select(Game).order_by(Game.updated_at.desc(), Game.id).offset(offset).limit(limit))
-    return total, list(rows)
 
 
 def mark_joined(seat: Seat, name: str) -> None:

@@ -36,6 +36,16 @@ TEMPLATES = Jinja2Templates(env=PageEnvironment(
     loader=jinja2.FileSystemLoader(Path(__file__).resolve().parents[1] / "templates"),
     autoescape=jinja2.select_autoescape()))  # (what Jinja2Templates(directory=...) makes)
 TEMPLATES.env.globals["static_url"] = static_url
+
+
+def duration(seconds: float) -> str:
+    """``2 d 3 h``, ``4 h 5 min``, ``6 min 7 s``: a span of time as people read it."""
+    s = int(seconds)
+    d, h, m = s // 86_400, s % 86_400 // 3600, s % 3600 // 60
+    return f"{d} d {h} h" if d else f"{h} h {m} min" if h else f"{m} min {s % 60} s"
+
+
+TEMPLATES.env.globals["duration"] = duration
 # templates change with a release, not while a server runs: no stat of each file per page
 TEMPLATES.env.auto_reload = False
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from engine.core import undo
+from engine.core import rulings
 from engine.core.events import Event
 from engine.core.visibility import ADMIN, SEEN_BY, for_viewer
 from engine.games import get_rules
@@ -72,5 +72,5 @@ def readable_events(numbered: Iterable[tuple[int, Event, str | None]], kind: str
 
 
 def retracted_lines(rows: Iterable[Any]) -> dict[int, int]:
-    """Log row number -> the number of the take-back that struck it (rows with their payloads)."""
-    return undo.retracted((r.seq, Event(r.type, r.payload)) for r in rows if r.type == undo.UNDONE)
+    """Log row number -> the number of the take-back or rewind that struck it (rows with their payloads)."""
+    return rulings.struck((r.seq, Event(r.type, r.payload)) for r in rows if r.type in rulings.STRIKING)

@@ -37,13 +37,13 @@
       button.textContent = "\u23F8 Pause";
       window.setTimeout(function () {
         if (playing() && !go("next")) {
-          history.replaceState(null, "", window.location.pathname);
+          history.replaceState(null, "", window.location.pathname + window.location.search);
         }
       }, 1000);
     }
     button.addEventListener("click", function () {
       if (playing()) {
-        history.replaceState(null, "", window.location.pathname);
+        history.replaceState(null, "", window.location.pathname + window.location.search);
         button.setAttribute("aria-pressed", "false");
         button.textContent = "\u25B6 Play";
       } else {

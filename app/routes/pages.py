@@ -34,22 +34,20 @@ from app.deps import (
 from app.fast_commands import Landed, submit_fast
 from app.models import Game, Seat
 from app.ratelimit import client_address
-from app.render.svg import render_base, render_layers, shown_parts
+from app.render.svg import shown_parts
 from app.routes.api import invite_link, known_seat, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock
 from app.services.board import (
-    PHASE_EVENTS,
-    TURN_EVENTS,
     BoardContext,
     BoardRequest,
     board_context,
     briefing,
     narrative,
-    phase_title,
 )
 from app.services.games import Decision, GameService, SeatChanged
-from app.services.pb_board import pb_context, pb_moment
+from app.services.moments import moment_context
+from app.services.pb_board import pb_context
 from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.store import StaleSequence
 from app.templating import page
@@ -645,43 +643,8 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
                                  "once it is over")
     if not 0 <= seq <= game.seq:
         raise HTTPException(404, f"this game has {game.seq} events: moments 0 to {game.seq}")
-    every = store.events_between(session, game.id, 0, game.seq)
-    rules = get_rules(game.game)
-    state = service.state_at(session, game, seq)
     side = seat.side if seat else None
-    rows = readable(every, game, viewer_of(game, side))
-    view = rules.view(state, side, [])  # a moment is looked at, never played
-    told = [r.seq + 1 for r in rows if r.text]  # the moments with something to read
-    pb = game.game == "pacific_battles"
-    turns = [(r.seq + 1, r.text or "") for r in rows if r.type in TURN_EVENTS]
-    turn_start = max((n for n, _ in turns if n <= seq), default=0)
-    turn_end = min((n for n, _ in turns if n > seq), default=game.seq + 1)
-    phases = [(r.seq + 1, phase_title(r.type, r.payload)) for r in rows
-              if r.type in PHASE_EVENTS and turn_start <= r.seq + 1 < turn_end]
-    steps = {"first": told[0] if told else 0, "back": max((n for n in told if n < seq), default=None),
-             "forward": min((n for n in told if n > seq), default=None), "last": game.seq}
-    log = [{"seq": r.seq + 1, "text": r.text, "turn": r.type in TURN_EVENTS}
-           for r in reversed(rows) if r.seq < seq and r.text][:80]
-    last = next((r for r in reversed(rows) if r.seq == seq - 1), None)  # None too when it is not to be read
-    trail = _trail(last.type, last.payload) if last is not None else []
-    if pb:  # its own map and displays, read-only
-        pb_view = pb_moment(game, seat, state, view, seq)
-        return page(request, "moment.html", game=game, seq=seq, view=view, side=side, pb=pb_view, steps=steps,
-                    turns=turns, phases=phases, log=log,
-                    at=every[seq - 1].created_at if seq > 0 else game.created_at)
-    fought = list(last.payload["targets"]) if last is not None and last.type == "combat_resolved" else []
-    return page(request, "moment.html", game=game, seq=seq, view=view, side=side,
-                layers=render_layers(view, trail=trail, targets=fought), base=render_base(), steps=steps, turns=turns,
-                phases=phases, log=log,
-                at=every[seq - 1].created_at if seq > 0 else game.created_at)
-
-
-def _trail(kind: str, data: dict[str, Any]) -> list[str]:
-    """The hexes a unit went through in a move, retreat or advance (for the map)."""
-    if kind not in ("unit_moved", "unit_retreated", "unit_advanced"):
-        return []
-    start = [data["frm"]] if isinstance(data.get("frm"), str) else []
-    return start + [h for h in data.get("path") or [data.get("to")] if isinstance(h, str)]
+    return page(request, "moment.html", **moment_context(session, service, game, seq, side, seat))
 
 
 @router.get("/games/{game_id}/log", response_class=HTMLResponse)

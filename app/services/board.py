@@ -20,7 +20,7 @@ from app.services import clock
 from app.services.games import GameService
 from app.services.pb_board import pb_phase
 from app.visible import readable, retracted_lines, viewer_of
-from engine.core import undo
+from engine.core import rulings, undo
 from engine.core.events import Command
 from engine.games import get_rules
 
@@ -204,7 +204,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
         log = [r for r in req.fresh if r.seq >= first]
     else:
         log = store.events_between(session, game.id, first, game.seq) if game.seq > first else []
-    relog = oob and any(r.type == undo.UNDONE for r in log)  # lines already shown were taken back
+    relog = oob and any(r.type in rulings.STRIKING for r in log)  # lines already shown were taken back
     if relog:
         first = max(0, game.seq - 60)
         log = store.events_between(session, game.id, first, game.seq)

@@ -20,7 +20,7 @@ from sqlalchemy import and_, case, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from app import store
-from app.models import Game, Seat
+from app.models import ClockAct, Game, Seat
 from app.services.notices import Notices
 
 DAY = 86_400
@@ -100,6 +100,14 @@ def handed_over(session: Session, game_id: str, side: str | None, now: datetime,
     values: dict[str, Any] = {"decision_side": side, "decision_extra": extra, "clock_noted": ""}
     if not (joint and side):
         values["decision_since"] = now if side else None
+    # the deadline as a number (the admin's list finds claimable games by it), reckoned from
+    # the row as the UPDATE finds it: null without a clock or a side to decide
+    if side is None:
+        values["deadline_ts"] = None
+    elif joint:
+        values["deadline_ts"] = Game.deadline_ts - Game.decision_extra + extra
+    else:
+        values["deadline_ts"] = int(now.timestamp()) + Game.move_days * DAY + extra
     session.execute(update(Game).where(Game.id == game_id).values(**values)
                     .execution_options(synchronize_session=False))
 
@@ -119,6 +127,7 @@ def take_vacation(session: Session, game: Game, seat: Seat, days: int, now: date
                 Game.decision_side == seat.side)  # as the UPDATE finds the row, not as it was read
     session.execute(update(Game).where(Game.id == game.id)
                     .values(decision_extra=case((runs, Game.decision_extra + added), else_=Game.decision_extra),
+                            deadline_ts=case((runs, Game.deadline_ts + added), else_=Game.deadline_ts),
                             clock_noted=case((runs, ""), else_=Game.clock_noted))  # reminded anew
                     .execution_options(synchronize_session=False))
     taken = session.execute(
@@ -132,6 +141,7 @@ def take_vacation(session: Session, game: Game, seat: Seat, days: int, now: date
         if seat.vacation_until is not None and _aware(seat.vacation_until) > now:
             raise ClockError(f"you are on vacation until {_aware(seat.vacation_until):%d %b %H:%M} UTC")
         raise ClockError(f"you have {seat.vacation_left / DAY:g} vacation day(s) left")
+    session.add(ClockAct(game_id=game.id, side=seat.side, action="vacation", days=days, seq=game.seq, at=now))
     session.commit()
     session.refresh(game)
     session.refresh(seat)
@@ -154,13 +164,14 @@ def grant(session: Session, game: Game, seat: Seat, days: int, now: datetime) ->
     given = session.execute(
         update(Game).where(Game.id == game.id, Game.status == "active", Game.decision_side == game.decision_side,
                            Game.decision_since == game.decision_since)
-        .values(decision_extra=Game.decision_extra + added,
+        .values(decision_extra=Game.decision_extra + added, deadline_ts=Game.deadline_ts + added,
                 # a decision running again is owed a new reminder and a new notice
                 clock_noted=case((Game.decision_extra + added > needed, ""), else_=Game.clock_noted))
         .execution_options(synchronize_session=False))
     if given.rowcount != 1:
         session.rollback()
         raise ClockError("the decision has just passed to the other side: look again")
+    session.add(ClockAct(game_id=game.id, side=seat.side, action="grant", days=days, seq=game.seq, at=now))
     session.commit()
     session.refresh(game)
 

@@ -24,7 +24,7 @@ from app.services import clock
 from app.services.notices import Notices
 from app.text import check_line, dump_json
 from app.visible import readable
-from engine.core import undo
+from engine.core import rulings, undo
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Outcome, Prompt
@@ -493,6 +493,18 @@ class GameService:
         return [(first + i, e, t) for i, (e, t) in enumerate(zip(events, decision.outcome.texts, strict=True))], \
             new_state.seq
 
+    def append_ruling(self, session: Session, game: Game, expected_seq: int, events: list[Event], cmd: Command,
+                      state: Any) -> tuple[Any, list[str | None]]:
+        """Write an admin's ruling (app/services/admin_rulings.py) after ``state``, in the
+        caller's transaction: no side acted."""
+        return self._append(session, game, expected_seq, events, None, cmd, state)
+
+    def ruled(self, game: Game, state: Any) -> None:
+        """After a ruling's commit: its state is the game's current one, and boards hear of it."""
+        self.cache.put(game.id, state.seq, state)
+        if self.on_moved is not None:
+            self.on_moved(game.id, state.seq)
+
     def _decide_and_append(self, session: Session, game: GameLike, cmd: Command, actor: str,
                            expected_seq: int, token_hash: str | None = None,
                            decided: Decision | None = None,
@@ -553,7 +565,8 @@ class GameService:
                 texts.append(rules.describe(state, e))
                 rules.apply(state, e)
         status = "finished" if state.result is not None else None  # None: leave the stored status alone
-        store.append(session, game, expected_seq, events, texts, actor, command, status, state.result, token_hash)
+        store.append(session, game, expected_seq, events, texts, actor, command, status, state.result, token_hash,
+                     listed_after(rules, state))
         if self._snapshot_due(expected_seq, state.seq):
             store.save_snapshot(session, game.id, state.seq, rules.state_to_json(state))
         return state, texts
@@ -642,7 +655,9 @@ class GameService:
         state = None
         for start, stop in _batches(entries):
             batch = entries[start:stop]
-            actor = rules.prompt(state).side if batch[0].command is not None else None
+            command = batch[0].command
+            by_a_side = command is not None and command.type not in (rulings.RULING, rulings.REWIND)
+            actor = rules.prompt(state).side if by_a_side else None
             for i in range(start, stop):
                 if raw[i].get("actor") != actor:
                     session.rollback()
@@ -652,6 +667,14 @@ class GameService:
                                          batch[0].command, state)
         session.commit()
         return Created(row, tokens)
+
+
+def listed_after(rules: Any, state: Any, prompt: Prompt | None = None) -> store.Listed:
+    """Where the game stands in ``state``: the columns the admin's list of games reads."""
+    head = rules.headline(state)
+    acting = (prompt or rules.prompt(state)).acting
+    return store.Listed(head.turn, head.turn_name, head.phase, ",".join(acting),
+                        (state.result or {}).get("winner"))
 
 
 EVENT_FIELDS = {"seq", "type", "data", "side", "actor", "command"}

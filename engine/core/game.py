@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from engine.core import dice
+from engine.core import dice, rulings
 from engine.core.errors import IllegalCommandError, NotInThisGame, NotYourTurnError
 from engine.core.events import Command, Event
 
@@ -75,7 +75,18 @@ class GameRules(Protocol[S]):
 
 class RulesBase(Generic[S]):
     """What a game may offer beyond ``GameRules``, each with its answer for a game that
-    does not: a server asks any game any of these and never probes for them."""
+    does not: a server asks any game any of these and never probes for them.
+
+    Every game also knows the admin's rulings (engine/core/rulings.py): a subclass's
+    ``apply``, ``describe`` and ``decide`` are wrapped so that a ruling is handled before
+    the game's own code, which never sees one."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, wrap in (("apply", rulings.applying), ("describe", rulings.describing),
+                           ("decide", rulings.deciding)):
+            if name in cls.__dict__:
+                setattr(cls, name, wrap(cls.__dict__[name]))
 
     hidden_information = False  # whether a side may be kept from knowing anything (``secrets``)
 
@@ -131,10 +142,27 @@ class RulesBase(Generic[S]):
         """What ending the current phase now will cost, for the player to confirm."""
         return []
 
+    def headline(self, state: S) -> Headline:
+        """The turn and phase a list of games shows (kept in the server's games table with
+        every append, so that a list need not replay): the state's own ``turn`` number and
+        ``phase`` name, which a game may put in its own words."""
+        turn = getattr(state, "turn", 0)
+        phase = str(getattr(state, "phase", "") or "")
+        return Headline(turn if isinstance(turn, int) else 0, f"turn {turn}", phase.replace("_", " "))
+
     def step_label(self, first_line: str | None) -> str:
         """The take-back label of a step whose first log line is ``first_line``: a caller
         that has just written that line names the step without rebuilding the state before it."""
         return f"Take back: {first_line}" if first_line else "Take back the last step"
+
+
+@dataclass(frozen=True)
+class Headline:
+    """Where a game stands, for lists: its turn (a number to sort by, and its name) and phase."""
+
+    turn: int
+    turn_name: str
+    phase: str
 
 
 @dataclass

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import rulings
 from engine.core.errors import RuleError
 from engine.core.events import Command, Event
 from engine.core.game import GameRules
@@ -49,6 +50,16 @@ def verify_log(rules: GameRules[Any], entries: list[LogEntry]) -> Verdict:
     for command, stored in batches:
         if command is None:
             expected = opening
+        elif command.type == rulings.REWIND and command.side is None:  # the state it goes back to, from the log
+            to = command.data.get("to")
+            back = to if isinstance(to, int) and not isinstance(to, bool) and 0 < to < stored[0][0] else 0
+            then = rules.blank()
+            for entry in entries[:back]:
+                rules.apply(then, entry.event)
+            try:
+                expected = rulings.rewound(rules.state_to_json, command, stored[0][0], then)
+            except RuleError as exc:
+                return Verdict(False, len(entries), stored[0][0], f"the engine refuses this rewind: {exc}")
         else:
             try:
                 expected = rules.decide(state, command)

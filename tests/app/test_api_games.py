@@ -83,7 +83,8 @@ def test_a_game_waits_until_the_invited_seat_joins(client: TestClient) -> None:
     assert summary["result"] is None
     assert summary["seq"] == client.get(f"/api/games/{gid}").json()["seq"] > 0
     assert sorted(summary["seats"], key=lambda s: s["side"]) == [
-        {"side": "IJ", "name": "", "joined": False}, {"side": "US", "name": "Alice", "joined": True}]
+        {"side": "IJ", "name": "", "email": None, "joined": False},
+        {"side": "US", "name": "Alice", "email": None, "joined": True}]
     assert client.get(f"/api/games/{gid}").json()["status"] == "waiting"
 
     ij = body["invite_url"].split("token=")[1]
@@ -93,10 +94,12 @@ def test_a_game_waits_until_the_invited_seat_joins(client: TestClient) -> None:
     summary = admin_games(client)[gid]
     assert summary["status"] == "active"
     assert sorted(summary["seats"], key=lambda s: s["side"]) == [
-        {"side": "IJ", "name": "Bob", "joined": True}, {"side": "US", "name": "Alice", "joined": True}]
+        {"side": "IJ", "name": "Bob", "email": None, "joined": True},
+        {"side": "US", "name": "Alice", "email": None, "joined": True}]
     view = client.get(f"/api/games/{gid}").json()
     assert view["status"] == "active"
-    assert sorted(view["seats"], key=lambda s: s["side"]) == sorted(summary["seats"], key=lambda s: s["side"])
+    admins = [{k: v for k, v in s.items() if k != "email"} for s in summary["seats"]]  # addresses: the admin's only
+    assert sorted(view["seats"], key=lambda s: s["side"]) == sorted(admins, key=lambda s: s["side"])
 
 
 def test_joining_with_a_wrong_token_is_403_and_changes_nothing(client: TestClient) -> None:

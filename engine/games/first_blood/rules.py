@@ -13,7 +13,7 @@ from typing import Any
 from engine.core import dice, fields, forfeit, undo
 from engine.core.errors import IllegalCommandError, MalformedCommandError, RuleError
 from engine.core.events import Command, Event
-from engine.core.game import Emitter, Outcome, Prompt, RulesBase, check_turn
+from engine.core.game import Emitter, Headline, Outcome, Prompt, RulesBase, check_turn
 from engine.games.first_blood import evolve, sequence
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.board import load_board
@@ -382,6 +382,9 @@ class FirstBlood(RulesBase[FBState]):
     def _play(self, state: FBState, command: Command) -> None:
         for e in self.decide(state, command):
             self.apply(state, e)
+
+    def headline(self, state: FBState) -> Headline:
+        return Headline(state.turn, turn_name(state.turn), sequence.PHASE_TITLES.get(state.phase, state.phase))
 
     def view(self, state: FBState, side: str | None, legal: list[Command] | None = None) -> dict[str, Any]:
         """The view of ``side`` (None: a spectator).  ``legal``: that side's legal commands,

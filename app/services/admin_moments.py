@@ -1,0 +1,36 @@
+"""A moment of a game for the admin: with everything shown (every side's pieces and
+markers, sealed choices, the event that led there with its dice and their inputs), or
+exactly as one side's own replay page shows it, one click apart."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy.orm import Session
+
+from app.models import Game
+from app.services import fair_dice
+from app.services.games import GameService
+from app.services.moments import moment_context
+from engine.core.dice import commitment
+from engine.core.visibility import ADMIN
+from engine.games import get_rules
+
+
+def admin_moment(session: Session, service: GameService, game: Game, seq: int, as_side: str | None) -> dict[str, Any]:
+    """``moment.html``'s context for the admin (``as_side``: as that side saw it)."""
+    def href(n: int, side: str | None = as_side) -> str:
+        return f"/admin/games/{game.id}/at/{n}" + (f"?as={quote(side)}" if side else "")
+
+    if as_side is None:
+        context = moment_context(session, service, game, seq, ADMIN, href=href, every_event=True)
+    else:  # the players' page of that seat, only its links kept on the admin's side
+        seat = next((s for s in game.seats if s.side == as_side), None)
+        context = moment_context(session, service, game, seq, as_side, seat, href=href)
+    views = [("Everything", href(seq, None), as_side is None)] + \
+        [(f"As {side} saw it", href(seq, side), as_side == side) for side in get_rules(game.game).sides]
+    event = context["event"] if as_side is None else None  # the full event: never on a side's page
+    desk = {"views": views, "event": event, "commitment": commitment(game.dice_secret),
+            "rolls": fair_dice.rolls(game.dice_secret, event.seq, event.payload) if event is not None else []}
+    return context | {"desk": desk, "back": f"/admin/games/{game.id}"}

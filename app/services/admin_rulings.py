@@ -1,0 +1,86 @@
+"""An admin rules without rewriting history: a note, or time given to (or taken from) the
+running decision, or a rewind to an earlier moment (the events after it struck, never
+deleted), each with a reason, appended to the game's log as an event with the admin's name
+(both players read it in their logs), and recorded in the admin audit."""
+
+from __future__ import annotations
+
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from app import store
+from app.models import Game
+from app.services import clock
+from app.services.clock import ClockError, deadline
+from app.services.games import GameService
+from engine.core import rulings
+from engine.core.errors import RuleError
+from engine.games import get_rules
+
+HOUR = 3600
+
+
+def rule(session: Session, service: GameService, game: Game, admin: str, reason: str, note: str = "",
+         clock_hours: int = 0) -> int:
+    """Append the ruling; the log's new length.  ``RuleError``: not a ruling (no reason, nothing
+    ruled); ``ClockError``: a change of the clock without a running clock; ``StaleSequence``:
+    the game moved while the ruling was written (nothing written)."""
+    clock = None
+    if clock_hours:
+        if deadline(game) is None:
+            raise ClockError("no clock is running: a clock ruling needs a decision under way")
+        clock = {"side": game.decision_side, "hours": clock_hours}
+    cmd = rulings.command(admin, reason.strip(), note.strip(), clock)
+    rules = get_rules(game.game)
+    state = service.state(session, game)
+    events = rules.decide(state, cmd)  # RuleError: refused, nothing written
+    expected = game.seq
+    store.begin_write(session, single=False)
+    new_state, _texts = service.append_ruling(session, game, expected, events, cmd, state)
+    if clock is not None:  # only the decision the admin saw: one that passed on meanwhile is left alone
+        seconds = clock_hours * HOUR
+        moved = session.execute(
+            update(Game).where(Game.id == game.id, Game.decision_side == game.decision_side,
+                               Game.decision_since == game.decision_since)
+            .values(decision_extra=Game.decision_extra + seconds, deadline_ts=Game.deadline_ts + seconds,
+                    clock_noted="").execution_options(synchronize_session=False))
+        if moved.rowcount != 1:
+            session.rollback()
+            raise ClockError("the decision has just passed to the other side: look again")
+    store.add_audit(session, admin, rulings.RULING, game.id,
+                    {"seq": expected, "reason": reason.strip(), **({"clock_hours": clock_hours} if clock else {})})
+    session.commit()
+    service.ruled(game, new_state)
+    return new_state.seq
+
+
+def rewind(session: Session, service: GameService, game: Game, admin: str, reason: str, to: int) -> int:
+    """Go back to the moment after the first ``to`` events, which must be the moment before a
+    command, and stand (not struck, nor showing struck events); the log's new length.  The
+    decision then is its side's anew (its clock starts now), and a game over is played on.
+    RuleError, StaleSequence: as ``rule``."""
+    rows = store.events_between(session, game.id, to, to + 1)
+    if not 0 < to < game.seq or not rows or rows[0].command is None:
+        raise RuleError("", "a rewind goes back to the moment before a command: the moment of a command's "
+                            "first event in the log")
+    struck = store.retractions(session, game.id)
+    # a moment stands when it is not struck and nothing before it is struck by something after it
+    if to in struck or any(n < to <= by for n, by in struck.items()):
+        raise RuleError("", f"moment {to} was struck, or shows events struck after it: go back to one that stands")
+    rules = get_rules(game.game)
+    cmd = rulings.rewind_command(admin, reason.strip(), to)
+    events = rulings.rewound(rules.state_to_json, cmd, game.seq, service.state_at(session, game, to))
+    state = service.state(session, game)
+    store.begin_write(session, single=False)
+    new_state, _texts = service.append_ruling(session, game, game.seq, events, cmd, state)
+    if new_state.result is None and game.status == "finished":
+        session.execute(update(Game).where(Game.id == game.id).values(status="active")
+                        .execution_options(synchronize_session=False))
+    clock.handed_over(session, game.id, rules.prompt(new_state).side, service.now())
+    store.add_audit(session, admin, rulings.REWIND, game.id, {"seq": game.seq - 1, "to": to, "reason": reason.strip()})
+    session.commit()
+    service.ruled(game, new_state)
+    return new_state.seq
+
+
+__all__ = ["ClockError", "RuleError", "rewind", "rule"]
