@@ -15,7 +15,7 @@ from typing import Any
 from engine.core import dice, fields, forfeit, undo
 from engine.core.errors import MalformedCommandError, NotYourTurnError, RuleError
 from engine.core.events import Command, Event
-from engine.core.game import Emitter, Outcome, Prompt, RulesBase, check_turn
+from engine.core.game import Emitter, Headline, Outcome, Prompt, RulesBase, check_turn
 from engine.core.visibility import for_viewer
 from engine.games.pacific_battles import (
     arrivals,
@@ -378,6 +378,9 @@ class PacificBattles(RulesBase[PBState]):
         if unit not in state.pieces or seq.step(state.phase) != "movement":
             return {}
         return {h: {"cost": float(c), "path": [], "stops": False} for h, c in impulse.moves(state, unit).items()}
+
+    def headline(self, state: PBState) -> Headline:
+        return Headline(state.turn, flow.turn_name(state.turn), seq.title(state) if state.phase else "")
 
     def end_phase_notes(self, state: PBState) -> list[str]:
         """What ending the phase now leaves undone, for the player to confirm (the board asks
