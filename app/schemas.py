@@ -264,6 +264,8 @@ class RewindIn(BaseModel):
     to: int = Field(..., ge=1, le=2**31 - 1, description="the moment to go back to: the log's length then, "
                                                           "the moment before a command")
     reason: str = Field(..., min_length=1, max_length=1000, description="why: both players read it")
+    agreed: bool = Field(False, description="both players agreed: needed when a side has seen since that moment "
+                                            "what the board then hides (the refusal names it)")
 
 
 class RulingOut(BaseModel):

@@ -132,7 +132,7 @@ def rewind(body: RewindIn, admin: AdminDep, game: GameDep, session: SessionDep, 
     after it struck, never deleted, with a reason; appended to the log as a ``rewound`` event with the
     admin's name (both players read it), and recorded in the admin audit.  409: the game moved meanwhile."""
     try:
-        seq = admin_rulings.rewind(session, service, game, admin, body.reason, body.to)
+        seq = admin_rulings.rewind(session, service, game, admin, body.reason, body.to, body.agreed)
     except RuleError as exc:
         raise HTTPException(422, str(exc)) from None
     except StaleSequence as exc:

@@ -82,10 +82,11 @@ def rule(request: Request, admin: AdminDep, game: GameDep, session: SessionDep, 
 
 @router.post("/games/{game_id}/rewind")
 def rewind(request: Request, admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep,
-           to: int = Form(..., ge=0, le=2**31 - 1), reason: str = Form("", max_length=1000)) -> Response:
+           to: int = Form(..., ge=0, le=2**31 - 1), reason: str = Form("", max_length=1000),
+           agreed: bool = Form(False)) -> Response:
     """Back to moment ``to``: the events after it struck (never deleted), with a reason, in the log."""
     try:
-        admin_rulings.rewind(session, service, game, admin, reason, to)
+        admin_rulings.rewind(session, service, game, admin, reason, to, agreed)
     except RuleError as exc:
         raise HTTPException(422, str(exc)) from None
     except StaleSequence:

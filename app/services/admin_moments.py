@@ -10,7 +10,7 @@ from urllib.parse import quote
 from sqlalchemy.orm import Session
 
 from app.models import Game
-from app.services import fair_dice
+from app.services import admin_rulings, fair_dice
 from app.services.games import GameService
 from app.services.moments import moment_context
 from engine.core.dice import commitment
@@ -31,6 +31,7 @@ def admin_moment(session: Session, service: GameService, game: Game, seq: int, a
     views = [("Everything", href(seq, None), as_side is None)] + \
         [(f"As {side} saw it", href(seq, side), as_side == side) for side in get_rules(game.game).sides]
     event = context["event"] if as_side is None else None  # the full event: never on a side's page
-    desk = {"views": views, "event": event, "commitment": commitment(game.dice_secret),
+    learned = admin_rulings.learned_since(session, service, game, seq) if as_side is None and seq < game.seq else {}
+    desk = {"views": views, "event": event, "commitment": commitment(game.dice_secret), "learned": learned,
             "rolls": fair_dice.rolls(game.dice_secret, event.seq, event.payload) if event is not None else []}
     return context | {"desk": desk, "back": f"/admin/games/{game.id}"}

@@ -15,6 +15,7 @@ from app.services.clock import ClockError, deadline
 from app.services.games import GameService
 from engine.core import rulings
 from engine.core.errors import RuleError
+from engine.core.events import Event
 from engine.games import get_rules
 
 HOUR = 3600
@@ -54,11 +55,24 @@ def rule(session: Session, service: GameService, game: Game, admin: str, reason:
     return new_state.seq
 
 
-def rewind(session: Session, service: GameService, game: Game, admin: str, reason: str, to: int) -> int:
+def learned_since(session: Session, service: GameService, game: Game, to: int) -> dict[str, list[str]]:
+    """What each side has read since moment ``to`` (the events after it, as it read them,
+    taken back or not) that names something the board at ``to`` hides from it: a rewind
+    there leaves it knowing all that."""
+    rules = get_rules(game.game)
+    then = service.state_at(session, game, to)
+    events = [Event(r.type, r.payload, r.side) for r in store.events_between(session, game.id, to, game.seq)]
+    seen = {side: rules.shown(then, events, side) for side in rules.sides}
+    return {side: things for side, things in seen.items() if things}
+
+
+def rewind(session: Session, service: GameService, game: Game, admin: str, reason: str, to: int,
+           agreed: bool = False) -> int:
     """Go back to the moment after the first ``to`` events, which must be the moment before a
     command, and stand (not struck, nor showing struck events); the log's new length.  The
     decision then is its side's anew (its clock starts now), and a game over is played on.
-    RuleError, StaleSequence: as ``rule``."""
+    A rewind across a reveal (a side has seen since what the board then hides) needs
+    ``agreed``: the admin's word that both players agreed.  RuleError, StaleSequence: as ``rule``."""
     rows = store.events_between(session, game.id, to, to + 1)
     if not 0 < to < game.seq or not rows or rows[0].command is None:
         raise RuleError("", "a rewind goes back to the moment before a command: the moment of a command's "
@@ -67,6 +81,11 @@ def rewind(session: Session, service: GameService, game: Game, admin: str, reaso
     # a moment stands when it is not struck and nothing before it is struck by something after it
     if to in struck or any(n < to <= by for n, by in struck.items()):
         raise RuleError("", f"moment {to} was struck, or shows events struck after it: go back to one that stands")
+    learned = learned_since(session, service, game, to)
+    if learned and not agreed:
+        raise RuleError("", "since that moment " + "; ".join(f"{side} has seen {len(things)} thing(s) the board "
+                                                             "then hides" for side, things in learned.items())
+                        + ": rewind only with both players' agreement (say so)")
     rules = get_rules(game.game)
     cmd = rulings.rewind_command(admin, reason.strip(), to)
     events = rulings.rewound(rules.state_to_json, cmd, game.seq, service.state_at(session, game, to))
@@ -77,10 +96,11 @@ def rewind(session: Session, service: GameService, game: Game, admin: str, reaso
         session.execute(update(Game).where(Game.id == game.id).values(status="active")
                         .execution_options(synchronize_session=False))
     clock.handed_over(session, game.id, rules.prompt(new_state).side, service.now())
-    store.add_audit(session, admin, rulings.REWIND, game.id, {"seq": game.seq - 1, "to": to, "reason": reason.strip()})
+    store.add_audit(session, admin, rulings.REWIND, game.id, {"seq": game.seq - 1, "to": to, "reason": reason.strip(),
+                                                             **({"agreed": True} if learned else {})})
     session.commit()
     service.ruled(game, new_state)
     return new_state.seq
 
 
-__all__ = ["ClockError", "RuleError", "rewind", "rule"]
+__all__ = ["ClockError", "RuleError", "learned_since", "rewind", "rule"]

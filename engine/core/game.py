@@ -125,18 +125,21 @@ class RulesBase(Generic[S]):
         hidden in this game); a step that removes any of it from its own side is a reveal."""
         return []
 
-    def shows(self, before: S, events: list[Event], viewer: str | None) -> bool:
-        """Whether ``events`` (a step decided in ``before``), as ``viewer`` may read them,
-        name anything hidden from ``viewer`` in ``before`` (a plain search of their data; a
-        game with names inside names searches more carefully)."""
+    def shown(self, before: S, events: list[Event], viewer: str | None) -> list[str]:
+        """What ``events`` (decided from ``before`` on), as ``viewer`` may read them, name of
+        the things hidden from ``viewer`` in ``before`` (a plain search of their data; a game
+        with names inside names searches more carefully)."""
         hidden = self.secrets(before, viewer)
         if not hidden:
-            return False
+            return []
         from engine.core.visibility import for_viewer
 
         texts = [json.dumps(seen.data, sort_keys=True, default=str) for e in events
                  if (seen := for_viewer(e, viewer, getattr(self, "sides", ()))) is not None]
-        return any(h in t for h in hidden for t in texts)
+        return sorted({h for h in hidden for t in texts if h in t})
+
+    def shows(self, before: S, events: list[Event], viewer: str | None) -> bool:
+        return bool(self.shown(before, events, viewer))
 
     def end_phase_notes(self, state: S) -> list[str]:
         """What ending the current phase now will cost, for the player to confirm."""

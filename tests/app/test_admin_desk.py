@@ -249,3 +249,35 @@ def test_every_admin_page_answers_for_both_games(client: TestClient, game: dict[
             for side in sides:
                 page = admin_get(client, f"/admin/games/{gid}/at/{seq}", **{"as": side}).text
                 assert f"Moment {seq} of {last}" in page and f"<strong>{side}</strong>" in page
+
+
+def test_a_rewind_across_a_reveal_names_what_each_side_saw_and_needs_both_players_agreement(
+        client: TestClient) -> None:
+    """Issue 34: rewound across the reveal of the sealed air allocations, each side would know
+    again what the board hides: the admin's moment page names it, and the rewind needs the
+    admin's word that both players agreed."""
+    g, _ = pb_set_up(client)
+    gid, allocations, before_allocating = g["id"], 0, None
+    for _ in range(200):
+        if allocations == 2:
+            break
+        side, legal = next((s, lg) for s in ("Allied", "Japanese")
+                           if (lg := client.get(f"/api/games/{gid}/legal", headers=bearer(g[s])).json())["your_turn"])
+        cmd = next(c for c in legal["commands"] if c["type"] != "undo")
+        if cmd["type"] == "allocate":
+            allocations += 1
+            if allocations == 2:  # the moment one allocation is sealed and the other not yet made
+                before_allocating = legal["seq"]
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(g[side]),
+                        json={**cmd, "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+    assert before_allocating is not None
+    desk = admin_get(client, f"/admin/games/{gid}/at/{before_allocating}").text
+    assert "A rewind here crosses a reveal" in desk and "Japanese has seen" in desk and 'name="agreed"' in desk
+    body = {"to": before_allocating, "reason": "the Allies misclicked their allocation"}
+    r = client.post(f"/api/admin/games/{gid}/rewind", auth=ADMIN, json=body)
+    assert r.status_code == 422 and "has seen" in r.json()["detail"] and "agreement" in r.json()["detail"]
+    r = client.post(f"/api/admin/games/{gid}/rewind", auth=ADMIN, json={**body, "agreed": True})
+    assert r.status_code == 200, r.text
+    audit = admin_get(client, "/admin/audit").text
+    assert "rewound" in audit and "agreed" in audit

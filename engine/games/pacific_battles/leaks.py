@@ -80,7 +80,8 @@ def hidden_things(state: PBState, viewer: str | None) -> list[str]:
         mine = state.round.for_side(viewer) if viewer in SIDES else None
         if sealed is not None and sealed != mine:  # as the sealed event and the view would hold it
             text = json.dumps(sealed, sort_keys=True)
-            out.update((f'"decision": {text}', f'"allocated": {text}'))
+            # as the sealed event, the view and the reveal (``"decisions": {side: ...}``) hold it
+            out.update((f'"decision": {text}', f'"allocated": {text}', f'"{owner}": {text}'))
     if viewer in SIDES:
         out.update(_untold(state, viewer))
     return sorted(out)

@@ -415,14 +415,14 @@ class PacificBattles(RulesBase[PBState]):
     def described_commands(self, state: PBState, side: str) -> list[dict[str, Any]]:
         return planning.describe_allocate(state, side)
 
-    def shows(self, before: PBState, events: list[Event], viewer: str | None) -> bool:
+    def shown(self, before: PBState, events: list[Event], viewer: str | None) -> list[str]:
         """As the core's, with the leak checker's whole-word search ("4 Inf" is not in "24 Inf")."""
         from engine.games.pacific_battles.leaks import find
 
         hidden = self.secrets(before, viewer)
         texts = [json.dumps(seen.data, sort_keys=True) for e in events
                  if (seen := for_viewer(e, viewer, self.sides)) is not None]
-        return bool(hidden and texts and find(hidden, "\n".join(texts)))
+        return find(hidden, "\n".join(texts)) if hidden and texts else []
 
     def secrets(self, state: PBState, viewer: str | None) -> list[str]:
         """What ``viewer`` may not know now (for the leak checker, engine/games/pacific_battles/leaks.py)."""
