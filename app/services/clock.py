@@ -68,6 +68,7 @@ def view(game: Game, now: datetime) -> dict[str, Any] | None:
     return {
         "days_per_decision": game.move_days, "vacation_days": game.vacation_days,
         "deciding": game.decision_side if end is not None else None,
+        "deciding_sides": deciding_sides(game) if end is not None else [],
         "since": game.decision_since.isoformat() if end is not None and game.decision_since else None,
         "deadline": end.isoformat() if end is not None else None,
         "overdue": end is not None and now >= end,
@@ -76,6 +77,15 @@ def view(game: Game, now: datetime) -> dict[str, Any] | None:
                             if s.vacation_until and _aware(s.vacation_until) > now else None}
                      for side, s in sorted(seats.items())},
     }
+
+
+def deciding_sides(game: Game) -> list[str]:
+    """Every side whose decision the clock waits for: both, in a decision they make at once
+    (a secret air allocation: each decides against the same deadline), else the one."""
+    sides = [s for s in (game.to_move or "").split(",") if s]
+    if game.decision_side is not None and game.decision_side not in sides:
+        sides = [game.decision_side]
+    return sides
 
 
 def words(left: int) -> str:
@@ -154,7 +164,7 @@ def grant(session: Session, game: Game, seat: Seat, days: int, now: datetime) ->
     end = deadline(game)
     if end is None:
         raise ClockError("no clock is running")
-    if seat.side == game.decision_side:
+    if seat.side in deciding_sides(game):
         raise ClockError("only your opponent can give you more time")
     if not 1 <= days <= 14:
         raise ClockError("grant 1 to 14 days")
@@ -222,16 +232,16 @@ def _note(session: Session, notices: Notices, game: Game, what: str, end: dateti
                               .values(clock_noted=what).execution_options(synchronize_session=False))
     if claimed.rowcount != 1:
         return 0
-    late = game.decision_side
+    late = deciding_sides(game)  # both, in a decision they make at once
     name = store.game_name(game)
-    about = f"{game.id}:clock:{int(end.timestamp())}"  # one of each per deadline
+    about = f"{game.id}:clock:{int(end.timestamp())}"  # one of each per deadline and seat
     for seat in game.seats:
-        if what == "reminded" and seat.side == late:
-            notices.tell(session, seat, "reminder", f"{about}:remind",
+        if what == "reminded" and seat.side in late:
+            notices.tell(session, seat, "reminder", f"{about}:remind:{seat.side}",
                          f"Reminder: your decision in {name} is due by {end:%d %b %H:%M} UTC")
-        elif what == "overdue" and seat.side != late:
-            notices.tell(session, seat, "overdue", f"{about}:overdue",
-                         f"{late} has run out of time in {name}: claim the game or give them more time")
+        elif what == "overdue" and seat.side not in late:
+            notices.tell(session, seat, "overdue", f"{about}:overdue:{seat.side}",
+                         f"{' and '.join(late)} has run out of time in {name}: claim the game or give them more time")
     return 1
 
 

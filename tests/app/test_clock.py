@@ -156,10 +156,12 @@ def test_when_both_decide_at_once_each_clock_runs_from_the_start_and_neither_may
     allocates second has had its time since the allocation began, not since the other's
     answer; while both still owe, neither may claim the game."""
     created = client.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Japanese",
-                                              "name": "Hyakutake", "move_days": 3}).json()
+                                              "name": "Hyakutake", "move_days": 3,
+                                              "email": "hyakutake@example.org"}).json()
     gid = created["game_id"]
     joined = client.post(f"/api/games/{gid}/join", json={"token": created["invite_url"].split("token=")[1],
-                                                         "name": "Vandegrift"}).json()
+                                                         "name": "Vandegrift",
+                                                         "email": "vandegrift@example.net"}).json()
     client.cookies.clear()
     tokens = {"Japanese": created["token"], "Allied": joined["token"]}
     while True:  # the Japanese set-up, then both allocate
@@ -170,7 +172,15 @@ def test_when_both_decide_at_once_each_clock_runs_from_the_start_and_neither_may
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(tokens["Japanese"]),
                         json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text
-    started = datetime.fromisoformat(clock_of(client, {"id": gid})["since"])
+    joint = clock_of(client, {"id": gid})
+    assert joint["deciding_sides"] == ["Allied", "Japanese"]  # each side's clock: the same deadline for both
+    started = datetime.fromisoformat(joint["since"])
+    for side in ("Japanese", "Allied"):  # neither may give the other time: both owe a decision
+        r = client.post(f"/api/games/{gid}/clock/grant", headers=bearer(tokens[side]), json={"days": 1})
+        assert r.status_code == 409 and "opponent" in r.text, r.text
+    assert tick(client, moved.now + timedelta(days=3 * 0.81)) == 1  # both are reminded: each owes its decision
+    reminded = {m["to"] for m in outbox(client) if m["kind"] == "reminder" and m["game_id"] == gid}
+    assert reminded == {"hyakutake@example.org", "vandegrift@example.net"}
     moved.now += 4 * DAY  # both are late now
     for side in ("Japanese", "Allied"):
         r = client.post(f"/api/games/{gid}/clock/claim", headers=bearer(tokens[side]))
@@ -181,7 +191,7 @@ def test_when_both_decide_at_once_each_clock_runs_from_the_start_and_neither_may
                     json={"type": "allocate", "data": alloc["data"], "expected_seq": legal["seq"]})
     assert r.status_code == 200, r.text
     now = clock_of(client, {"id": gid})
-    assert now["deciding"] == "Japanese"
+    assert now["deciding"] == "Japanese" and now["deciding_sides"] == ["Japanese"]
     assert datetime.fromisoformat(now["since"]) == started  # not a fresh three days from the Allies' answer
     assert now["overdue"] is True
     r = client.post(f"/api/games/{gid}/clock/claim", headers=bearer(tokens["Allied"]))
