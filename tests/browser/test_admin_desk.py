@@ -42,3 +42,69 @@ def test_from_the_list_to_a_moment_as_each_side_saw_it(browser: Browser, server:
         page.screenshot(path=str(artifacts / "admin-moment-as-ij.png"))
     finally:
         context.close()
+
+
+def _placed(http: httpx.Client, gid: str, token: str, side: str, n: int) -> list[int]:
+    """``side`` places ``n`` units of its set-up; the moment before each placement."""
+    auth, moments = {"Authorization": f"Bearer {token}"}, []
+    for _ in range(n):
+        legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
+        place = next(c for c in legal["commands"] if c["type"] == "place")
+        moments.append(legal["seq"])
+        assert http.post(f"/api/games/{gid}/commands", headers=auth,
+                         json={**place, "expected_seq": legal["seq"]}).status_code == 200
+    return moments
+
+
+def test_the_desk_rules_and_rewinds_a_game_of_each_with_take_backs(browser: Browser, server: str,
+                                                                    artifacts: Path) -> None:
+    """Issue 34: through the admin's pages, a game of each game with a take-back, a ruling and
+    a rewind; each shows in the players' logs, the audit, and the game still verifies."""
+    games = []
+    with httpx.Client(base_url=server, timeout=30) as http:
+        gid, token, _ = two_player_game(http)
+        games.append((gid, token, "US"))
+        made = http.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Japanese",
+                                             "name": "Hyakutake"}).json()
+        http.post(f"/api/games/{made['game_id']}/join", json={"token": made["invite_url"].split("token=")[1],
+                                                              "name": "Vandegrift"})
+        http.cookies.clear()
+        games.append((made["game_id"], made["token"], "Japanese"))
+        firsts = {}
+        for gid, token, side in games:
+            firsts[gid] = _placed(http, gid, token, side, 3)[0]
+            auth = {"Authorization": f"Bearer {token}"}
+            undo = next(c for c in http.get(f"/api/games/{gid}/legal", headers=auth).json()["commands"]
+                        if c["type"] == "undo")
+            seq = http.get(f"/api/games/{gid}/legal", headers=auth).json()["seq"]
+            assert http.post(f"/api/games/{gid}/commands", headers=auth,
+                             json={**undo, "expected_seq": seq}).status_code == 200  # a take-back
+    context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000},
+                                  http_credentials={"username": ADMIN[0], "password": ADMIN[1]})
+    try:
+        page = context.new_page()
+        for n, (gid, token, side) in enumerate(games):
+            page.goto(f"/admin/games/{gid}")
+            figures = page.locator(f'tr.side-figures[data-side="{side}"]')
+            expect(figures).to_contain_text("1 (")  # one take-back, and the events it struck
+            rulings = page.locator("#rulings")
+            rulings.locator('input[name="note"]').fill("The set-up stands as placed")
+            rulings.locator('form[action$="/rulings"] input[name="reason"]').fill("asked by both players")
+            rulings.get_by_role("button", name="Write the ruling into the log").click()
+            expect(page.locator("#rulings")).to_be_visible()
+            rulings = page.locator("#rulings")
+            rulings.locator('input[name="to"]').fill(str(firsts[gid]))  # the moment before the first placement
+            rulings.locator('form[action$="/rewind"] input[name="reason"]').fill("a misplaced set-up, by consent")
+            rulings.get_by_role("button", name="Rewind: strike every event after it").click()
+            expect(page.locator("#rulings")).to_be_visible()
+            page.screenshot(path=str(artifacts / f"admin-desk-ruled-{n}.png"), full_page=True)
+            with httpx.Client(base_url=server, timeout=30) as http:
+                log = http.get(f"/api/games/{gid}/log", params={"limit": 1000},
+                               headers={"Authorization": f"Bearer {token}"}).json()["items"]
+                assert [e["type"] for e in log][-2:] == ["ruling", "rewound"], [e["type"] for e in log][-4:]
+                assert "The set-up stands as placed" in str(log)
+                assert http.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"] is True
+        page.goto("/admin/audit")
+        expect(page.locator("body")).to_contain_text("rewound")
+    finally:
+        context.close()
