@@ -114,6 +114,12 @@ class RulesBase(Generic[S]):
         (docs/api-map.md): hexes, hexsides, places, objectives, boxes, the terrain chart."""
         raise NotInThisGame(f"{getattr(self, 'title', 'this game')} has no map")
 
+    def draw_inputs(self, before: S, event: Event) -> dict[str, Any] | None:
+        """For an event that records a random draw (a marker from a cup: ``dice.draw``), what
+        went into it, from the state ``before`` it: {"pool", "index", "drawn"}; None for any
+        other event (a game without draws)."""
+        return None
+
     def described_commands(self, state: S, side: str) -> list[dict[str, Any]]:
         """Commands too many to list, each as its type, a text, its rule and a JSON Schema of
         its data (with ``x-`` keys for what JSON Schema cannot say), made by the same code

@@ -281,3 +281,24 @@ def test_a_rewind_across_a_reveal_names_what_each_side_saw_and_needs_both_player
     assert r.status_code == 200, r.text
     audit = admin_get(client, "/admin/audit").text
     assert "rewound" in audit and "agreed" in audit
+
+
+def test_a_draw_shows_its_inputs_and_that_the_secret_gives_it(client: TestClient) -> None:
+    """Issue 34, "dice and draws with their inputs and results": a command marker drawn from a
+    cup, at its moment, with the pool as it stood and the check that the game's secret draws it."""
+    g, _ = pb_set_up(client)
+    gid = g["id"]
+    for _ in range(20):  # the set-up ends, turn 1 begins: the markers are drawn
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(g["Japanese"])).json()
+        log = admin_get(client, f"/api/admin/games/{gid}/log", limit=1000).json()["items"]
+        drawn = [e for e in log if e["type"] == "marker_drawn"]
+        if drawn or not legal["your_turn"]:
+            break
+        cmd = next(c for c in legal["commands"] if c["type"] != "undo")
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(g["Japanese"]),
+                        json={**cmd, "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+    assert drawn, [e["type"] for e in log][-10:]
+    moment = admin_get(client, f"/admin/games/{gid}/at/{drawn[0]['seq'] + 1}").text
+    assert "Drawn: <strong>" in moment and "The secret gives exactly this draw." in moment
+    assert drawn[0]["data"]["marker"] in moment.split('class="small draw"')[1]

@@ -412,6 +412,14 @@ class PacificBattles(RulesBase[PBState]):
                 notes.append(f"{left} air strike point(s) not placed are lost this phase (16.8)")
         return notes
 
+    def draw_inputs(self, before: PBState, event: Event) -> dict[str, Any] | None:
+        """A command marker drawn from its side's pool (planning.draw_one): the pool, sorted,
+        as it stood before the draw."""
+        if event.type != "marker_drawn" or "marker" not in event.data:
+            return None
+        side = event.data.get("side")
+        return {"pool": sorted(before.pool.get(side, [])), "index": 0, "drawn": event.data["marker"]}
+
     def described_commands(self, state: PBState, side: str) -> list[dict[str, Any]]:
         return planning.describe_allocate(state, side)
 
