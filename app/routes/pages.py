@@ -189,10 +189,14 @@ def new_game(request: Request, session: SessionDep, service: ServiceDep, setting
 
 
 @router.get("/join/{game_id}", response_class=HTMLResponse)
-def join_page(request: Request, game: GameDep, token: str = "") -> Response:
+def join_page(request: Request, game: GameDep, session: SessionDep, service: ServiceDep, settings: SettingsDep,
+              token: str = "") -> Response:
     if token:  # an old-style link with the secret in the query: move it into the fragment
         return RedirectResponse(f"/join/{game.id}#token={quote(token, safe='')}", status_code=303)
-    return page(request, "join.html", game=game, which=get_rules(game.game).title)
+    if _seat_from_cookie(request, game, session, service, settings) is not None:
+        return RedirectResponse(f"/games/{game.id}", status_code=303)  # this browser plays here: its board
+    used = all(s.joined_at is not None for s in game.seats)  # both seats taken: nothing left to join
+    return page(request, "join.html", game=game, which=get_rules(game.game).title, used=used)
 
 
 @posts.post("/join/{game_id}")

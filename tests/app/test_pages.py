@@ -99,6 +99,13 @@ def test_join_page_and_joining_by_form(client: TestClient) -> None:
     html = client.get(f"/games/{created['game_id']}").text
     assert "You</span> <strong>IJ" in html and "Bob" in html
     assert client.post(f"/join/{created['game_id']}", data={"token": "nope", "name": "Eve"}).status_code == 403
+    # the browser that joined, opening the invitation again, is taken to its board
+    again = client.get(f"/join/{created['game_id']}", follow_redirects=False)
+    assert again.status_code == 303 and again.headers["location"] == f"/games/{created['game_id']}"
+    # anyone else finds the invitation used: no form to fill in and be refused
+    client.cookies.clear()
+    used = client.get(f"/join/{created['game_id']}").text
+    assert "This invitation has been used" in used and 'id="token-form"' not in used
 
 
 def test_everything_a_user_types_is_escaped(client: TestClient) -> None:
