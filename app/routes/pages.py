@@ -88,8 +88,10 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
         game = seat.game
         prompt = get_rules(game.game).prompt(service.state(session, game))
         yours = seat.side in prompt.acting  # both sides of a decision made at once
-        mine.append({"game": game, "seat": seat, "your_move": yours,
-                     "waiting": prompt.text if yours else prompt.waiting})
+        end = clock.deadline(game)
+        mine.append({"game": game, "seat": seat, "your_move": yours, "name": get_rules(game.game).title,
+                     "waiting": prompt.text if yours else prompt.waiting,
+                     "deadline": f"{end:%d %b %H:%M} UTC" if end is not None else None})
     mine.sort(key=lambda m: m["game"].updated_at, reverse=True)  # newest first,
     mine.sort(key=lambda m: not m["your_move"])  # and the games waiting for you before the others
     rules = get_rules("first_blood")

@@ -24,6 +24,9 @@ def test_landing_page_starts_a_game_and_lists_it_with_your_move(client: TestClie
     gid = new_game(client, "US", "Alice", "Friendly game")
     page = client.get("/").text
     assert f"/games/{gid}" in page and "Friendly game" in page and "your move" in page
+    # your games first, named by game, above the forms that start new ones
+    assert page.index("Your games") < page.index("Start a game")
+    assert "First Blood: The Guadalcanal Campaign: &ldquo;Friendly game&rdquo;" in page
 
 
 def test_game_page_shows_turn_phase_prompt_map_and_invitation(client: TestClient) -> None:
