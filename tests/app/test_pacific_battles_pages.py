@@ -124,6 +124,7 @@ def test_the_invitation_and_the_mails_name_the_game(client: TestClient) -> None:
     created = client.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Japanese",
                                               "name": "Hyakutake", "email": "hyakutake@example.org"}).json()
     gid = created["game_id"]
+    client.cookies.clear()  # the invited player's browser (the creator's is taken to its board)
     invitation = client.get(f"/join/{gid}").text
     assert "You are invited to a game of Pacific Battles Vol. 1: Guadalcanal" in invitation
     assert "First Blood" not in invitation.split("<footer")[0]

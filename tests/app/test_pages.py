@@ -147,6 +147,7 @@ def test_spectators_see_the_board_but_cannot_act(client: TestClient) -> None:
     client.cookies.clear()
     html = client.get(f"/games/{gid}").text
     assert "spectator" in html and "cmd-end_phase" not in html
+    assert 'id="watching"' in html and 'href="/signin"' in html  # a player on a new device: how to sign in
     seq = client.get(f"/api/games/{gid}").json()["seq"]
     r = client.post(f"/games/{gid}/command", data={"type": "place", "data": '{"unit": "us-1-1", "to": "0709"}',
                                                    "seq": seq})
