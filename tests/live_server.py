@@ -235,6 +235,18 @@ def set_up_and_hand_over(http: Any, game_id: str, token: str, side: str = "US") 
         assert r.status_code == 200, r.text
 
 
+def place_set_up(http: Any, game_id: str, token: str, n: int) -> list[int]:
+    """The seat ``token`` places ``n`` units of its set-up; the moment before each placement."""
+    auth, moments = {"Authorization": f"Bearer {token}"}, []
+    for _ in range(n):
+        legal = http.get(f"/api/games/{game_id}/legal", headers=auth).json()
+        place = next(c for c in legal["commands"] if c["type"] == "place")
+        moments.append(legal["seq"])
+        answer = http.post(f"/api/games/{game_id}/commands", headers=auth, json={**place, "expected_seq": legal["seq"]})
+        assert answer.status_code == 200, answer.text
+    return moments
+
+
 def simple_pick(commands: list[dict[str, Any]]) -> dict[str, Any]:
     """A deterministic legal command: the first placement, else end the phase, else the first."""
     for kind in ("place", "end_phase"):

@@ -9,19 +9,14 @@ from pathlib import Path
 
 import httpx
 from conftest import ADMIN
-from live_server import two_player_game
+from live_server import place_set_up, two_player_game
 from playwright.sync_api import Browser, expect
 
 
 def test_from_the_list_to_a_moment_as_each_side_saw_it(browser: Browser, server: str, artifacts: Path) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
         gid, token, _ = two_player_game(http)
-        auth = {"Authorization": f"Bearer {token}"}
-        for _ in range(3):  # three US set-up placements
-            legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
-            place = next(c for c in legal["commands"] if c["type"] == "place")
-            assert http.post(f"/api/games/{gid}/commands", headers=auth,
-                             json={**place, "expected_seq": legal["seq"]}).status_code == 200
+        place_set_up(http, gid, token, 3)  # three US set-up placements
         last = http.get(f"/api/games/{gid}").json()["seq"]
     context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000},
                                   http_credentials={"username": ADMIN[0], "password": ADMIN[1]})
@@ -44,18 +39,6 @@ def test_from_the_list_to_a_moment_as_each_side_saw_it(browser: Browser, server:
         context.close()
 
 
-def _placed(http: httpx.Client, gid: str, token: str, side: str, n: int) -> list[int]:
-    """``side`` places ``n`` units of its set-up; the moment before each placement."""
-    auth, moments = {"Authorization": f"Bearer {token}"}, []
-    for _ in range(n):
-        legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
-        place = next(c for c in legal["commands"] if c["type"] == "place")
-        moments.append(legal["seq"])
-        assert http.post(f"/api/games/{gid}/commands", headers=auth,
-                         json={**place, "expected_seq": legal["seq"]}).status_code == 200
-    return moments
-
-
 def test_the_desk_rules_and_rewinds_a_game_of_each_with_take_backs(browser: Browser, server: str,
                                                                     artifacts: Path) -> None:
     """Issue 34: through the admin's pages, a game of each game with a take-back, a ruling and
@@ -71,8 +54,8 @@ def test_the_desk_rules_and_rewinds_a_game_of_each_with_take_backs(browser: Brow
         http.cookies.clear()
         games.append((made["game_id"], made["token"], "Japanese"))
         firsts = {}
-        for gid, token, side in games:
-            firsts[gid] = _placed(http, gid, token, side, 3)[0]
+        for gid, token, _side in games:
+            firsts[gid] = place_set_up(http, gid, token, 3)[0]
             auth = {"Authorization": f"Bearer {token}"}
             undo = next(c for c in http.get(f"/api/games/{gid}/legal", headers=auth).json()["commands"]
                         if c["type"] == "undo")

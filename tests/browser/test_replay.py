@@ -7,19 +7,14 @@ import re
 from pathlib import Path
 
 import httpx
-from live_server import two_player_game
+from live_server import place_set_up, two_player_game
 from playwright.sync_api import Browser, expect
 
 
 def test_the_arrow_keys_and_play_step_through_the_moments(browser: Browser, server: str, artifacts: Path) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
         gid, token, _ = two_player_game(http)
-        auth = {"Authorization": f"Bearer {token}"}
-        for _ in range(4):  # four US set-up placements
-            legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
-            place = next(c for c in legal["commands"] if c["type"] == "place")
-            assert http.post(f"/api/games/{gid}/commands", headers=auth,
-                             json={**place, "expected_seq": legal["seq"]}).status_code == 200
+        place_set_up(http, gid, token, 4)  # four US set-up placements
         last = http.get(f"/api/games/{gid}").json()["seq"]
     context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
     try:
