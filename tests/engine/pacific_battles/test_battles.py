@@ -324,16 +324,22 @@ def test_15_5_banzai_turns_a_contact_into_ae_when_the_japanese_attack() -> None:
     assert s.pool["Japanese"].count("Banzai!") == in_pool + 1  # back to the pool
 
 
+def banzai_attack(unit: str) -> PBState:
+    """``unit`` attacks the 1st Marines at C with Banzai! played on the battle, fought and
+    passed by the Allies: the CRT is to be chosen."""
+    s = combat_position({unit: (unit, R[0]), "1 Mar": ("1 Mar", C)}, first="Japanese", hand={"Japanese": ["Banzai!"]})
+    declare(s, "Japanese", [C], [unit])
+    play(s, "play", "Japanese", marker="Banzai!", target="0")
+    play(s, "fight", "Japanese")
+    play(s, "pass", "Allied")
+    return s
+
+
 def test_15_5_the_preview_shows_the_results_banzai_gives_and_a_raid_may_then_eliminate() -> None:
     """R-PB-15.5: the marker's text ("treat Bloodbath and Contact results as AE when Japanese
     are attacking") prevails over R-PB-CRT's "a Raid never eliminates a whole force", and the
     CRT preview both sides read shows the results as they will be applied."""
-    s = combat_position({"124 Inf": ("124 Inf", R[0]), "1 Mar": ("1 Mar", C)}, first="Japanese",
-                        hand={"Japanese": ["Banzai!"]})
-    declare(s, "Japanese", [C], ["124 Inf"])
-    play(s, "play", "Japanese", marker="Banzai!", target="0")
-    play(s, "fight", "Japanese")
-    play(s, "pass", "Allied")
+    s = banzai_attack("124 Inf")
     for side in ("Japanese", "Allied"):
         preview = RULES.view(s, side)["battle_preview"]
         assert preview["column"] == "150-199%" and preview["markers"] == ["Banzai!"]
@@ -343,12 +349,7 @@ def test_15_5_the_preview_shows_the_results_banzai_gives_and_a_raid_may_then_eli
 
 
 def test_15_5_banzai_japanese_ignore_a_retreat_result() -> None:
-    s = combat_position({"Kuma Bn": ("Kuma Bn", R[0]), "1 Mar": ("1 Mar", C)}, first="Japanese",
-                        hand={"Japanese": ["Banzai!"]})
-    declare(s, "Japanese", [C], ["Kuma Bn"])
-    play(s, "play", "Japanese", marker="Banzai!", target="0")
-    play(s, "fight", "Japanese")
-    play(s, "pass", "Allied")
+    s = banzai_attack("Kuma Bn")
     force_dice(s, {(1, 0): 1})
     events = play(s, "crt", "Japanese", table="raid")
     r = resolved(events)
