@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from engine.bots import BotInput, make_bot
+from engine.bots import make_bot
 from engine.bots.base import sub_seed
+from engine.bots.seat import Seats
 from engine.core.dice import derive_secret
-from engine.core.events import Command, Event
+from engine.core.events import Command
 from engine.core.game import replay
-from engine.core.visibility import for_viewer
 from engine.games import get_rules
 
 MAX_DECISIONS = 20_000
@@ -50,27 +50,16 @@ def play(game: str, a: str, b: str, a_side: str, seed: int, pair: int,
     try:
         events = rules.create("campaign", {}, derive_secret(f"{seed}:{pair}", "arena"))
         state = replay(rules, events)
-        readable: dict[str, list[Event]] = {s: [] for s in sides}
-
-        def hand_out(new: list[Event]) -> None:
-            for e in new:
-                for s in sides:
-                    seen = for_viewer(e, s, sides)
-                    if seen is not None:
-                        readable[s].append(seen)
-
-        hand_out(events)
+        seats = Seats(rules, events)
         for _ in range(MAX_DECISIONS):
             prompt = rules.prompt(state)
             if prompt.side is None:
                 break
             side = prompt.side
-            legal = rules.legal_commands(state, side)
-            if not legal:
+            inp = seats.input_for(state, side, sub_seed(seed, pair, side, levels[side]), seconds)
+            if not inp.legal:
                 out.error = f"dead end at event {state.seq}"
                 break
-            inp = BotInput(game, side, tuple(readable[side]), rules.view(state, side, legal), tuple(legal),
-                           sub_seed(seed, pair, side, levels[side]), seconds)
             started = time.perf_counter()
             cmd = bots[side].decide(inp).command
             if side == a_side:
@@ -79,7 +68,7 @@ def play(game: str, a: str, b: str, a_side: str, seed: int, pair: int,
             new = rules.decide(state, Command(cmd.type, cmd.data, side))
             for e in new:
                 rules.apply(state, e)
-            hand_out(new)
+            seats.hand_out(new)
         else:
             out.error = "too many decisions"
         out.winner = (state.result or {}).get("winner")
