@@ -11,13 +11,13 @@ whether its retreat is cut by ZOC and rivers, §7.9).  Unit values are in ``odds
 from __future__ import annotations
 
 from engine.bots.first_blood import odds
-from engine.bots.first_blood.picture import FAR, Picture, entry_hexes
+from engine.bots.first_blood.picture import FAR, Picture, entry_hexes, picture
 from engine.core.hexes import distance_between
 from engine.games.first_blood import queries as q
 from engine.games.first_blood import tables
 from engine.games.first_blood.oob import LAST_TURN
 from engine.games.first_blood.phases import movement
-from engine.games.first_blood.state import is_map_hex
+from engine.games.first_blood.state import ELIMINATED, FBState, is_map_hex
 
 NO_PLACE = -1e6  # a place the unit may not end in (a full hex, §6.4)
 STRANDED = -20.0  # left on an entry point: eliminated at the end of its combat phase (§5)
@@ -28,6 +28,7 @@ US_GARRISON = (14.0, 7.0, 3.0)  # the 1st, 2nd, 3rd US unit on a strip hex: no I
 US_HUNT = 0.5  # per hex nearer to the nearest IJ unit on the map
 JOINERS = 6  # at most two full stacks attack one hex
 EXPOSURE = 0.8  # how much of a threatened stack's expected net loss counts
+PLACE_WEIGHT = 0.5  # a unit's place against its material worth, in a whole position
 
 
 def trapped(pic: Picture, defender: str, hex_id: str, extra_zoc: tuple[str, ...] = ()) -> bool:
@@ -178,3 +179,36 @@ def place_value(pic: Picture, uid: str, loc: str, own: dict[str, list[str]], pla
             value += prospects(pic, uid, loc, own)
         return value
     return objective(pic, uid, loc, stack, placing)
+
+
+WIN = 1000.0
+
+
+def position_value(state: FBState, side: str) -> float:
+    """The whole position for ``side``: the game's result if it is over, else material
+    (every ground unit not eliminated, at its value) and each side's units' places
+    (objective less exposure), own less the enemy's."""
+    if state.result is not None:
+        winner = state.result.get("winner")
+        return WIN if winner == side else -WIN if winner else 0.0
+    pictures = {s: picture(state, s) for s in q.SIDES}
+    total = 0.0
+    for s, pic in pictures.items():
+        sign = 1.0 if s == side else -1.0
+        own: dict[str, list[str]] = {}
+        for u, h in pic.pos.items():
+            if q.spec(u).side == s:
+                own.setdefault(h, []).append(u)
+        value = 0.0
+        for uid, u in state.units.items():
+            spec = q.spec(uid)
+            if spec.side != s or spec.kind != "ground" or u.loc == ELIMINATED:
+                continue
+            value += odds.unit_value(uid)
+            if q.in_play(u.loc):
+                stack = [v for v in own.get(u.loc, []) if v != uid] if is_map_hex(u.loc) else []
+                value += PLACE_WEIGHT * objective(pic, uid, u.loc, stack, placing=u.loc.startswith("box:"))
+        for h, stack in own.items():
+            value -= EXPOSURE * exposure(pic, s, h, stack)
+        total += sign * value
+    return total

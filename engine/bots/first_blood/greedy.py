@@ -31,6 +31,7 @@ from engine.games.first_blood.rules import RULES
 from engine.games.first_blood.state import CAP, FBState, is_map_hex
 
 GAIN = 0.3  # a unit moves only for more than this (each step is a command: no dithering)
+MANY = 4  # alternatives a ranking offers at most, per choice
 SUPPORT_GAIN = 0.2  # an air or naval unit supports an attack that gains more than this
 
 
@@ -53,25 +54,35 @@ class FirstBloodGreedy:
 
 def best_command(state: FBState, side: str, legal: list[Command]) -> Command:
     """The greedy choice among ``legal`` (taking back excluded) in the believed ``state``."""
+    return ranked(state, side, legal)[0]
+
+
+def ranked(state: FBState, side: str, legal: list[Command], k: int = 1) -> list[Command]:
+    """Greedy's choice first, then up to ``k - 1`` next best (for a search to weigh):
+    other places for the unit it moves or places, other units to add, other results."""
     pic = picture(state, side)
     phase = state.phase
     if state.pending:
-        cmd = _decision(pic, legal)
+        cmds = _decision(pic, legal)
     elif phase.endswith("_setup") or phase.endswith("_reinforcements"):
-        cmd = _placement(pic, legal)
+        cmds = _placement(pic, legal)
     elif phase.endswith("_movement"):
-        cmd = _movement(pic, legal)
+        cmds = _movement(pic, legal)
     elif phase.endswith("_combat"):
-        cmd = _combat(pic, legal)
+        cmds = _combat(pic, legal)
     elif phase == "us_engineering":
-        cmd = _engineering(pic, legal)
+        cmds = [_engineering(pic, legal)]
     elif phase == "us_air":
-        cmd = _air_phase(legal)
+        cmds = [_air_phase(legal)]
     else:
-        cmd = None
-    if cmd is None or cmd not in legal:
-        cmd = _end(legal) or legal[0]
-    return cmd
+        cmds = []
+    out: list[Command] = []
+    for c in cmds:
+        if c is not None and c in legal and c not in out:
+            out.append(c)
+    if not out:
+        out.append(_end(legal) or legal[0])
+    return out[:k]
 
 
 def _end(legal: list[Command]) -> Command | None:
@@ -89,24 +100,24 @@ def own_stacks(pic: Picture, without: str | None = None) -> dict[str, list[str]]
 
 # --- placing: set-up and reinforcements (§3, §5) -----------------------------------
 
-def _placement(pic: Picture, legal: list[Command]) -> Command | None:
+def _placement(pic: Picture, legal: list[Command]) -> list[Command | None]:
     by_unit: dict[str, list[str]] = defaultdict(list)
     for c in legal:
         if c.type == "place":
             by_unit[c.data["unit"]].append(c.data["to"])
     if not by_unit:
-        return _end(legal)
+        return [_end(legal)]
     # the most constrained unit first; among equals the strongest
     uid = min(by_unit, key=lambda u: (len(by_unit[u]), -q.spec(u).cf, u))
     own = own_stacks(pic)
-    best = max(by_unit[uid], key=lambda to: (place_value(pic, uid, to, own, placing=True,
-                                                         attacking_next=False), to))
-    return Command("place", {"unit": uid, "to": best})
+    order = sorted(by_unit[uid], key=lambda to: (place_value(pic, uid, to, own, placing=True,
+                                                             attacking_next=False), to), reverse=True)
+    return [Command("place", {"unit": uid, "to": to}) for to in order[:MANY]]
 
 
 # --- movement (§6), with air and naval support (§6.6-§6.8) ---------------------------
 
-def _movement(pic: Picture, legal: list[Command]) -> Command | None:
+def _movement(pic: Picture, legal: list[Command]) -> list[Command | None]:
     state = pic.state
     by_unit: dict[str, list[str]] = defaultdict(list)
     for c in legal:
@@ -124,21 +135,19 @@ def _movement(pic: Picture, legal: list[Command]) -> Command | None:
             continue  # each unit is moved once a phase: its best place was weighed then
         own = own_stacks(pic, without=uid)
         stay = NO_PLACE if obliged else place_value(pic, uid, u.loc, own)
-        scored = [(place_value(pic, uid, d, own), d) for d in dests]
-        value, dest = max(scored)
+        scored = sorted(((place_value(pic, uid, d, own), d) for d in dests), reverse=True)
+        value = scored[0][0]
         if obliged or value > stay + GAIN:
-            plans.append((len(dests), -(value - stay), uid, dest))
+            plans.append((len(dests), -(value - stay), uid, [d for _, d in scored[:MANY]]))
     if plans:
-        _, _, uid, dest = min(plans)
-        return Command("move", {"unit": uid, "to": dest})
+        _, _, uid, dests = min(plans)
+        return [Command("move", {"unit": uid, "to": d}) for d in dests] + [end]
     air = [c for c in legal if c.type == "air_attack"]
     if air:  # IJAAF against CAP, then Ground Attack (§6.7): every kill clears the way
-        return min(air, key=lambda c: (len(c.data["units"]), c.data["target"] != CAP,
-                                       [q.spec(u).kind != "fighter" for u in c.data["units"]]))
+        return [min(air, key=lambda c: (len(c.data["units"]), c.data["target"] != CAP,
+                                        [q.spec(u).kind != "fighter" for u in c.data["units"]]))]
     support = _support(pic, [c for c in legal if c.type in ("naval_support", "air_support")])
-    if support is not None:
-        return support
-    return end
+    return [support, end]
 
 
 def _support(pic: Picture, legal: list[Command]) -> Command | None:
@@ -161,30 +170,30 @@ def _support(pic: Picture, legal: list[Command]) -> Command | None:
 
 # --- combat (§7) --------------------------------------------------------------------------
 
-def _combat(pic: Picture, legal: list[Command]) -> Command | None:
+def _combat(pic: Picture, legal: list[Command]) -> list[Command | None]:
     state = pic.state
     c = state.combat
     if c is None:
         bombard = _bombard(pic, legal)
         if bombard is not None:
-            return bombard
+            return [bombard]
         attacks = [cmd for cmd in legal if cmd.type == "attack"]
         if attacks:
             free = mandatory.free_attackers(state, pic.side)
-            return max(attacks, key=lambda cmd: (_attack_worth(pic, cmd.data["hex"], free), cmd.data["hex"]))
-        return _end(legal)
+            return sorted(attacks, key=lambda cmd: (_attack_worth(pic, cmd.data["hex"], free), cmd.data["hex"]),
+                          reverse=True)
+        return [_end(legal)]
     adds = [cmd for cmd in legal if cmd.type == "add"]
     scored = sorted(((_add_worth(pic, cmd.data["unit"]), cmd.data["unit"], cmd) for cmd in adds),
                     key=lambda t: (t[0], t[1]), reverse=True)
-    if scored and scored[0][0] > 0.05:
-        return scored[0][2]
     resolve = next((cmd for cmd in legal if cmd.type == "resolve"), None)
-    if resolve is not None:
-        return resolve
-    if scored:
-        return scored[0][2]
+    good = [t[2] for t in scored if t[0] > 0.05]
+    rest = [t[2] for t in scored if t[0] <= 0.05]
     more = [cmd for cmd in legal if cmd.type == "attack"]
-    return more[0] if more else next((cmd for cmd in legal if cmd.type == "cancel_attack"), None)
+    if resolve is not None:
+        return good + [resolve] + rest + more
+    cancel = [cmd for cmd in legal if cmd.type == "cancel_attack"]
+    return good + rest + more + cancel
 
 
 def _group(pic: Picture, units: list[str]) -> list[tuple[str, str]]:
@@ -248,37 +257,38 @@ def _bombard(pic: Picture, legal: list[Command]) -> Command | None:
 
 # --- decisions after a roll: losses, retreats, advance (§7.7-§7.9), supply (§8) ------------
 
-def _decision(pic: Picture, legal: list[Command]) -> Command | None:
+def _decision(pic: Picture, legal: list[Command]) -> list[Command | None]:
     state = pic.state
     kinds = {c.type for c in legal}
     if "eliminate" in kinds:
-        return min((c for c in legal if c.type == "eliminate"),
-                   key=lambda c: (_keep_value(state, c.data["unit"]), c.data["unit"]))
+        return sorted((c for c in legal if c.type == "eliminate"),
+                      key=lambda c: (_keep_value(state, c.data["unit"]), c.data["unit"]))
     if "retreat" in kinds:
-        best: tuple[float, str, str] | None = None
+        options = []
         for c in legal:
             if c.type != "retreat":
                 continue
             uid, to = c.data["unit"], c.data["to"]
             own = own_stacks(pic, without=uid)
             value = -100.0 if to is None else place_value(pic, uid, to, own, attacking_next=False)
-            key = (value, uid, to or "")
-            if best is None or key > best:
-                best = key
-        if best is not None:
-            return Command("retreat", {"unit": best[1], "to": best[2] or None})
+            options.append((value, uid, to or "", c))
+        return [t[3] for t in sorted(options, key=lambda t: t[:3], reverse=True)]
     if "advance" in kinds:
+        worth = []
         for c in legal:
             if c.type != "advance":
                 continue
             uid, to = c.data["unit"], c.data["to"]
             own = own_stacks(pic, without=uid)
             here = state.units[uid].loc
-            if place_value(pic, uid, to, own, attacking_next=False) > \
-                    place_value(pic, uid, here, own, attacking_next=False) + GAIN:
-                return c
-        return next((c for c in legal if c.type == "end_advance"), None)
-    return None
+            gain = place_value(pic, uid, to, own, attacking_next=False) \
+                - place_value(pic, uid, here, own, attacking_next=False)
+            worth.append((gain, uid, to, c))
+        worth.sort(key=lambda t: t[:3], reverse=True)
+        end = next((c for c in legal if c.type == "end_advance"), None)
+        good = [t[3] for t in worth if t[0] > GAIN]
+        return good + [end] + [t[3] for t in worth if t[0] <= GAIN]
+    return []
 
 
 def _keep_value(state: FBState, uid: str) -> float:
