@@ -92,8 +92,8 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def percentile(values: list[float], p: float) -> float:
     if not values:
         return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    ordered = sorted(values)  # nearest rank
+    return ordered[max(0, min(len(ordered), math.ceil(p / 100 * len(ordered))) - 1)]
 
 
 def summary(game: str, a: str, b: str, games: list[Game]) -> str:

@@ -61,6 +61,13 @@ def entry_hexes(loc: str) -> tuple[str, ...]:
     return ()
 
 
+@cache
+def threatened_from(start: str, budget: int) -> frozenset[str]:
+    """The hexes next to any hex a unit at ``start`` could enter with ``budget`` MF."""
+    b = q.board()
+    return frozenset(n for h in reach_from(start, budget) for n in b.neighbors(h))
+
+
 @dataclass
 class Picture:
     state: FBState
@@ -128,9 +135,7 @@ def threats_against(state: FBState, attacker: str) -> dict[str, list[str]]:
             continue
         seen: set[str] = set()
         for start, budget in starts:
-            for h in reach_from(start, max(budget, 0)):
-                for n in b.neighbors(h):
-                    if n not in seen:
-                        seen.add(n)
-                        out.setdefault(n, []).append(uid)
+            seen |= threatened_from(start, max(budget, 0))
+        for n in seen:
+            out.setdefault(n, []).append(uid)
     return out
