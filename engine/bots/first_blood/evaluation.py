@@ -210,5 +210,21 @@ def position_value(state: FBState, side: str) -> float:
                 value += PLACE_WEIGHT * objective(pic, uid, u.loc, stack, placing=u.loc.startswith("box:"))
         for h, stack in own.items():
             value -= EXPOSURE * exposure(pic, s, h, stack)
+        if state.phase == f"{s.lower()}_movement":
+            value += coming_attacks(pic, s, own)
         total += sign * value
+    return total
+
+
+def coming_attacks(pic: Picture, side: str, own: dict[str, list[str]]) -> float:
+    """What ``side``'s attacks in its coming combat phase are expected to give: each enemy
+    hex its units touch attacked by them all (a unit touching several shares itself)."""
+    b = q.board()
+    total = 0.0
+    for h, owner in pic.owner.items():
+        if owner == side:
+            continue
+        group = [(v, oh) for oh in b.neighbors(h) for v in own.get(oh, ())]
+        if group:
+            total += net(attack_outcome(pic, side, group, [h]))
     return total

@@ -192,8 +192,9 @@ def _combat(pic: Picture, legal: list[Command]) -> list[Command | None]:
     more = [cmd for cmd in legal if cmd.type == "attack"]
     if resolve is not None:
         return good + [resolve] + rest + more
-    cancel = [cmd for cmd in legal if cmd.type == "cancel_attack"]
-    return good + rest + more + cancel
+    if good or rest or more:
+        return good + rest + more  # never cancel: the same attack would be declared again
+    return [cmd for cmd in legal if cmd.type == "cancel_attack"]
 
 
 def _group(pic: Picture, units: list[str]) -> list[tuple[str, str]]:
