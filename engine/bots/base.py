@@ -30,17 +30,20 @@ class BotInput:
     legal: tuple[Command, ...]
     seed: str  # the bot's own: its choices and simulated dice derive from it
     seconds: float | None = None  # a search's budget (None: the level's default)
+    # a search's number of rounds instead of a time (a logged decision's own, to replay it
+    # exactly whatever the machine's speed: ``Decision.notes["rounds"]``)
+    rounds: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "side": self.side, "events": [e.to_json() for e in self.events],
                 "view": self.view, "legal": [c.to_json() for c in self.legal], "seed": self.seed,
-                "seconds": self.seconds}
+                "seconds": self.seconds, "rounds": self.rounds}
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> BotInput:
         return cls(obj["game"], obj["side"], tuple(Event.from_json(e) for e in obj["events"]),
                    obj["view"], tuple(Command.from_json(c) for c in obj["legal"]), obj["seed"],
-                   obj.get("seconds"))
+                   obj.get("seconds"), obj.get("rounds"))
 
 
 @dataclass

@@ -6,7 +6,9 @@ played on a copy of the believed state with dice of the bot's own (a new secret 
 sample, never the game's), the rest of the combat and its results played by greedy for
 both sides, and the position reached scored whole (``evaluation.position_value``).
 Samples go round the candidates until the time is up (a look-ahead without a die
-needs one); the best mean wins, greedy's order breaking ties.  In a movement or
+needs one); the best mean wins, greedy's order breaking ties.  The number of rounds
+is the decision's note: given back in the input (``BotInput.rounds``) it replays the
+decision exactly, however fast the machine.  In a movement or
 placement phase the unit greedy picks (the most constrained) is given the best of its
 few best places by the same whole-position score after the move.  The air and
 engineering phases play greedy's choice.  Same input as every level: only time and its own dice differ.
@@ -50,9 +52,10 @@ class FirstBloodSearch(FirstBloodGreedy):
         counts = [0] * len(cands)
         settled = [False] * len(cands)  # no die in its look-ahead: one sample says all
         sample = 0
-        while (time.perf_counter() < deadline and not all(settled)) or sample == 0:
-            for i, cmd in enumerate(cands):
-                if settled[i] or (sample and time.perf_counter() >= deadline):
+        while sample == 0 or (not all(settled) and (time.perf_counter() < deadline if inp.rounds is None
+                                                     else sample < inp.rounds)):
+            for i, cmd in enumerate(cands):  # a round is whole: its count replays the decision
+                if settled[i]:
                     continue
                 secret = sub_seed(inp.seed, "dice", len(inp.events), sample)
                 value, rolled = look_ahead(state, inp.side, cmd, secret)
@@ -62,7 +65,7 @@ class FirstBloodSearch(FirstBloodGreedy):
             sample += 1
         means = [totals[i] / counts[i] if counts[i] else float("-inf") for i in range(len(cands))]
         best = max(range(len(cands)), key=lambda i: (means[i], -i))
-        return Decision(cands[best], notes={"samples": sample, "means": means})
+        return Decision(cands[best], notes={"rounds": sample, "means": means})
 
 
 def look_ahead(state: FBState, side: str, cmd: Command, secret: str) -> tuple[float, bool]:

@@ -8,6 +8,7 @@ the same decisions, and every decision must come back from its logged input and 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -98,3 +99,32 @@ def test_a_forced_decision_takes_no_search(level):
     decision = make_bot("first_blood", level).decide(inp)
     assert decision.command == only
     assert decision.forced
+
+
+def searched(inputs: list[tuple[BotInput, Command]]) -> list[BotInput]:
+    """Inputs where the search level weighs more than one command by look-ahead."""
+    out = []
+    for inp, _ in inputs:
+        if inp.view["phase"] in ("us_movement", "us_combat") or inp.view.get("pending"):
+            out.append(replace(inp, seconds=0.02))
+    assert len(out) >= 3
+    return out[::max(1, len(out) // 4)][:4]
+
+
+def test_a_search_decision_replays_from_its_input_and_its_rounds(inputs):
+    for inp in searched(inputs):
+        first = make_bot("first_blood", "search").decide(inp)
+        rounds = first.notes.get("rounds")
+        if rounds is None:
+            continue  # greedy's own choice: nothing was searched
+        again = make_bot("first_blood", "search").decide(replace(inp, seconds=None, rounds=rounds))
+        assert again.command == first.command
+        assert again.notes["means"] == first.notes["means"]
+
+
+def test_the_searchs_dice_are_its_own(inputs):
+    for inp in searched(inputs):
+        fixed = replace(inp, seconds=None, rounds=2)
+        a = make_bot("first_blood", "search").decide(fixed)
+        b = make_bot("first_blood", "search").decide(with_secret(fixed, "another secret"))
+        assert (a.command, a.notes.get("means")) == (b.command, b.notes.get("means"))
