@@ -8,6 +8,7 @@ the same decisions, and every decision must come back from its logged input and 
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import replace
 
 import pytest
@@ -59,7 +60,7 @@ def with_secret(inp: BotInput, secret: str) -> BotInput:
                    if "secret" in e.data else e for e in inp.events)
     assert events != inp.events
     view = {**inp.view, "dice_commitment": commitment(secret)}
-    return BotInput(inp.game, inp.side, events, view, inp.legal, inp.seed, inp.seconds)
+    return replace(inp, events=events, view=view)
 
 
 def test_changing_the_dice_secret_changes_no_decision(inputs):
@@ -128,3 +129,10 @@ def test_the_searchs_dice_are_its_own(inputs):
         a = make_bot("first_blood", "search").decide(fixed)
         b = make_bot("first_blood", "search").decide(with_secret(fixed, "another secret"))
         assert (a.command, a.notes.get("means")) == (b.command, b.notes.get("means"))
+
+
+def test_a_search_keeps_near_its_time(inputs):
+    for inp in searched(inputs):
+        started = time.perf_counter()
+        make_bot("first_blood", "search").decide(replace(inp, seconds=0.05))
+        assert time.perf_counter() - started < 2.0  # one round at least, then it stops
