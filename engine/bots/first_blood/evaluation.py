@@ -24,6 +24,7 @@ STRANDED = -20.0  # left on an entry point: eliminated at the end of its combat 
 IJ_STEP = 0.6  # worth of one MF nearer to a victory strip, for the IJ
 IJ_ON_STRIP = 25.0  # an IJ unit on a completed strip wins if it is still there at the turn's end (§1)
 IJ_SURVIVES = 8.0  # an IJ unit on the map at the end of Jan III wins (§1)
+IJ_HIDE = 0.4  # per hex between an IJ unit and the nearest US unit, while every strip is held
 US_GARRISON = (14.0, 7.0, 3.0)  # the 1st, 2nd, 3rd US unit on a strip hex: no IJ may enter it
 US_HUNT = 0.5  # per hex nearer to the nearest IJ unit on the map
 JOINERS = 6  # at most two full stacks attack one hex
@@ -118,7 +119,10 @@ def objective(pic: Picture, uid: str, loc: str, stack: list[str], placing: bool 
     if not is_map_hex(loc):
         return 0.0  # an air unit's place, or a box of its own: no ground objective
     if side == "IJ":
-        score = -IJ_STEP * pic.strip_cost.get(loc, FAR)
+        if pic.open_cost:  # a strip no US unit holds: go for it
+            score = -IJ_STEP * min(pic.open_cost.get(loc, FAR), 30)
+        else:  # every strip held: live on to the end of Jan III, out of the hunters' way
+            score = IJ_HIDE * min(_nearest(pic, loc, "US"), 8) - 10.0
         if loc in pic.strips:
             score += IJ_ON_STRIP if not stack else 6.0
         if state.turn >= LAST_TURN - 1:
@@ -137,6 +141,11 @@ def objective(pic: Picture, uid: str, loc: str, stack: list[str], placing: bool 
     else:
         score -= 0.3 * min(pic.strip_cost.get(loc, FAR), 12)
     return score
+
+
+def _nearest(pic: Picture, loc: str, side: str) -> int:
+    """Hexes from ``loc`` to the nearest ground unit of ``side`` on the map (99: none)."""
+    return min((distance_between(loc, h) for u, h in pic.pos.items() if q.spec(u).side == side), default=99)
 
 
 def prospects(pic: Picture, uid: str, hex_id: str, own: dict[str, list[str]]) -> float:

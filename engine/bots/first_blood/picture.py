@@ -79,6 +79,7 @@ class Picture:
     zoc: dict[str, set[str]]
     strips: frozenset[str]  # built strip hexes (§1)
     strip_cost: dict[str, float]
+    open_cost: dict[str, float]  # MF to the nearest victory strip hex no US unit holds
     threats: dict[str, list[str]] = field(default_factory=dict)  # hex -> enemy units that could attack it
     # enemy hex -> own units not yet moved this phase that could still move next to it, and where
     joiners: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -92,8 +93,10 @@ def picture(state: FBState, side: str) -> Picture:
     owner = dict(q.hex_owner(state))
     zoc = {s: set(q.zoc_of(state, s)) for s in q.SIDES}
     strips = frozenset(h for h, s in state.strips.items() if s.built)
+    open_strips = frozenset(h for h in strips if owner.get(h) != "US")
     pic = Picture(state, side, q.other(side), pos, {h: list(us) for h, us in q.occupancy(state).items()},
-                  owner, zoc, strips, cost_to(strips) if strips else {})
+                  owner, zoc, strips, cost_to(strips) if strips else {},
+                  cost_to(open_strips) if open_strips else {})
     pic.threats = threats_against(state, q.other(side))
     return pic
 
