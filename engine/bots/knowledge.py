@@ -41,7 +41,7 @@ class Believer:
     def state_for(self, events: tuple[Event, ...], secret: str) -> Any:
         n = len(self.events)
         fresh = (self.state is None or secret != self.secret or len(events) < n
-                 or (n and events[n - 1] is not self.events[n - 1] and events[n - 1] != self.events[n - 1]))
+                 or (n and any(events[i] is not self.events[i] and events[i] != self.events[i] for i in (0, n - 1))))
         if fresh:
             self.state, self.events, self.secret, n = self.rules.blank(), (), secret, 0
         state = self.state

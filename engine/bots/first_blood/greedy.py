@@ -127,7 +127,7 @@ def _movement(pic: Picture, legal: list[Command]) -> list[Command | None]:
     find_joiners(pic)
     must = set(movement.unmet_must_moves(state, pic.side))
     over = set(q.overstacked(state))
-    plans: list[tuple[int, float, str, str]] = []
+    plans: list[tuple[int, float, str, list[str]]] = []
     for uid, dests in by_unit.items():
         u = state.units[uid]
         obliged = uid in must or u.loc in over

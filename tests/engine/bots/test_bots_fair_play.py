@@ -136,3 +136,15 @@ def test_a_search_keeps_near_its_time(inputs):
         started = time.perf_counter()
         make_bot("first_blood", "search").decide(replace(inp, seconds=0.05))
         assert time.perf_counter() - started < 2.0  # one round at least, then it stops
+
+
+def test_the_believed_state_grows_with_the_log_as_a_replay_from_scratch_would(inputs):
+    events = inputs[-1][0].events
+    believer = Believer(RULES)
+    for cut in (5, len(events) // 2, len(events)):
+        grown = believer.state_for(events[:cut], "own")
+        fresh = Believer(RULES).state_for(events[:cut], "own")
+        assert RULES.state_to_json(grown) == RULES.state_to_json(fresh)
+    other = RULES.create("campaign", {}, "another game")
+    assert RULES.state_to_json(believer.state_for(tuple(other), "own")) == \
+        RULES.state_to_json(Believer(RULES).state_for(tuple(other), "own"))
