@@ -1,6 +1,7 @@
 """Random self-play: both sides pick random legal commands until the game ends.
 
     python -m engine.selfplay --game first_blood --games 200 --seed 1
+    python -m engine.selfplay --game first_blood --bots greedy,random   (levels, in the order of the sides)
 
 A game "finished" when the rules declared a result; an "error" is an exception
 or a dead end (no legal command while the game is not over); a "replay
@@ -108,7 +109,9 @@ def find_leaks(rules: Any, before: Any, new: list[Event], after: Any) -> list[st
 
 
 def play_one(game: str, seed: int, index: int, check_leaks: bool = True,
-             options: dict[str, Any] | None = None) -> GameRecord:
+             options: dict[str, Any] | None = None, bots: tuple[str, ...] | None = None) -> GameRecord:
+    """One game; ``bots``: a bot level for each side, in the order of the rules' sides
+    (engine/bots), instead of the random chooser for both."""
     rules = get_rules(game)
     check_leaks = check_leaks and rules.hidden_information
     rng = Chooser(f"{game}:{seed}:{index}")
@@ -116,6 +119,7 @@ def play_one(game: str, seed: int, index: int, check_leaks: bool = True,
     try:
         rec.events = rules.create("campaign", dict(options or {}), derive_secret(seed, f"selfplay-{index}"))
         state = replay(rules, rec.events)
+        seated = _seat_bots(rules, bots, rec.events)
         for _ in range(MAX_DECISIONS):
             prompt = rules.prompt(state)
             if prompt.side is None:
@@ -124,12 +128,19 @@ def play_one(game: str, seed: int, index: int, check_leaks: bool = True,
             if not legal:
                 rec.error = f"dead end at event {state.seq}: {prompt.text}"
                 break
-            cmd = choose(rng, getattr(state, "phase", ""), legal)
+            if seated is None:
+                cmd = choose(rng, getattr(state, "phase", ""), legal)
+            else:
+                seats, players = seated
+                inp = seats.input_for(state, prompt.side, f"{game}:{seed}:{index}:{prompt.side}")
+                cmd = players[prompt.side].decide(inp).command
             before = rules.clone(state) if check_leaks else None
             new = rules.decide(state, Command(cmd.type, cmd.data, prompt.side))
             for e in new:
                 rules.apply(state, e)
             rec.events.extend(new)
+            if seated is not None:
+                seated[0].hand_out(new)
             if check_leaks:
                 hits = find_leaks(rules, before, new, state)
                 rec.leaks += len(hits)
@@ -146,8 +157,22 @@ def play_one(game: str, seed: int, index: int, check_leaks: bool = True,
     return rec
 
 
+def _seat_bots(rules: Any, bots: tuple[str, ...] | None, events: list[Event]) -> tuple[Any, dict[str, Any]] | None:
+    """The seats and a bot for each side, or None for the random chooser."""
+    if not bots:
+        return None
+    from engine.bots import make_bot
+    from engine.bots.seat import Seats
+
+    if len(bots) != len(rules.sides):
+        raise ValueError(f"--bots names one level per side ({', '.join(rules.sides)})")
+    players = {side: make_bot(rules.id, level) for side, level in zip(rules.sides, bots, strict=True)}
+    return Seats(rules, events), players
+
+
 def run(game: str, games: int, seed: int, out: Any = None, keep_longest: bool = False,
-        check_leaks: bool = True, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        check_leaks: bool = True, options: dict[str, Any] | None = None,
+        bots: tuple[str, ...] | None = None) -> dict[str, Any]:
     out = out or sys.stdout
     stats = {"games": games, "finished": 0, "errors": 0, "replay_mismatches": 0}
     hidden = check_leaks and get_rules(game).hidden_information
@@ -157,7 +182,7 @@ def run(game: str, games: int, seed: int, out: Any = None, keep_longest: bool = 
     longest: list[Event] = []
     started = time.perf_counter()
     for i in range(games):
-        rec = play_one(game, seed, i, check_leaks, options)
+        rec = play_one(game, seed, i, check_leaks, options, bots)
         if rec.error:
             stats["errors"] += 1
             print(f"game {i}: ERROR {rec.error}", file=out)
@@ -191,9 +216,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save-longest", help="write the longest game's log (JSON) here")
     parser.add_argument("--options", default="", help="game options to switch on, comma-separated")
+    parser.add_argument("--bots", default="", help="a bot level per side, in the order of the sides "
+                                                   "(e.g. greedy,random); default: random chooser for both")
     args = parser.parse_args(argv)
     options = {name: True for name in args.options.split(",") if name}
-    stats = run(args.game, args.games, args.seed, keep_longest=bool(args.save_longest), options=options)
+    bots = tuple(level for level in args.bots.split(",") if level) or None
+    stats = run(args.game, args.games, args.seed, keep_longest=bool(args.save_longest), options=options,
+                bots=bots)
     if args.save_longest:
         with open(args.save_longest, "w") as fh:
             json.dump([e.to_json() for e in stats["longest"]], fh)

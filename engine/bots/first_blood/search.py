@@ -1,0 +1,101 @@
+"""Level ``search`` for First Blood: greedy, with a time-bounded look-ahead where dice decide.
+
+For a combat step (an attack, a unit added, the roll) and the choices after a roll
+(losses, retreats, advance), the few best commands by greedy's ranking are each
+played on a copy of the believed state with dice of the bot's own (a new secret per
+sample, never the game's), the rest of the combat and its results played by greedy for
+both sides, and the position reached scored whole (``evaluation.position_value``).
+Samples go round the candidates until the time is up (a look-ahead without a die
+needs one); the best mean wins, greedy's order breaking ties.  The number of rounds
+is the decision's note: given back in the input (``BotInput.rounds``) it replays the
+decision exactly, however fast the machine.  In a movement or
+placement phase the unit greedy picks (the most constrained) is given the best of its
+few best places by the same whole-position score after the move.  The air and
+engineering phases play greedy's choice.  Same input as every level: only time and its own dice differ.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engine.bots.base import BotInput, Decision, choices, sub_seed
+from engine.bots.first_blood.evaluation import position_value
+from engine.bots.first_blood.greedy import FirstBloodGreedy, best_command, ranked
+from engine.core.events import Command
+from engine.games.first_blood.rules import RULES
+from engine.games.first_blood.state import FBState
+
+DEFAULT_SECONDS = 0.3
+CANDIDATES = 4
+FOLLOW_UP = 40  # at most this many greedy commands to finish a combat in a sample
+SEARCHED = ("attack", "add", "resolve", "eliminate", "retreat", "advance", "end_advance", "move", "place")
+SAME_KIND = ("move", "place")  # weighed only against other places for the same unit
+
+
+class FirstBloodSearch(FirstBloodGreedy):
+    level = "search"
+
+    def decide(self, inp: BotInput) -> Decision:
+        legal = choices(inp.legal)
+        if len(legal) == 1:
+            return Decision(legal[0], forced=True)
+        started = time.perf_counter()
+        state = self.believed(inp)
+        budget = DEFAULT_SECONDS if inp.seconds is None else inp.seconds
+        cands = ranked(state, inp.side, legal, CANDIDATES)
+        if cands[0].type in SAME_KIND:
+            cands = [c for c in cands if c.type == cands[0].type and c.data["unit"] == cands[0].data["unit"]]
+        if len(cands) == 1 or not any(c.type in SEARCHED for c in cands):
+            return Decision(cands[0])
+        deadline = started + budget
+        totals = [0.0] * len(cands)
+        counts = [0] * len(cands)
+        settled = [False] * len(cands)  # no die in its look-ahead: one sample says all
+        sample = 0
+        while sample == 0 or (not all(settled) and (time.perf_counter() < deadline if inp.rounds is None
+                                                     else sample < inp.rounds)):
+            for i, cmd in enumerate(cands):  # a round is whole: its count replays the decision
+                if settled[i]:
+                    continue
+                secret = sub_seed(inp.seed, "dice", len(inp.events), sample)
+                value, rolled = look_ahead(state, inp.side, cmd, secret)
+                totals[i] += value
+                counts[i] += 1
+                settled[i] = not rolled
+            sample += 1
+        means = [totals[i] / counts[i] if counts[i] else float("-inf") for i in range(len(cands))]
+        best = max(range(len(cands)), key=lambda i: (means[i], -i))
+        return Decision(cands[best], notes={"rounds": sample, "means": means})
+
+
+def look_ahead(state: FBState, side: str, cmd: Command, secret: str) -> tuple[float, bool]:
+    """``cmd`` played on a copy with dice from ``secret``, the combat it belongs to and the
+    results after it finished by greedy, the position then scored for ``side``; and
+    whether a die was rolled on the way."""
+    s = RULES.clone(state)
+    s.secret = secret
+    rolled = _play(s, Command(cmd.type, cmd.data, side))
+    for _ in range(FOLLOW_UP):
+        if s.result is not None or (s.combat is None and not s.pending):
+            break
+        acting = RULES.prompt(s).side
+        if acting is None:
+            break
+        legal = choices(RULES.legal_commands(s, acting))
+        if not legal:
+            break
+        rolled |= _play(s, Command(*_as_pair(best_command(s, acting, legal)), acting))
+    return position_value(s, side), rolled
+
+
+def _as_pair(cmd: Command) -> tuple[str, dict]:
+    return cmd.type, cmd.data
+
+
+def _play(state: FBState, cmd: Command) -> bool:
+    """Play ``cmd``; whether a die was rolled."""
+    rolled = False
+    for e in RULES.decide(state, cmd):
+        rolled |= e.data.get("die") is not None
+        RULES.apply(state, e)
+    return rolled
