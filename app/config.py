@@ -68,6 +68,7 @@ class Settings(BaseSettings):
     mail_grace_seconds: int = 60  # "your move" waits this long; a player watching the game gets none
     mail_interval_seconds: float = 5.0  # how often each worker looks for mail due
     clock_interval_seconds: float = 60.0  # how often the clocks' reminders and timeouts are looked for
+    computer_interval_seconds: float = 2.0  # how often each worker looks for the computer's moves due
     # Webhooks go only to https URLs on public addresses; true also allows http and private
     # addresses (hooks on the server's own network; tests).  app/webhooks.py says why.
     webhook_allow_private: bool = False

@@ -24,7 +24,7 @@ from app.middleware import Admission, SecurityHeaders
 from app.ratelimit import RateLimits
 from app.render.svg import render_base
 from app.routes import admin, admin_pages, api, pages
-from app.services import clock
+from app.services import clock, computer
 from app.services.chat import Chat
 from app.services.games import GameService
 from app.services.notices import Notices
@@ -51,8 +51,8 @@ def settle_garbage_collector() -> None:
 
 def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
     """The periodic jobs of every worker: sending the mail that is due (each mail is
-    claimed by one worker) and the clocks' reminders and timeouts (one worker at a
-    time).  ``MAIL_INTERVAL_SECONDS=0`` runs none (tests call them)."""
+    claimed by one worker), the clocks' reminders and timeouts and the computer's moves
+    (one worker at a time).  ``MAIL_INTERVAL_SECONDS=0`` runs none (tests call them)."""
     if settings.mail_interval_seconds <= 0:
         return None
     if settings.smtp_url:
@@ -64,6 +64,9 @@ def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
                               "composers": {"signin": app.state.signin.compose}})
     scheduler.add_job(lambda: clock.tick(app.state.db.sessions, app.state.notices, app.state.games.now()),
                       "interval", seconds=settings.clock_interval_seconds, max_instances=1, coalesce=True)
+    # the computer's moves, within seconds of the handover and outside the request threads
+    scheduler.add_job(computer.play_due, "interval", seconds=settings.computer_interval_seconds, max_instances=1,
+                      coalesce=True, args=[app.state.db.sessions, app.state.games])
     if app.state.limits.store is not None:  # rate-limit hits older than any window
         scheduler.add_job(app.state.limits.store.purge, "interval", hours=1, max_instances=1, coalesce=True)
     scheduler.start()

@@ -94,6 +94,7 @@ class Seat(Base):
     webhook_url: Mapped[str | None] = mapped_column(String(254), nullable=True)  # notices POSTed as JSON
     vacation_left: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # seconds still to take
     vacation_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    computer: Mapped[str | None] = mapped_column(String(20), nullable=True)  # the computer's level; None: a person
 
     game: Mapped[Game] = relationship(back_populates="seats")
 

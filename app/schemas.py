@@ -19,6 +19,8 @@ class NewGame(BaseModel):
     email: Email = Field("", max_length=254, description="optional: told by e-mail when it is your move")
     move_days: int | None = Field(None, description="time per decision in days: 1, 2, 3, 5, 7 or 14 (null: no clock)")
     vacation_days: int = Field(0, ge=0, le=30, description="vacation days each player may take (needs move_days)")
+    computer: str | None = Field(None, max_length=20, description="play against the computer at this level (First "
+                                 "Blood: greedy, search or random; Pacific Battles: random); null: invite a person")
 
 
 class GameCreated(BaseModel):
@@ -26,7 +28,7 @@ class GameCreated(BaseModel):
     side: str
     token: str = Field(..., description="your seat secret; keep it private")
     play_url: str = Field(..., description="your private link")
-    invite_url: str = Field(..., description="send this to your opponent")
+    invite_url: str | None = Field(..., description="send this to your opponent (null: the computer plays them)")
 
 
 class JoinRequest(BaseModel):

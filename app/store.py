@@ -235,7 +235,8 @@ def page_events(session: Session, game_id: str, offset: int, limit: int) -> tupl
 
 def append(session: Session, game: Game | GameHead, expected_seq: int, events: list[Event], texts: list[str | None],
            actor: str | None, command: Command | None, status: str | None,
-           result: dict[str, Any] | None, token_hash: str | None = None, listed: Listed | None = None) -> int:
+           result: dict[str, Any] | None, token_hash: str | None = None, listed: Listed | None = None,
+           by: str | None = None) -> int:
     """Append a batch after ``expected_seq`` events, or raise ``StaleSequence``.
 
     The conditional UPDATE is the optimistic lock: of several writers based on
@@ -244,7 +245,7 @@ def append(session: Session, game: Game | GameHead, expected_seq: int, events: l
     requires that ``actor``'s seat still holds that secret (else ``StaleSequence``
     too: the caller then finds out which it was)."""
     batch = Batch(game.id, expected_seq, events, texts, actor, command, status, result, token_hash,
-                  listed=listed or Listed())
+                  listed=listed or Listed(), by=by)
     conn = session.connection()
     if conn.dialect.name == "postgresql":
         written = conn.execute(APPEND_PG, batch.pg_params()).rowcount == len(events)
@@ -284,14 +285,16 @@ class Batch:
     token_hash: str | None = None
     now: datetime = field(default_factory=utcnow)
     listed: Listed = field(default_factory=Listed)
+    by: str | None = None  # who sent the command when not the seat's player ("computer:greedy")
 
     @property
     def new_seq(self) -> int:
         return self.expected_seq + len(self.events)
 
     def rows(self) -> list[dict[str, Any]]:
+        command = None if self.command is None else {**self.command.to_json(), **({"by": self.by} if self.by else {})}
         return [{"seq": self.expected_seq + i, "type": event.type, "payload": event.data, "side": event.side,
-                 "text": text, "command": self.command.to_json() if (self.command is not None and i == 0) else None}
+                 "text": text, "command": command if i == 0 else None}
                 for i, (event, text) in enumerate(zip(self.events, self.texts, strict=True))]
 
     def params(self) -> dict[str, Any]:

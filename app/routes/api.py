@@ -100,7 +100,7 @@ def create_game(body: NewGame, request: Request, response: Response, session: Se
     limits.hit("create", client_address(request))
     try:
         created = service.create(session, body.game, body.scenario, body.side, body.options, body.name,
-                                 body.title, body.email, body.move_days, body.vacation_days)
+                                 body.title, body.email, body.move_days, body.vacation_days, body.computer)
     except RuleError as exc:
         return rule_error(exc)
     gid = created.game.id
@@ -108,7 +108,7 @@ def create_game(body: NewGame, request: Request, response: Response, session: Se
     set_seat_cookie(response, gid, created.tokens[body.side], settings)
     return GameCreated(game_id=gid, side=body.side, token=created.tokens[body.side],
                        play_url=seat_link(settings.base_url, gid, created.tokens[body.side]),
-                       invite_url=invite_link(settings.base_url, gid, created.tokens[other]))
+                       invite_url=None if body.computer else invite_link(settings.base_url, gid, created.tokens[other]))
 
 
 @router.post("/games/{game_id}/join", response_model=Joined, responses=responses(403, 404, 429))

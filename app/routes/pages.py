@@ -53,6 +53,7 @@ from app.store import StaleSequence
 from app.templating import page
 from app.text import BadText, check_email, check_line, strict_json
 from app.visible import Row, readable, viewer_of
+from engine.bots import levels_for
 from engine.core import undo
 from engine.core.errors import RuleError
 from engine.core.events import Command
@@ -97,7 +98,19 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
     rules = get_rules("first_blood")
     pb = get_rules("pacific_battles")
     return page(request, "index.html", games=mine, options=rules.options, sides=rules.sides, signed_in=signed_in,
-                days_per_move=clock.DAYS_PER_MOVE, pb=pb)
+                days_per_move=clock.DAYS_PER_MOVE, pb=pb, fb_levels=computer_levels(rules.id),
+                pb_levels=computer_levels(pb.id))
+
+
+LEVEL_WORDS = {"greedy": "greedy (looks one move ahead, quick)", "search": "searching (weighs the dice ahead, slower)",
+               "random": "random (a beginner's practice)"}
+
+
+def computer_levels(game: str) -> list[tuple[str, str]]:
+    """The computer's levels for ``game``, the default first, each with a few words."""
+    first = list(LEVEL_WORDS)  # the default (greedy) first
+    levels = sorted(levels_for(game), key=lambda lv: first.index(lv) if lv in first else len(first))
+    return [(level, LEVEL_WORDS.get(level, level)) for level in levels]
 
 
 def note_seen(request: Request, session: SessionDep, service: ServiceDep, game_id: str, token: str | None,
@@ -166,7 +179,7 @@ def new_game(request: Request, session: SessionDep, service: ServiceDep, setting
              title: str = Form("", max_length=120), email: str = Form("", max_length=254),
              two_units_as_engineer: bool = Form(False), move_days: str = Form("", max_length=3),
              vacation_days: int = Form(0, ge=0, le=30), game: str = Form("first_blood", max_length=40),
-             scenario: str = Form("", max_length=40),
+             scenario: str = Form("", max_length=40), computer: str = Form("", max_length=20),
              option: Annotated[list[str] | None, Form(max_length=20)] = None) -> Response:
     limits.hit("create", client_address(request))
     options = dict.fromkeys(option or [], True)  # the optional rules ticked; the engine refuses unknown ones
@@ -176,7 +189,7 @@ def new_game(request: Request, session: SessionDep, service: ServiceDep, setting
     try:
         email = check_email(email)
         created = service.create(session, game, scenario or "campaign", side, options, check_line(name),
-                                 check_line(title), email, days, vacation_days if days else 0)
+                                 check_line(title), email, days, vacation_days if days else 0, computer or None)
     except BadText as exc:
         raise HTTPException(422, f"your name, note and e-mail: {exc}") from None
     except RuleError as exc:
@@ -184,9 +197,9 @@ def new_game(request: Request, session: SessionDep, service: ServiceDep, setting
     redirect = RedirectResponse(f"/games/{created.game.id}?welcome=1", status_code=303)
     set_seat_cookie(redirect, created.game.id, created.tokens[side], settings)
     other = next(s for s in created.tokens if s != side)
-    # the invitation is shown on the game page until the opponent joins, through a cookie
-    redirect.set_cookie(f"invite_{created.game.id}", created.tokens[other], httponly=True, samesite="lax",
-                        max_age=60 * 60 * 24 * 30, secure=settings.secure_cookies)
+    if not computer:  # the invitation is shown on the game page until the opponent joins, through a cookie
+        redirect.set_cookie(f"invite_{created.game.id}", created.tokens[other], httponly=True, samesite="lax",
+                            max_age=60 * 60 * 24 * 30, secure=settings.secure_cookies)
     return redirect
 
 

@@ -73,8 +73,8 @@ def rewind(session: Session, service: GameService, game: Game, admin: str, reaso
     decision then is its side's anew (its clock starts now), and a game over is played on.
     A rewind across a reveal (a side has seen since what the board then hides) needs
     ``agreed``: the admin's word that both players agreed.  RuleError, StaleSequence: as ``rule``."""
-    rows = store.events_between(session, game.id, to, to + 1)
-    if not 0 < to < game.seq or not rows or rows[0].command is None:
+    rows = store.events_between(session, game.id, to, to + 1) if 0 < to < game.seq else []  # (an int4 column)
+    if not rows or rows[0].command is None:
         raise RuleError("", "a rewind goes back to the moment before a command: the moment of a command's "
                             "first event in the log")
     struck = store.retractions(session, game.id)

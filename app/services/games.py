@@ -24,6 +24,7 @@ from app.services import clock
 from app.services.notices import Notices
 from app.text import check_line, dump_json
 from app.visible import readable
+from engine.bots import levels_for
 from engine.core import rulings, undo
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
@@ -166,7 +167,9 @@ class GameService:
     # --- creating and joining ---------------------------------------------------
     def create(self, session: Session, game: str, scenario: str, side: str, options: dict[str, Any],
                name: str, title: str = "", email: str = "", move_days: int | None = None,
-               vacation_days: int = 0) -> Created:
+               vacation_days: int = 0, computer: str | None = None) -> Created:
+        """A new game, ``side``'s seat taken by its creator; ``computer``: the level of the
+        computer that takes the other seat at once (else it waits for an invitation)."""
         if game not in game_ids():
             raise MalformedCommandError("", f"unknown game {game!r}; known: {game_ids()}")
         rules = get_rules(game)
@@ -176,6 +179,8 @@ class GameService:
             clock.check_settings(move_days, vacation_days)
         except ValueError as exc:
             raise MalformedCommandError("", str(exc)) from None
+        if computer is not None and computer not in levels_for(game):
+            raise MalformedCommandError("", f"the computer plays {rules.title} at {', '.join(levels_for(game))}")
         secret = self.fixed_dice_secret or new_dice_secret()
         events = rules.create(scenario, options, secret)
         row = Game(id=new_game_id(), game=game, scenario=scenario, options=options, status="waiting",
@@ -189,9 +194,16 @@ class GameService:
             if s == side:
                 store.mark_joined(seat, name)
                 seat.email = email or None
+            elif computer is not None:  # the computer sits down at once: its secret is given to nobody
+                store.mark_joined(seat, f"Computer ({computer})")
+                seat.computer = computer
             session.add(seat)
         session.flush()
         self._append(session, row, 0, events, None, None)
+        if computer is not None:
+            row.status = "active"
+            session.flush()
+            clock.handed_over(session, row.id, rules.prompt(self.state(session, row)).side, self.now())
         session.commit()
         return Created(row, tokens)
 
@@ -441,13 +453,15 @@ class GameService:
 
     # --- commands -------------------------------------------------------------------
     def submit(self, session: Session, game: GameLike, side: str, command: dict[str, Any],
-               expected_seq: int, token_hash: str | None = None, decided: Decision | None = None) -> Submitted:
+               expected_seq: int, token_hash: str | None = None, decided: Decision | None = None,
+               by: str | None = None) -> Submitted:
         """Decide a command for ``side`` and append its events, all or nothing (with
         ``token_hash``: only if ``side``'s seat still holds that secret; ``decided``: the
         engine's decision on this very command after ``expected_seq`` events, made already;
-        used only if it was made for ``side``)."""
+        used only if it was made for ``side``; ``by``: who sent it, when not the seat's
+        player, kept with the command in the log: "computer:greedy")."""
         cmd = Command(str(command.get("type", "")), command.get("data") or {}, side)
-        return self._decide_and_append(session, game, cmd, side, expected_seq, token_hash, decided)
+        return self._decide_and_append(session, game, cmd, side, expected_seq, token_hash, decided, by=by)
 
     def claim_on_time(self, session: Session, game: Game, seat: Seat) -> Submitted:
         """The opponent of a player whose time ran out ends the game: the engine's
@@ -508,7 +522,7 @@ class GameService:
     def _decide_and_append(self, session: Session, game: GameLike, cmd: Command, actor: str,
                            expected_seq: int, token_hash: str | None = None,
                            decided: Decision | None = None,
-                           guard: Callable[[Session], None] | None = None) -> Submitted:
+                           guard: Callable[[Session], None] | None = None, by: str | None = None) -> Submitted:
         """``guard``: run after the events are written, before the commit (the game's row is
         locked then); what it raises undoes the write."""
         if game.seq != expected_seq:
@@ -520,7 +534,7 @@ class GameService:
         store.begin_write(session, single=decision.single and guard is None)  # a guard needs the transaction
         try:
             new_state, _texts = self._append(session, game, expected_seq, decision.outcome.events, actor, cmd, None,
-                                             token_hash, decision.outcome)
+                                             token_hash, decision.outcome, by=by)
             if guard is not None:
                 guard(session)
             name, seats = store.name_and_seats(session, game.id) if decision.handover or decision.noticed \
@@ -552,7 +566,7 @@ class GameService:
 
     def _append(self, session: Session, game: GameLike, expected_seq: int, events: list[Event], actor: str | None,
                 command: Command | None, state: Any = None, token_hash: str | None = None,
-                outcome: Outcome[Any] | None = None) -> tuple[Any, list[str | None]]:
+                outcome: Outcome[Any] | None = None, by: str | None = None) -> tuple[Any, list[str | None]]:
         """Append a batch; the state after it and each event's log line (``outcome``:
         both known already, from the decision)."""
         rules = get_rules(game.game)
@@ -566,7 +580,7 @@ class GameService:
                 rules.apply(state, e)
         status = "finished" if state.result is not None else None  # None: leave the stored status alone
         store.append(session, game, expected_seq, events, texts, actor, command, status, state.result, token_hash,
-                     listed_after(rules, state))
+                     listed_after(rules, state), by=by)
         if self._snapshot_due(expected_seq, state.seq):
             store.save_snapshot(session, game.id, state.seq, rules.state_to_json(state))
         return state, texts

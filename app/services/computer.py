@@ -1,0 +1,90 @@
+"""The computer opponent: a seat the computer plays decides as a person's would.
+
+Its input is exactly what a player of that side receives (``engine.bots``): the events its
+side may read, its view and its legal commands, never the state or the dice secret; its
+own choices and simulated dice come from a seed of the game and the moment.  Its command
+goes through the same service as a person's, and the log keeps it with the command
+("by": "computer:<level>").  A periodic job in each worker plays every decision a computer
+seat owes (one worker at a time on PostgreSQL: an advisory lock), so the computer answers
+within seconds of the handover, outside the request threads.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from sqlalchemy import select, text
+from sqlalchemy.orm import Session
+
+from app import store
+from app.models import Game, Seat
+from app.services.games import GameService
+from engine.bots import make_bot
+from engine.bots.base import BotInput
+from engine.core.errors import RuleError
+from engine.core.events import Event
+from engine.core.visibility import for_viewer
+from engine.games import get_rules
+
+log = logging.getLogger(__name__)
+
+LOCK_KEY = 780_824_002  # PostgreSQL advisory lock: one worker plays the computer's moves at a time
+MOVES_PER_TURN = 500  # decisions one game's computer may make in one run of the job (a whole set-up)
+
+
+def play_due(sessions: Callable[[], Session], service: GameService) -> int:
+    """Play every decision the computer owes, in every game; returns how many it made."""
+    made = 0
+    with sessions() as session:
+        if session.get_bind().dialect.name == "postgresql" and not session.scalar(
+                text("SELECT pg_try_advisory_lock(:k)"), {"k": LOCK_KEY}):
+            return 0
+        try:
+            seats = session.execute(select(Seat.game_id, Seat.side, Seat.computer).join(Game)
+                                    .where(Game.status == "active", Seat.computer.is_not(None))).all()
+            for game_id, side, level in seats:
+                made += _play_game(session, service, game_id, side, level)
+        finally:
+            if session.get_bind().dialect.name == "postgresql":
+                session.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": LOCK_KEY})
+                session.commit()
+    return made
+
+
+def _play_game(session: Session, service: GameService, game_id: str, side: str, level: str) -> int:
+    """The computer's decisions in one game while it owes one (a person's move then waits)."""
+    made = 0
+    for _ in range(MOVES_PER_TURN):
+        session.expire_all()  # the game as it is now: another worker's request may have moved it
+        game = store.get_game(session, game_id)
+        if game is None or game.status != "active":
+            break
+        rules = get_rules(game.game)
+        state = service.state(session, game)
+        if side not in rules.prompt(state).acting:
+            break
+        decision = make_bot(game.game, level).decide(bot_input(session, game, state, side))
+        command = {"type": decision.command.type, "data": decision.command.data}
+        try:
+            service.submit(session, game, side, command, game.seq, by=f"computer:{level}")
+        except store.StaleSequence:
+            session.rollback()
+            continue  # the other side moved meanwhile (a decision made at once): look again
+        except RuleError:  # the bot offered what the rules refuse: a bug, never a move
+            session.rollback()
+            log.exception("the computer's command was refused in game %s", game_id)
+            break
+        made += 1
+    return made
+
+
+def bot_input(session: Session, game: Game, state: object, side: str) -> BotInput:
+    """What a player of ``side`` receives now: the log as it may read it, its view, its
+    legal commands; and a seed of the game and the moment for the bot's own choices."""
+    rules = get_rules(game.game)
+    rows = store.events_between(session, game.id, 0, game.seq)
+    events = [seen for r in rows if (seen := for_viewer(Event(r.type, r.payload, r.side), side, rules.sides))]
+    legal = rules.legal_commands(state, side)
+    return BotInput(game.game, side, tuple(events), rules.view(state, side, legal), tuple(legal),
+                    f"{game.id}:{game.seq}")

@@ -1,0 +1,107 @@
+"""Playing against the computer (issue 32, "in the product"): a game created against the
+computer has its other seat taken at once; the computer's decisions are played by the job
+(app/services/computer.py) through the same service as a person's, each kept in the log as
+the computer's, from what its side may read alone; on a real server it answers within
+seconds, by itself."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+import pytest
+from app_support import ADMIN, bearer
+from fastapi.testclient import TestClient
+from live_server import LiveServer, server_env
+
+from app import store
+from app.services import computer
+from engine.games.pacific_battles import leaks
+
+
+def play_human(client: TestClient | httpx.Client, gid: str, token: str, moves: int) -> int:
+    """The person's side plays ``moves`` legal commands when it is its turn; how many it played."""
+    played = 0
+    for _ in range(moves):
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(token)).json()
+        if not legal["your_turn"]:
+            break
+        cmd = next((c for c in legal["commands"] if c["type"] == "end_phase"), None) \
+            or next(c for c in legal["commands"] if c["type"] != "undo")
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(token), json={**cmd, "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+        played += 1
+    return played
+
+
+def computer_commands(client: TestClient | httpx.Client, gid: str) -> list[dict[str, Any]]:
+    exported = client.get(f"/api/admin/games/{gid}/export", auth=ADMIN).json()
+    return [e["command"] for e in exported["events"] if (e.get("command") or {}).get("by", "").startswith("computer")]
+
+
+@pytest.mark.parametrize(("game", "scenario", "side", "level"), [("first_blood", "campaign", "IJ", "greedy"),
+                                                                ("pacific_battles", "short", "Allied", "random")])
+def test_a_game_against_the_computer_is_played_by_the_job_through_the_same_service(
+        client: TestClient, game: str, scenario: str, side: str, level: str) -> None:
+    r = client.post("/api/games", json={"game": game, "scenario": scenario, "side": side, "name": "Alice",
+                                        "computer": level})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    gid, token = made["game_id"], made["token"]
+    assert made["invite_url"] is None  # nobody to invite
+    app = client.app
+    for _ in range(6):  # the person and the computer take turns
+        moved = play_human(client, gid, token, 200)
+        done = computer.play_due(app.state.db.sessions, app.state.games)
+        if moved == 0 and done == 0:
+            break
+    by_computer = computer_commands(client, gid)
+    assert by_computer and all(c["by"] == f"computer:{level}" for c in by_computer)
+    assert client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"] is True
+    # the seat's page names the opponent; nobody may act for the computer's side
+    page = client.get("/").text
+    assert f"against Computer ({level})" in page
+
+
+def test_the_computer_is_offered_only_at_the_levels_a_game_has(client: TestClient) -> None:
+    r = client.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Allied",
+                                        "computer": "search"})
+    assert r.status_code == 422 and "random" in r.text
+    page = client.get("/").text
+    assert 'name="computer"' in page and "The computer, greedy" in page
+
+
+def test_on_a_real_server_the_computer_answers_by_itself_within_seconds(database_url: str) -> None:
+    env = server_env(database_url, admin_password=ADMIN[1], MAIL_INTERVAL_SECONDS="1", COMPUTER_INTERVAL_SECONDS="0.5")
+    with LiveServer(env) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+        made = http.post("/api/games", json={"side": "IJ", "name": "Alice", "computer": "greedy"}).json()
+        gid, token = made["game_id"], made["token"]
+        http.cookies.clear()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # the US (the computer) sets up first: it must do it alone
+            if http.get(f"/api/games/{gid}/legal", headers=bearer(token)).json()["your_turn"]:
+                break
+            time.sleep(0.3)
+        else:
+            raise AssertionError("the computer did not set up within 30 s")
+        assert len(computer_commands(http, gid)) >= 20  # its whole set-up, each command its own
+
+
+def test_the_computers_input_holds_nothing_its_side_may_not_know(client: TestClient) -> None:
+    """The computer playing the Allies of Pacific Battles is given what an Allied player is
+    given: the Japanese set-up, hand and track stay hidden from it (searched as the fog tests do)."""
+    r = client.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Japanese",
+                                        "name": "Hyakutake", "computer": "random"})
+    gid, token = r.json()["game_id"], r.json()["token"]
+    play_human(client, gid, token, 40)  # the secret Japanese set-up, and on to the Allies' decision
+    service = client.app.state.games
+    with client.app.state.db.sessions() as session:
+        game = store.get_game(session, gid)
+        state = service.state(session, game)
+        given = computer.bot_input(session, game, state, "Allied")
+        hidden = leaks.hidden_things(state, "Allied")
+    assert hidden  # there is something to hide
+    text = json.dumps([given.view, [e.to_json() for e in given.events], [c.to_json() for c in given.legal]])
+    assert leaks.find(hidden, text) == []
