@@ -35,21 +35,27 @@ MOVES_PER_TURN = 500  # decisions one game's computer may make in one run of the
 
 def play_due(sessions: Callable[[], Session], service: GameService) -> int:
     """Play every decision the computer owes, in every game; returns how many it made."""
-    made = 0
     with sessions() as session:
-        if session.get_bind().dialect.name == "postgresql" and not session.scalar(
-                text("SELECT pg_try_advisory_lock(:k)"), {"k": LOCK_KEY}):
-            return 0
-        try:
-            seats = session.execute(select(Seat.game_id, Seat.side, Seat.computer).join(Game)
-                                    .where(Game.status == "active", Seat.computer.is_not(None))).all()
-            for game_id, side, level in seats:
-                made += _play_game(session, service, game_id, side, level)
-        finally:
-            if session.get_bind().dialect.name == "postgresql":
-                session.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": LOCK_KEY})
-                session.commit()
-    return made
+        bind = session.get_bind()
+        if bind.dialect.name != "postgresql":
+            return _play_all(session, service)
+        # the lock on a connection of its own: the moves commit one by one, and a session gives
+        # its connection back to the pool at each commit
+        with bind.connect() as lock:
+            if not lock.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": LOCK_KEY}):
+                return 0
+            try:
+                return _play_all(session, service)
+            finally:
+                lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": LOCK_KEY})
+                lock.commit()
+
+
+def _play_all(session: Session, service: GameService) -> int:
+    seats = session.execute(select(Seat.game_id, Seat.side, Seat.computer).join(Game)
+                            .where(Game.status == "active", Seat.computer.is_not(None))).all()
+    session.commit()
+    return sum(_play_game(session, service, game_id, side, level) for game_id, side, level in seats)
 
 
 def _play_game(session: Session, service: GameService, game_id: str, side: str, level: str) -> int:

@@ -15,6 +15,7 @@ import pytest
 from app_support import ADMIN, bearer
 from fastapi.testclient import TestClient
 from live_server import LiveServer, server_env
+from sqlalchemy import text
 
 from app import store
 from app.services import computer
@@ -105,3 +106,23 @@ def test_the_computers_input_holds_nothing_its_side_may_not_know(client: TestCli
     assert hidden  # there is something to hide
     text = json.dumps([given.view, [e.to_json() for e in given.events], [c.to_json() for c in given.legal]])
     assert leaks.find(hidden, text) == []
+
+
+def test_one_worker_at_a_time_plays_the_computer(client: TestClient) -> None:
+    """On PostgreSQL the job takes an advisory lock on a connection of its own: while another
+    worker holds it, this one plays nothing; once it is let go, the computer moves."""
+    db = client.app.state.db
+    with db.sessions() as session:
+        bind = session.get_bind()
+    if bind.dialect.name != "postgresql":
+        pytest.skip("one process on SQLite: no lock to share")
+    made = client.post("/api/games", json={"side": "IJ", "name": "Alice", "computer": "random"}).json()
+    with bind.connect() as other_worker:
+        assert other_worker.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": computer.LOCK_KEY})
+        assert computer.play_due(db.sessions, client.app.state.games) == 0
+        other_worker.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": computer.LOCK_KEY})
+    assert computer.play_due(db.sessions, client.app.state.games) > 0
+    assert computer_commands(client, made["game_id"])
+    with bind.connect() as after:  # and it let go of the lock
+        assert after.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": computer.LOCK_KEY})
+        after.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": computer.LOCK_KEY})
