@@ -270,6 +270,17 @@ class RewindIn(BaseModel):
                                             "what the board then hides (the refusal names it)")
 
 
+class SeatComputerIn(BaseModel):
+    level: str | None = Field(..., max_length=20, description="let the computer play your seat at this level while "
+                                                              "you are away; null: take your seat back")
+
+
+class SeatComputerOut(BaseModel):
+    game_id: str
+    side: str
+    computer: str | None
+
+
 class RulingOut(BaseModel):
     game_id: str
     seq: int = Field(..., description="the log's length after the ruling")

@@ -46,6 +46,16 @@ def duration(seconds: float) -> str:
 
 
 TEMPLATES.env.globals["duration"] = duration
+
+
+def computer_levels(game: str) -> list[tuple[str, str]]:
+    """The levels the computer plays ``game`` at, for the forms that offer it."""
+    from app.services.computer import levels_offered  # (a page's helper: the service imports the engine's bots)
+
+    return levels_offered(game)
+
+
+TEMPLATES.env.globals["computer_levels"] = computer_levels
 # templates change with a release, not while a server runs: no stat of each file per page
 TEMPLATES.env.auto_reload = False
 

@@ -56,6 +56,8 @@ from app.schemas import (
     LogPage,
     MapOut,
     NewGame,
+    SeatComputerIn,
+    SeatComputerOut,
     SeatLink,
     SeatMailIn,
     SeatMailOut,
@@ -63,7 +65,7 @@ from app.schemas import (
     WebhookOut,
 )
 from app.security import GAME_ID, cookie_name, hash_token, sign
-from app.services import clock
+from app.services import clock, computer
 from app.services.games import BadImport, Decision, GameService, SeatChanged
 from app.store import StaleSequence
 from app.text import BadText, dump_json
@@ -222,6 +224,20 @@ def new_seat_link(game: GameDep, seat: SeatDep, response: Response, session: Ses
         raise HTTPException(409, str(exc)) from None
     set_seat_cookie(response, game.id, token, settings)
     return SeatLink(game_id=game.id, side=seat.side, token=token, play_url=seat_link(settings.base_url, game.id, token))
+
+
+@router.put("/games/{game_id}/seat/computer", response_model=SeatComputerOut, responses=SEAT)
+def seat_computer(body: SeatComputerIn, request: Request, game: GameDep, seat: SeatDep, session: SessionDep) -> Any:
+    """Hand your seat to the computer while you are away (it decides for you within seconds,
+    from what your side may know); null takes it back.  Your opponent is told.  422: a level
+    this game's computer does not play."""
+    if game.status == "finished":
+        raise HTTPException(409, "the game is over")
+    try:
+        computer.hand_over(session, request.app.state.notices, game, seat, body.level)
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from None
+    return SeatComputerOut(game_id=game.id, side=seat.side, computer=seat.computer)
 
 
 @router.put("/games/{game_id}/seat/email", response_model=SeatMailOut, responses=SEAT)

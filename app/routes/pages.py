@@ -37,7 +37,7 @@ from app.ratelimit import client_address
 from app.render.svg import shown_parts
 from app.routes.api import invite_link, known_seat, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
-from app.services import clock
+from app.services import clock, computer
 from app.services.board import (
     BoardContext,
     BoardRequest,
@@ -53,7 +53,6 @@ from app.store import StaleSequence
 from app.templating import page
 from app.text import BadText, check_email, check_line, strict_json
 from app.visible import Row, readable, viewer_of
-from engine.bots import levels_for
 from engine.core import undo
 from engine.core.errors import RuleError
 from engine.core.events import Command
@@ -98,19 +97,9 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
     rules = get_rules("first_blood")
     pb = get_rules("pacific_battles")
     return page(request, "index.html", games=mine, options=rules.options, sides=rules.sides, signed_in=signed_in,
-                days_per_move=clock.DAYS_PER_MOVE, pb=pb, fb_levels=computer_levels(rules.id),
-                pb_levels=computer_levels(pb.id))
+                days_per_move=clock.DAYS_PER_MOVE, pb=pb, fb_levels=computer.levels_offered(rules.id),
+                pb_levels=computer.levels_offered(pb.id))
 
-
-LEVEL_WORDS = {"greedy": "greedy (looks one move ahead, quick)", "search": "searching (weighs the dice ahead, slower)",
-               "random": "random (a beginner's practice)"}
-
-
-def computer_levels(game: str) -> list[tuple[str, str]]:
-    """The computer's levels for ``game``, the default first, each with a few words."""
-    first = list(LEVEL_WORDS)  # the default (greedy) first
-    levels = sorted(levels_for(game), key=lambda lv: first.index(lv) if lv in first else len(first))
-    return [(level, LEVEL_WORDS.get(level, level)) for level in levels]
 
 
 def note_seen(request: Request, session: SessionDep, service: ServiceDep, game_id: str, token: str | None,
@@ -295,6 +284,19 @@ def seat_email(game: GameDep, seat: OptionalSeatDep, session: SessionDep, servic
     try:
         service.set_email(session, seat, check_email(email))
     except BadText as exc:
+        raise HTTPException(422, str(exc)) from None
+    return RedirectResponse(f"/games/{game.id}", status_code=303)
+
+
+@posts.post("/games/{game_id}/seat/computer")
+def seat_computer(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep,
+                  level: str = Form("", max_length=20)) -> Response:
+    """Hand one's seat to the computer while away, or take it back (``level`` empty)."""
+    if seat is None:
+        raise HTTPException(401, "only a player can hand over their seat: open your private link first")
+    try:
+        computer.hand_over(session, request.app.state.notices, game, seat, level or None)
+    except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
     return RedirectResponse(f"/games/{game.id}", status_code=303)
 

@@ -20,7 +20,8 @@ from sqlalchemy.orm import Session
 from app import store
 from app.models import Game, Seat
 from app.services.games import GameService
-from engine.bots import make_bot
+from app.services.notices import Notices
+from engine.bots import levels_for, make_bot
 from engine.bots.base import BotInput
 from engine.core.errors import RuleError
 from engine.core.events import Event
@@ -83,6 +84,33 @@ def _play_game(session: Session, service: GameService, game_id: str, side: str, 
             break
         made += 1
     return made
+
+
+LEVEL_WORDS = {"greedy": "greedy (looks one move ahead, quick)", "search": "searching (weighs the dice ahead, slower)",
+               "random": "random (a beginner's practice)"}
+
+
+def levels_offered(game: str) -> list[tuple[str, str]]:
+    """The computer's levels for ``game``, the default first, each with a few words."""
+    first = list(LEVEL_WORDS)  # the default (greedy) first
+    levels = sorted(levels_for(game), key=lambda lv: first.index(lv) if lv in first else len(first))
+    return [(level, LEVEL_WORDS.get(level, level)) for level in levels]
+
+
+def hand_over(session: Session, notices: Notices | None, game: Game, seat: Seat, level: str | None) -> None:
+    """The seat's player lets the computer play for them at ``level`` while away (None: takes
+    the seat back); the opponent is told.  A person's own command is still theirs to make."""
+    if level is not None and level not in levels_for(game.game):
+        raise ValueError(f"the computer plays {get_rules(game.game).title} at {', '.join(levels_for(game.game))}")
+    store.set_seat(session, seat, computer=level)
+    if notices is not None:
+        news = (f"{seat.side} has handed their seat to the computer ({level}) for now" if level is not None
+                else f"{seat.side} has taken their seat back from the computer")
+        for other in game.seats:
+            if other.side != seat.side and other.joined_at is not None and other.computer is None:
+                notices.tell(session, other, "seat", f"{game.id}:computer:{seat.side}:{game.seq}:{level}",
+                             f"{news} in {store.game_name(game)}")
+    session.commit()
 
 
 def bot_input(session: Session, game: Game, state: object, side: str) -> BotInput:

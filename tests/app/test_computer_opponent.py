@@ -126,3 +126,29 @@ def test_one_worker_at_a_time_plays_the_computer(client: TestClient) -> None:
     with bind.connect() as after:  # and it let go of the lock
         assert after.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": computer.LOCK_KEY})
         after.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": computer.LOCK_KEY})
+
+
+def test_a_player_away_hands_the_seat_to_the_computer_and_takes_it_back(client: TestClient) -> None:
+    made = client.post("/api/games", json={"side": "US", "name": "Alice", "email": "alice@example.org"}).json()
+    gid = made["game_id"]
+    joined = client.post(f"/api/games/{gid}/join", json={"token": made["invite_url"].split("token=")[1],
+                                                         "name": "Bob"}).json()
+    client.cookies.clear()
+    us, ij = made["token"], joined["token"]
+    url = f"/api/games/{gid}/seat/computer"
+    assert client.put(url, headers=bearer(ij), json={"level": "nonsense"}).status_code == 422
+    r = client.put(url, headers=bearer(ij), json={"level": "random"})
+    assert r.status_code == 200 and r.json()["computer"] == "random"
+    told = [m for m in client.get("/api/admin/outbox", auth=ADMIN).json()["items"] if m["to"] == "alice@example.org"]
+    assert any("handed their seat to the computer" in m["subject"] for m in told)
+    play_human(client, gid, us, 200)  # the US set-up, handed over to the IJ
+    app = client.app
+    assert computer.play_due(app.state.db.sessions, app.state.games) > 0  # the computer plays for the IJ
+    assert computer_commands(client, gid)
+    r = client.put(url, headers=bearer(ij), json={"level": None})
+    assert r.status_code == 200 and r.json()["computer"] is None
+    before = len(computer_commands(client, gid))
+    play_human(client, gid, us, 200)
+    computer.play_due(app.state.db.sessions, app.state.games)
+    assert len(computer_commands(client, gid)) == before  # taken back: the computer plays no more
+    assert client.put(url, json={"level": "random"}).status_code == 401  # only the seat's player
