@@ -348,6 +348,17 @@ def clock_claim(request: Request, game: GameDep, seat: SeatDep, session: Session
                                           for n, e, t in written])
 
 
+@router.post("/games/{game_id}/clock/computer", response_model=SeatComputerOut, responses={**SEAT, **responses(409)})
+def clock_computer(request: Request, game: GameDep, seat: SeatDep, session: SessionDep, service: ServiceDep) -> Any:
+    """Your opponent's time has run out: rather than claim the game, let the computer play
+    their seat (at its default level) until they come back and take it.  409: as a claim."""
+    try:
+        side = computer.stand_in(session, request.app.state.notices, game, seat, service.now())
+    except clock.ClockError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return SeatComputerOut(game_id=game.id, side=side, computer=next(s.computer for s in game.seats if s.side == side))
+
+
 @router.get("/games/{game_id}/units/{unit_id}/reachable", responses=SEAT)
 def reachable(unit_id: str, game: GameDep, seat: SeatDep, session: SessionDep,
               service: ServiceDep) -> dict[str, Any]:

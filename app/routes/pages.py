@@ -316,7 +316,8 @@ def seat_webhook(request: Request, game: GameDep, seat: OptionalSeatDep, session
 @posts.post("/games/{game_id}/clock/{action}")
 def clock_action(request: Request, action: str, game: GameDep, seat: OptionalSeatDep, session: SessionDep,
                  service: ServiceDep, days: int = Form(1, ge=1, le=30)) -> Response:
-    """The board's clock buttons: take vacation, give the opponent more time, claim on time."""
+    """The board's clock buttons: take vacation, give the opponent more time, claim on time,
+    or let the computer play the absent opponent's seat."""
     if seat is None:
         raise HTTPException(401, "only a player can do that: open your private link first")
     now = service.now()
@@ -327,6 +328,8 @@ def clock_action(request: Request, action: str, game: GameDep, seat: OptionalSea
             clock.grant(session, game, seat, days, now)
         elif action == "claim":
             service.claim_on_time(session, game, seat)
+        elif action == "computer":  # the computer finishes the game for the absent player
+            computer.stand_in(session, request.app.state.notices, game, seat, now)
         else:
             raise HTTPException(404, f"no clock action {action!r}")
     except clock.ClockError as exc:

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import datetime
 
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from app import store
 from app.models import Game, Seat
+from app.services import clock
 from app.services.games import GameService
 from app.services.notices import Notices
 from engine.bots import levels_for, make_bot
@@ -111,6 +113,22 @@ def hand_over(session: Session, notices: Notices | None, game: Game, seat: Seat,
                 notices.tell(session, other, "seat", f"{game.id}:computer:{seat.side}:{game.seq}:{level}",
                              f"{news} in {store.game_name(game)}")
     session.commit()
+
+
+def stand_in(session: Session, notices: Notices | None, game: Game, seat: Seat, now: datetime,
+             level: str | None = None) -> str:
+    """The opponent of a player whose time has run out lets the computer play that player's
+    seat instead of claiming the game (the same conditions as a claim, clock.may_claim); the
+    player takes it back on their return.  The side the computer now plays."""
+    clock.may_claim(game, seat, now)
+    late = next(s for s in game.seats if s.side == game.decision_side)
+    hand_over(session, None, game, late, level or levels_offered(game.game)[0][0])
+    if notices is not None and late.joined_at is not None:
+        notices.tell(session, late, "seat", f"{game.id}:stand-in:{game.seq}",
+                     f"Your time ran out in {store.game_name(game)}: the computer plays your seat until you take "
+                     "it back")
+        session.commit()
+    return late.side
 
 
 def bot_input(session: Session, game: Game, state: object, side: str) -> BotInput:

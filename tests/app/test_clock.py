@@ -13,7 +13,7 @@ from app_support import ADMIN, bearer, drive
 from clock_support import DAY, Clock, clock_of, moved_clock, new_game
 from fastapi.testclient import TestClient
 
-from app.services import clock
+from app.services import clock, computer
 
 
 @pytest.fixture
@@ -196,3 +196,17 @@ def test_when_both_decide_at_once_each_clock_runs_from_the_start_and_neither_may
     assert now["overdue"] is True
     r = client.post(f"/api/games/{gid}/clock/claim", headers=bearer(tokens["Allied"]))
     assert r.status_code == 200 and r.json()["events"][0]["data"]["winner"] == "Allied", r.text
+
+
+def test_the_opponent_of_a_late_player_may_let_the_computer_finish_the_game_instead_of_claiming(
+        client: TestClient, moved: Clock) -> None:
+    game = new_game(client, move_days=1)
+    r = client.post(f"/api/games/{game['id']}/clock/computer", headers=bearer(game["IJ"]))
+    assert r.status_code == 409  # not before the time is up (as a claim)
+    moved.now += 2 * DAY
+    r = client.post(f"/api/games/{game['id']}/clock/computer", headers=bearer(game["IJ"]))
+    assert r.status_code == 200 and r.json()["side"] == "US" and r.json()["computer"] == "greedy"
+    made = computer.play_due(client.app.state.db.sessions, client.app.state.games)
+    assert made > 0  # the computer plays on for the US, who may take the seat back on their return
+    r = client.put(f"/api/games/{game['id']}/seat/computer", headers=bearer(game["US"]), json={"level": None})
+    assert r.status_code == 200 and r.json()["computer"] is None
