@@ -4,7 +4,8 @@
 // a drag that moved the map is not also a click.  The zoom is kept for this tab.
 (function () {
   "use strict";
-  var MIN = 0.6, MAX = 4, STEP = 1.25;
+  var MIN = 0.6, MAX = 8, STEP = 1.25;
+  var LEGIBLE = { desk: 28, phone: 24 };  // CSS px: a counter's width at the board's first view
   var zoom = 1;
 
   function frame() { return document.querySelector(".map-wrap"); }
@@ -94,9 +95,46 @@
     }
   }, true);
 
+  // A board opens framed on where the counters are, each one legible: zoomed so that the
+  // counters' median width is at least LEGIBLE px (up to half as large again while all the
+  // counters still fit the frame), and scrolled to the median counter: where most of them are.
+  function median(values) {
+    values.sort(function (a, b) { return a - b; });
+    return values[Math.floor(values.length / 2)];
+  }
+
+  function frameCounters(kept) {
+    var w = frame(), s = stack();
+    if (!w || !s) { return; }
+    var counters = s.querySelectorAll("g.counter"), origin = s.getBoundingClientRect();
+    var widths = [], xs = [], ys = [], x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (var i = 0; i < counters.length; i++) {
+      var b = counters[i].getBoundingClientRect();
+      if (!b.width) { continue; }
+      widths.push(b.width);
+      xs.push((b.left + b.right) / 2 - origin.left);
+      ys.push((b.top + b.bottom) / 2 - origin.top);
+      x0 = Math.min(x0, b.left - origin.left); x1 = Math.max(x1, b.right - origin.left);
+      y0 = Math.min(y0, b.top - origin.top); y1 = Math.max(y1, b.bottom - origin.top);
+    }
+    if (!widths.length || !origin.width) {
+      if (kept) { apply(kept); }
+      return;
+    }
+    var size = median(widths);
+    var phone = window.matchMedia("(max-width: 600px)").matches;
+    var legible = (phone ? LEGIBLE.phone : LEGIBLE.desk) / size;
+    var fits = Math.min(w.clientWidth / (x1 - x0 + 2 * size), w.clientHeight / (y1 - y0 + 2 * size));
+    // no closer than half as large again as legible: a small cluster keeps its surroundings
+    apply(kept || Math.max(1, legible, Math.min(fits, legible * 1.5, MAX)));  // a zoom this tab chose stands
+    var scale = s.offsetWidth / origin.width;
+    w.scrollLeft = median(xs) * scale - w.clientWidth / 2;
+    w.scrollTop = median(ys) * scale - w.clientHeight / 2;
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var kept = 1;
     try { kept = parseFloat(window.sessionStorage.getItem("map-zoom") || "1") || 1; } catch (e) { kept = 1; }
-    if (kept !== 1) { apply(kept); }
+    frameCounters(kept !== 1 ? kept : 0);
   });
 })();

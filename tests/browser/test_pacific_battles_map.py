@@ -20,6 +20,7 @@ def test_set_up_by_clicking_the_map_and_by_keyboard(browser: Browser, server: st
     try:
         page = context.new_page()
         page.goto(f"/games/{g['id']}#token={g['Japanese']}")
+        page.wait_for_load_state("networkidle")  # htmx has taken the forms over
         expect(page.locator("polygon.mark")).to_have_count(0)
         page.locator("button.chooser", has_text=SET_UP[0]).click()
         expect(page.locator(".selected-piece")).to_contain_text(SET_UP[0])
