@@ -361,10 +361,11 @@ def _stack(view: dict[str, Any], hex_id: str) -> list[str]:
 
 
 def _short_column(column: str) -> str:
-    """ "24%-" -> "≤24%", "25-49%" -> "25%", "400%+" as it is (the full name is its title)."""
+    """ "24%-" -> "≤24", "25-49%" -> "25", "400%+" -> "400+" (the full name is its title; the
+    caption says they are percentages): short enough for the whole table to fit the panel."""
     if column.endswith("-"):
-        return "≤" + column[:-1]
-    return column.split("-")[0] + "%" if "-" in column else column
+        return "≤" + column[:-1].rstrip("%")
+    return column.split("-")[0] if "-" in column else column.replace("%", "")
 
 
 def _json(c: Command) -> str:

@@ -129,6 +129,10 @@ def test_a_whole_campaign_turn_in_two_browsers(browser: Browser, pb_server: str,
                     page.screenshot(path=str(artifacts / f"pb-turn-{len(shot):02d}-{truth.state.phase}-{side}.png"))
                 if cmd.type == "crt":  # the table is chosen with both tables and the column in front of it
                     expect(page.locator("table.crt.full td.now").first).to_be_visible()
+                    cut = page.evaluate("""() => Array.from(document.querySelectorAll('.crt-wrap')).filter(w =>
+                        w.querySelector('table').getBoundingClientRect().right > w.getBoundingClientRect().right + 1
+                    ).map(w => [w.querySelector('table').getBoundingClientRect().width, w.clientWidth])""")
+                    assert cut == [], f"a combat table is cut off in the panel: {cut}"  # every column shows, in full
                     shot_path = artifacts / f"pb-turn-crt-{cmd.data['table']}.png"
                     page.locator("section.preview").screenshot(path=str(shot_path))
                 before = len(truth.events)
