@@ -478,11 +478,23 @@ def _phase_text(state: PBState, side: str | None) -> str:
     if step == "combat":
         if state.declaring is not None:
             return "Add attackers and defending hexes to the battle, then close it (14.2)"
-        a, d = battles.unmet(state, side)
-        owed = (f"; {len(a)} unit(s) must still attack, {len(d)} hex(es) must still be attacked (14.11)"
-                if a or d else "")
-        return "Declare every battle, then fight them (14.2)" + owed
+        return "Declare every battle, then fight them (14.2)" + _owed_attacks(state, side)
     return seq.title(state)
+
+
+def _owed_attacks(state: PBState, side: str) -> str:
+    """14.11: what must still attack and be attacked, named; and, when a hex can no longer be
+    declared (every unit next to it is in a battle already), the way out."""
+    units, hexes = battles.unmet(state, side)
+    if state.fought or (not units and not hexes):
+        return ""
+    parts = ([f"{', '.join(q.label(state, u) for u in units)} must attack"] if units else []) + \
+        ([f"{', '.join(q.hex_name(h) for h in hexes)} must be attacked"] if hexes else [])
+    declarable = {c.data["hex"] for c in battles.gen_declare(state, side) if c.type == "declare"}
+    stuck = [h for h in hexes if h not in declarable]
+    way = (f": the units next to {', '.join(q.hex_name(h) for h in stuck)} are in battles already declared; take "
+           "one out again and declare it with that hex added (14.22)" if stuck else "")
+    return f"; still owed (14.11): {'; '.join(parts)}{way}"
 
 
 RULES = PacificBattles()

@@ -665,3 +665,17 @@ def test_18_4_a_retreat_is_reckoned_with_the_zocs_its_owner_was_told() -> None:
         resolved(fight(s, "Allied", [C], ["1 Mar", "5 Mar"], die=1))
         listed[stack] = sorted(json.dumps(c.to_json(), sort_keys=True) for c in legal(s, "Japanese", "retreat"))
     assert listed["1 Mar Div HQ"] == listed["7 Mar"] and listed["7 Mar"]
+
+
+def test_14_11_a_hex_left_unattackable_by_a_declared_battle_is_named_with_the_way_out() -> None:
+    """No dead end: the 1st Marines, next to two Japanese stacks, are declared against one;
+    the other must still be attacked and nobody free can: the prompt names it and the way
+    out (take the battle out again, declare it with both hexes, 14.22), which works."""
+    s = combat_position({"1 Mar": ("1 Mar", C), "Kuma Bn": ("Kuma Bn", R[0]), "124 Inf": ("124 Inf", R[1])})
+    declare(s, "Allied", [R[0]], ["1 Mar"])
+    text = RULES.prompt(s).text
+    assert f"{R[1]} must be attacked" in text and "take one out again" in text and "14.22" in text
+    assert "end_phase" not in types(s, "Allied") and "fight" not in types(s, "Allied")
+    play(s, "withdraw", "Allied", battle=0)
+    declare(s, "Allied", [R[0], R[1]], ["1 Mar"])
+    assert "still owed" not in RULES.prompt(s).text and "fight" in types(s, "Allied")
