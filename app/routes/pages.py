@@ -229,10 +229,14 @@ def join(request: Request, game: GameDep, session: SessionDep, service: ServiceD
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(request: Request, access: AccessDep, session: SessionDep, service: ServiceDep,
-              token: str = "", select: str = "", welcome: bool = False) -> Response:
+              token: str = "", select: str = "", welcome: bool = False,
+              unit: str = Query("", max_length=64)) -> Response:
     game, seat = access.game, access.seat  # a cookie that opens no seat: the spectator's view
     if token:  # an old-style private link: move the secret into the fragment
         return RedirectResponse(f"/games/{game.id}#token={quote(token, safe='')}", status_code=303)
+    # a piece's select button clicked before the page's script took its form over: the form
+    # comes here as a plain GET, and the piece is selected all the same (no click is lost)
+    select = select or unit
     private = seat_link(request.app.state.settings.base_url, game.id, access.token) if seat and access.token else None
     if seat is not None:
         note_seen(request, session, service, game.id, access.token, access.signed_in)

@@ -161,3 +161,11 @@ def test_a_step_taken_back_is_struck_through_in_the_boards_log(client: TestClien
     page = client.get(f"/games/{gid}").text
     struck = re.findall(r'<li value="\d+" class="retracted"><del>([^<]*)</del></li>', page)
     assert struck and place["data"]["unit"] in struck[0], struck
+
+
+def test_a_select_button_clicked_before_the_script_is_ready_still_selects(client: TestClient) -> None:
+    """The select buttons' forms, sent as a plain GET to the board (no script yet), select."""
+    g = new_game(client)
+    seat(client, g["id"], g["Japanese"])
+    page = client.get(f"/games/{g['id']}", params={"seq": 0, "unit": SET_UP[0], "select": ""}).text
+    assert 'selected-piece" aria-label' in page and SET_UP[0] in page.split('selected-piece" aria-label', 1)[1][:300]
