@@ -132,9 +132,12 @@
     w.scrollTop = median(ys) * scale - w.clientHeight / 2;
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
+  // On "load", not "DOMContentLoaded": only then are the style sheets applied and the
+  // counters measurable, so the board opens the same way however fast the sheets arrive.
+  function openFramed() {
     var kept = 1;
     try { kept = parseFloat(window.sessionStorage.getItem("map-zoom") || "1") || 1; } catch (e) { kept = 1; }
     frameCounters(kept !== 1 ? kept : 0);
-  });
+  }
+  if (document.readyState === "complete") { openFramed(); } else { window.addEventListener("load", openFramed); }
 })();

@@ -55,6 +55,8 @@ def test_set_up_by_clicking_the_map_and_by_keyboard(browser: Browser, server: st
         page.locator("polygon.mark.reach").last.dispatch_event("click")
         expect(page.locator("g.counter.own")).to_have_count(2)
         # zoom: the + button widens the map
+        page.get_by_role("button", name="Fit").click()
+        expect(page.locator("#zoom-level")).to_have_text("100%")
         page.get_by_role("button", name="Zoom in").click()
         expect(page.locator("#zoom-level")).to_have_text("125%")
         # a counter on the map is a button too: Enter selects it
