@@ -18,11 +18,11 @@ from app import errors, logs
 from app.async_appends import AsyncAppends
 from app.config import Settings, get_settings
 from app.db import Database, migrate
+from app.games import boards
 from app.live import Hub
 from app.mail import Smtp, deliver_due
 from app.middleware import Admission, SecurityHeaders
 from app.ratelimit import RateLimits
-from app.render.svg import render_base
 from app.routes import admin, admin_pages, api, pages
 from app.services import clock, computer
 from app.services.chat import Chat
@@ -81,7 +81,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         migrate(settings.database_url)
         # the threads that run blocking routes: as many as admitted requests (README, "Sizing")
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
-        render_base()  # drawn once per process: before the freeze, so the collector never walks it
+        for board in boards():  # what each board draws once per process: before the freeze, so
+            board.warm()        # that the collector never walks it
         compile_all()  # likewise the templates, before the first request can race to compile them
         settle_garbage_collector()
         scheduler = start_jobs(app, settings)

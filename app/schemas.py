@@ -7,10 +7,11 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.text import Email, Line
+from engine.games import DEFAULT_GAME
 
 
 class NewGame(BaseModel):
-    game: str = Field("first_blood", max_length=40, description="engine game id")
+    game: str = Field(DEFAULT_GAME, max_length=40, description="engine game id")
     scenario: str = Field("campaign", max_length=40)
     side: str = Field(..., max_length=16, description="the side you play, e.g. US or IJ")
     name: Line = Field("", max_length=80, description="your display name")

@@ -1,5 +1,3 @@
-"""Server-side SVG rendering of game views (pure functions; no DB, no I/O)."""
-
-from app.render.svg import render_base, render_layers, render_map
-
-__all__ = ["render_base", "render_layers", "render_map"]
+"""Drawing shared by every game's map: NATO counters, numbers and text in SVG (pure
+functions; no database, no I/O).  Each game's own map is drawn by its board, in
+``app/games/<game>/``."""

@@ -32,23 +32,17 @@ from app.deps import (
     wrong_secret,
 )
 from app.fast_commands import Landed, submit_fast
+from app.games import BoardRequest, MapClick, board_for, boards
+from app.games.base import shown_parts
 from app.models import Game, Seat
 from app.ratelimit import client_address
-from app.render.svg import shown_parts
 from app.routes.api import invite_link, known_seat, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock, computer
-from app.services.board import (
-    BoardContext,
-    BoardRequest,
-    board_context,
-    briefing,
-    narrative,
-)
 from app.services.games import Decision, GameService, SeatChanged
 from app.services.moments import moment_context
-from app.services.pb_board import pb_context
 from app.services.signin import COOKIE as SIGNIN_COOKIE
+from app.services.story import narrative
 from app.store import StaleSequence
 from app.templating import page
 from app.text import BadText, check_email, check_line, strict_json
@@ -56,7 +50,7 @@ from app.visible import Row, readable, viewer_of
 from engine.core import undo
 from engine.core.errors import RuleError
 from engine.core.events import Command
-from engine.games import get_rules
+from engine.games import DEFAULT_GAME, get_rules
 
 PARTS_MAX = 1200  # the page's part digests: 17 characters each, a few dozen parts
 router = APIRouter(include_in_schema=False)
@@ -94,11 +88,9 @@ def index(request: Request, session: SessionDep, service: ServiceDep, settings: 
                      "deadline": f"{end:%d %b %H:%M} UTC" if end is not None else None})
     mine.sort(key=lambda m: m["game"].updated_at, reverse=True)  # newest first,
     mine.sort(key=lambda m: not m["your_move"])  # and the games waiting for you before the others
-    rules = get_rules("first_blood")
-    pb = get_rules("pacific_battles")
-    return page(request, "index.html", games=mine, options=rules.options, sides=rules.sides, signed_in=signed_in,
-                days_per_move=clock.DAYS_PER_MOVE, pb=pb, fb_levels=computer.levels_offered(rules.id),
-                pb_levels=computer.levels_offered(pb.id))
+    offered = [{"board": b, "rules": get_rules(b.id), "levels": computer.levels_offered(b.id)} for b in boards()]
+    return page(request, "index.html", games=mine, games_offered=offered, signed_in=signed_in,
+                days_per_move=clock.DAYS_PER_MOVE)
 
 
 
@@ -166,14 +158,12 @@ def sign_out(request: Request, session: SessionDep) -> Response:
 def new_game(request: Request, session: SessionDep, service: ServiceDep, settings: SettingsDep, limits: LimitsDep,
              side: str = Form(..., max_length=16), name: str = Form("", max_length=80),
              title: str = Form("", max_length=120), email: str = Form("", max_length=254),
-             two_units_as_engineer: bool = Form(False), move_days: str = Form("", max_length=3),
-             vacation_days: int = Form(0, ge=0, le=30), game: str = Form("first_blood", max_length=40),
+             move_days: str = Form("", max_length=3),
+             vacation_days: int = Form(0, ge=0, le=30), game: str = Form(DEFAULT_GAME, max_length=40),
              scenario: str = Form("", max_length=40), computer: str = Form("", max_length=20),
              option: Annotated[list[str] | None, Form(max_length=20)] = None) -> Response:
     limits.hit("create", client_address(request))
     options = dict.fromkeys(option or [], True)  # the optional rules ticked; the engine refuses unknown ones
-    if two_units_as_engineer:
-        options["two_units_as_engineer"] = True
     days = int(move_days) if move_days.isdigit() else None
     try:
         email = check_email(email)
@@ -240,8 +230,8 @@ def game_page(request: Request, access: AccessDep, session: SessionDep, service:
     private = seat_link(request.app.state.settings.base_url, game.id, access.token) if seat and access.token else None
     if seat is not None:
         note_seen(request, session, service, game.id, access.token, access.signed_in)
-    return render_board(request, session, service, game, seat, BoardRequest(select=select, welcome=welcome),
-                        "game.html", private)
+    return render_board(request, session, service, game, seat,
+                        BoardRequest(select=select, welcome=welcome, full=True, private_url=private))
 
 
 @posts.post("/games/{game_id}/seat")
@@ -413,7 +403,7 @@ async def command(request: Request, game_id: str, type: str = Form(...), data: s
     """A command button of the board: the engine's legal command it carries."""
     payload, decided, counted = _payload(data), None, False
     known = known_seat(request, game_id)
-    if known is not None and known[1][0] == "first_blood":  # (the other boards answer in a thread)
+    if known is not None and board_for(known[1][0]).answers_from_row:  # (the other boards answer in a thread)
         counted = True
         state = request.app.state
         state.limits.hit("commands", f"{game_id}:{known[1][1]}")
@@ -430,11 +420,11 @@ async def command(request: Request, game_id: str, type: str = Form(...), data: s
 
 def _landed_answer(request: Request, game: Game, landed: Landed, ctype: str, seq: int, select: str,
                    parts: str) -> HTMLResponse:
-    """The board's answer to a First Blood command written from the event loop
-    (app/fast_commands.py), drawn from ``game``, the row the write answered with."""
+    """The board's answer to a command written from the event loop (app/fast_commands.py),
+    drawn from ``game``, the row the write answered with."""
     seat = next(s for s in game.seats if s.side == landed.side)
     return render_board(request, None, request.app.state.games, game, seat,
-                        BoardRequest(select=_kept(ctype, select), since=_since(seq, game),
+                        BoardRequest(select=board_for(game.game).kept(ctype, select), since=_since(seq, game),
                                      fresh=_fresh(landed.done[0], seat, game), shown=shown_parts(parts)))
 
 
@@ -474,55 +464,14 @@ async def click(request: Request, game_id: str, seq: int = Form(...), hex: str =
 
 def _click(request: Request, game: Game, seat: Seat | None, session: Session, service: GameService,
            seq: int, hex: str, unit: str, select: str, parts: str) -> HTMLResponse:  # noqa: A002
-    if game.game == "pacific_battles":
-        return _pb_click(request, game, seat, session, service, seq, hex, unit, select)
-    ctx = board_context(session, service, game, seat, BoardRequest(select=select))
-    cmd = ctx.command_for_click(hex_id=hex or None, unit=unit or None)
-    if cmd is None:
-        pick = ctx.selection_for_click(hex_id=hex or None, unit=unit or None)
-        stacked = any(u["loc"] == hex for u in ctx.view["units"]) if hex else False
-        error = None
-        if pick is None and ctx.your_turn and (not stacked or ctx.selected or ctx.view["phase"].endswith("_combat")):
-            # an empty hex, an enemy hex with a unit selected or in combat: say why
-            # nothing happens, and keep the selection
-            error, pick = _refused_click(ctx, service, hex or unit), ctx.selected
-        return render_board(request, session, service, game, seat,
-                            BoardRequest(select=pick or "", error=error, inspect=hex, since=_since(seq, game),
-                                         shown=shown_parts(parts)))
-    keep = select if cmd.type in ("attack", "add") else ""
-    return _submit(request, game, seat, session, service, cmd.type, cmd.data, seq, keep, shown_parts(parts))
-
-
-def _pb_click(request: Request, game: Game, seat: Seat | None, session: SessionDep, service: ServiceDep,
-              seq: int, hex_id: str, unit: str, select: str) -> HTMLResponse:
-    """Pacific Battles: one legal command there is given; several are listed to choose
-    from; else the click selects one's own piece there, or the engine says why nothing
-    happens (the move, landing or battle the click most likely meant)."""
-    ctx = pb_context(session, service, game, seat, select=select)
-    cmds = ctx.command_for_click(hex_id or None, unit or None)
-    since = _since(seq, game)
-    if len(cmds) == 1:
-        return _submit(request, game, seat, session, service, cmds[0].type, cmds[0].data, seq, "")
-    where = hex_id or next((u["hex"] for u in ctx.view["units"] if u["id"] == unit), None) or ""
-    if cmds:
-        return render_board(request, session, service, game, seat, BoardRequest(select=select, inspect=where,
-                                                                                since=since))
-    pick = ctx.selection_for_click(hex_id or None, unit or None)
-    error = None
-    if pick is None and ctx.side and ctx.your_turn and where:
-        probe = ctx.probe_for_click(where)
-        why = service.why_not(game, ctx.state, ctx.side, probe) if probe is not None else None
-        error, pick = why or ctx.nothing_here(where), ctx.select
-    return render_board(request, session, service, game, seat,
-                        BoardRequest(select=pick or "", error=error, inspect=where, since=since))
-
-
-def _refused_click(ctx: BoardContext, service: ServiceDep, where: str) -> str:
-    """Why a click stands for no legal command: the engine's own reason when the click
-    plainly meant one (a move of the selected unit, an attack), else what to do now."""
-    probe = ctx.probe_for_click(where) if ctx.side else None
-    why = service.why_not(ctx.game, ctx.state, ctx.side, probe) if probe is not None else None
-    return why or ctx.nothing_here(where)
+    done = board_for(game.game).click(session, service, game, seat, MapClick(seq, hex, unit, select,
+                                                                              shown_parts(parts)))
+    if done.command is not None:
+        return _submit(request, game, seat, session, service, done.command.type, done.command.data, seq, done.keep,
+                       shown_parts(parts))
+    req = done.redraw or BoardRequest(select=select)
+    req.since = _since(seq, game)
+    return render_board(request, session, service, game, seat, req)
 
 
 def _since(seq: int, game: Game) -> int:
@@ -547,7 +496,7 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
             # only while the seat is as read (its secret replaced meanwhile: refused)
             done, _seq = service.submit(session, game, seat.side, {"type": ctype, "data": data}, seq,
                                         seat.token_hash, decided)
-            fresh, select = _fresh(done, seat, game), _kept(ctype, select)
+            fresh, select = _fresh(done, seat, game), board_for(game.game).kept(ctype, select)
         except StaleSequence:
             error = "The game moved on while you were deciding; here is the new situation."
         except SeatChanged as exc:
@@ -564,32 +513,22 @@ def _fresh(done: list[tuple[int, Any, str | None]], seat: Seat, game: Game) -> l
     return [Row(n, e.type, e.side, seat.side, t, e.data, game.updated_at) for n, e, t in done]
 
 
-def _kept(ctype: str, select: str) -> str:
-    """The selection after a command: kept while an attack is built or set-up goes on."""
-    return select if ctype in ("attack", "add", "place") else ""
-
-
 def render_board(request: Request, session: SessionDep | None, service: ServiceDep, game: Game, seat: Seat | None,
-                 req: BoardRequest, template: str = "partials/board.html",
-                 private_url: str | None = None) -> HTMLResponse:
-    """The board's page or answer (``session`` None: an answer drawn from what the request
-    holds already, reading nothing: ``req.fresh`` has the log lines it shows)."""
+                 req: BoardRequest) -> HTMLResponse:
+    """The board's page (``req.full``) or answer (``session`` None: an answer drawn from
+    what the request holds already, reading nothing: ``req.fresh`` has its log lines)."""
     settings = request.app.state.settings
     # the invitation only while a seat still waits for its player: once joined, it is used up
     waiting = any(s.joined_at is None for s in game.seats)
     invite = request.cookies.get(f"invite_{game.id}") if seat and waiting else None
-    invite_url = invite_link(settings.base_url, game.id, invite) if invite else None
-    if game.game == "pacific_battles":  # its own board (answers: only its changing parts, by id)
-        full = template == "game.html"
-        ctx = pb_context(session, service, game, seat, req.error, oob=not full, private_url=private_url,
-                         invite_url=invite_url, select=req.select, inspect=req.inspect, welcome=req.welcome)
-        if not full:
-            return page(request, "partials/pb_board.html", b=ctx)
-        ctx.briefing = briefing(session, game, seat.side) if seat else []
-        return page(request, "pb_game.html", b=ctx, c=chat_panel(request, session, game, seat))
-    context = board_context(session, service, game, seat, req, invite_url, private_url)
-    chat = chat_panel(request, session, game, seat) if not context.oob else None  # its own updates after
-    return page(request, template, b=context, c=chat)
+    req.invite_url = invite_link(settings.base_url, game.id, invite) if invite else None
+    board = board_for(game.game)
+    ctx = board.context(session, service, game, seat, req)
+    if not req.full:
+        chat = chat_panel(request, session, game, seat) if session is not None and not ctx.oob else None
+        return page(request, board.board_template, b=ctx, c=chat)
+    assert session is not None  # (a page is drawn with its session)
+    return page(request, "game.html", b=ctx, g=board, c=chat_panel(request, session, game, seat))
 
 
 def chat_panel(request: Request, session: Session, game: Game, seat: Seat | None,
@@ -685,6 +624,6 @@ def log_page(request: Request, access: AccessDep, session: SessionDep,
     total, rows = store.page_events(session, game.id, offset, limit)
     seat = seat_of(request, access, request.app.state.limits)
     rows = readable(rows, game, viewer_of(game, seat.side if seat else None))
-    story = narrative(rows, store.retractions(session, game.id))
+    story = narrative(get_rules(game.game), rows, store.retractions(session, game.id))
     return page(request, "log.html", game=game, story=story, total=total, offset=offset, limit=limit,
                 shown=len(rows), replay=seat is not None or game.status == "finished")

@@ -11,11 +11,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app import store
+from app.games import board_for
 from app.models import Game, Seat
-from app.render.svg import render_base, render_layers
-from app.services.board import PHASE_EVENTS, TURN_EVENTS, phase_title
 from app.services.games import GameService
-from app.services.pb_board import pb_moment
 from app.visible import readable, viewer_of
 from engine.core.visibility import ADMIN
 from engine.games import get_rules
@@ -35,44 +33,22 @@ def moment_context(session: Session, service: GameService, game: Game, seq: int,
     rows = readable(every, game, ADMIN if side == ADMIN else viewer_of(game, side))
     view = rules.view(state, side, [])  # a moment is looked at, never played
     told = list(range(game.seq + 1)) if every_event else [r.seq + 1 for r in rows if r.text]
-    turns = [(r.seq + 1, r.text or "") for r in rows if r.type in TURN_EVENTS]
+    turns = [(r.seq + 1, r.text or "") for r in rows if r.type == rules.turn_event]
     turn_start = max((n for n, _ in turns if n <= seq), default=0)
     turn_end = min((n for n, _ in turns if n > seq), default=game.seq + 1)
-    phases = [(r.seq + 1, phase_title(r.type, r.payload)) for r in rows
-              if r.type in PHASE_EVENTS and turn_start <= r.seq + 1 < turn_end]
+    phases = [(r.seq + 1, rules.phase_title(r.payload)) for r in rows
+              if r.type == rules.phase_event and turn_start <= r.seq + 1 < turn_end]
     steps = {"first": told[0] if told else 0, "back": max((n for n in told if n < seq), default=None),
              "forward": min((n for n in told if n > seq), default=None), "last": game.seq,
              "turn_back": max((n for n, _ in turns if n < seq), default=None),
              "turn_forward": min((n for n, _ in turns if n > seq), default=None)}
-    log = [{"seq": r.seq + 1, "text": r.text, "turn": r.type in TURN_EVENTS}
+    log = [{"seq": r.seq + 1, "text": r.text, "turn": r.type == rules.turn_event}
            for r in reversed(rows) if r.seq < seq and r.text][:LOG_LINES]
     last = next((r for r in reversed(rows) if r.seq == seq - 1), None)  # None too when it is not to be read
     context = {"game": game, "seq": seq, "view": view, "side": side, "steps": steps, "turns": turns,
                "phases": phases, "log": log, "at": every[seq - 1].created_at if seq > 0 else game.created_at,
                "href": href or (lambda n: f"/games/{game.id}/at/{n}"), "event": last}
-    draw = DRAWN.get(game.game, _first_blood_map)
-    return context | draw(game, seat, state, view, seq, last)
-
-
-def _first_blood_map(game: Game, seat: Seat | None, state: Any, view: dict[str, Any], seq: int,
-                     last: Any) -> dict[str, Any]:
-    trail = _trail(last.type, last.payload) if last is not None else []
-    fought = list(last.payload["targets"]) if last is not None and last.type == "combat_resolved" else []
-    return {"pb": None, "layers": render_layers(view, trail=trail, targets=fought), "base": render_base()}
-
-
-def _pacific_map(game: Game, seat: Seat | None, state: Any, view: dict[str, Any], seq: int,
-                 last: Any) -> dict[str, Any]:
-    return {"pb": pb_moment(game, seat, state, view, seq)}  # its own map and displays, read-only
-
-
-# how each game's moment is drawn, by the game's id (the catalog's, engine.games)
-DRAWN = {"first_blood": _first_blood_map, "pacific_battles": _pacific_map}
-
-
-def _trail(kind: str, data: dict[str, Any]) -> list[str]:
-    """The hexes a unit went through in a move, retreat or advance (for the map)."""
-    if kind not in ("unit_moved", "unit_retreated", "unit_advanced"):
-        return []
-    start = [data["frm"]] if isinstance(data.get("frm"), str) else []
-    return start + [h for h in data.get("path") or [data.get("to")] if isinstance(h, str)]
+    board = board_for(game.game)
+    context |= {"game_name": rules.title, "turn_name": rules.headline(state).turn_name,
+                "moment_template": board.moment_template}
+    return context | board.moment(game, seat, state, view, seq, last)

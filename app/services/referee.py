@@ -17,9 +17,9 @@ from sqlalchemy.orm import Session
 from app import store
 from app.models import AdminAudit, ChatMessage, ClockAct, EventRow, Game, Mail
 from app.services import fair_dice
-from app.services.board import TURN_EVENTS
 from engine.core import rulings, undo
 from engine.core.forfeit import TIME_FORFEIT
+from engine.games import get_rules
 
 # the kinds a line of the history may be found by (a log event may be of several)
 KINDS = {"command": "commands", "dice": "dice and draws", "takeback": "take-backs and what they struck",
@@ -73,9 +73,9 @@ def event_lines(session: Session, game: Game) -> list[Line]:
     struck: dict[int, list[int]] = {}
     for seq, by in gone.items():
         struck.setdefault(by, []).append(seq)
-    lines, turn = [], 0
+    lines, turn, turn_event = [], 0, get_rules(game.game).turn_event
     for r in rows:
-        if r.type in TURN_EVENTS and isinstance(r.payload.get("turn"), int):
+        if r.type == turn_event and isinstance(r.payload.get("turn"), int):
             turn = r.payload["turn"]
         line = Line("event", _aware(r.created_at), r.seq + 1, r.side or r.actor, r.text or "", r.seq, r.type,
                     turn=turn, actor=r.actor, data=r.payload, struck_by=gone.get(r.seq),

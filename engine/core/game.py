@@ -159,6 +159,15 @@ class RulesBase(Generic[S]):
         phase = str(getattr(state, "phase", "") or "")
         return Headline(turn if isinstance(turn, int) else 0, f"turn {turn}", phase.replace("_", " "))
 
+    # The log's chapters, the same words in every game: the event that opens a turn (its
+    # log line is the turn's heading) and the one that opens a phase (``phase_title``).
+    turn_event = "turn_started"
+    phase_event = "phase_started"
+
+    def phase_title(self, data: dict[str, Any]) -> str:
+        """A phase-opening event's heading, from its data."""
+        return str(data.get("phase", "")).replace("_", " ")
+
     def step_label(self, first_line: str | None) -> str:
         """The take-back label of a step whose first log line is ``first_line``: a caller
         that has just written that line names the step without rebuilding the state before it."""

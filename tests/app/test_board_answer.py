@@ -99,7 +99,7 @@ def test_every_template_is_compiled_before_the_first_request(settings) -> None: 
     with TestClient(create_app(settings)):
         cached = {name for (_loader, name) in TEMPLATES.env.cache}
     assert cached >= set(TEMPLATES.env.list_templates(extensions=["html"]))
-    assert {"game.html", "partials/board.html", "partials/pb_board.html"} <= cached
+    assert {"game.html", "games/first_blood/board.html", "games/pacific_battles/board.html"} <= cached
 
 
 def test_a_new_step_is_named_from_the_line_it_wrote(client: TestClient, game: dict[str, str], monkeypatch) -> None:  # noqa: ANN001

@@ -3,7 +3,7 @@ engine's legal commands, or nothing."""
 
 from __future__ import annotations
 
-from app.services.board import BoardContext, _end_confirmation
+from app.games.first_blood.board import BoardContext, _end_confirmation
 from engine.core.events import Command
 from engine.games.first_blood.rules import RULES
 from engine.games.first_blood.testing import position

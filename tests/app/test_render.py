@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from app.render import render_base, render_layers, render_map
-from app.render.layout import Layout, Point
+from app.games.first_blood.layout import Layout, Point
+from app.games.first_blood.svg import render_base, render_layers, render_map
 from engine.core.hexes import neighbor_ids
 from engine.games.first_blood.board import load_board
 
@@ -357,7 +357,7 @@ def test_view_is_not_mutated(midgame_view: dict[str, Any]) -> None:
 
 def test_output_does_not_depend_on_hash_seed() -> None:
     code = ("import hashlib, sys; sys.path.insert(0, 'tests/app'); from test_render import fake_view, unit;"
-            "from app.render import render_base, render_layers, render_map;"
+            "from app.games.first_blood.svg import render_base, render_layers, render_map;"
             "print(hashlib.sha256(render_map(fake_view([unit('u', '0709')])).encode()).hexdigest())")
     out = set()
     for seed in ("1", "2"):

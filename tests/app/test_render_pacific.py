@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from app.render.pacific_map import render_pacific_map
+from app.games.pacific_battles.map_svg import render_pacific_map
 from engine.games.pacific_battles.board import load_board
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -28,7 +28,7 @@ def test_the_map_draws_every_land_hex_river_path_place_and_base_and_says_it_is_a
 
 
 def test_an_activated_hq_shows_its_support_radius_and_an_inactive_one_does_not() -> None:
-    from app.render.pacific_pieces import render_pieces
+    from app.games.pacific_battles.pieces_svg import render_pieces
 
     hq = {"id": "1 Mar Div HQ", "unit": "1 Mar Div HQ", "side": "Allied", "hex": "1532", "kind": "hq",
           "suppressed": False, "factors": [0, 1, 8], "support": 2, "radius": 3, "active": True}
@@ -38,7 +38,7 @@ def test_an_activated_hq_shows_its_support_radius_and_an_inactive_one_does_not()
 
 
 def _face(pieces: dict, **kw: object) -> ET.Element:
-    from app.render.pacific_pieces import render_pieces
+    from app.games.pacific_battles.pieces_svg import render_pieces
     from engine.games.pacific_battles.rules import RULES
     from engine.games.pacific_battles.testing import position
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import copy
 
-from app.render import svg
+from app.games.first_blood import svg
+from app.games.first_blood.svg import _hex_state, _make_ctx, _q, _rows, layer_parts
 from app.render.counters import n
-from app.render.svg import _hex_state, _make_ctx, _q, _rows, layer_parts
 from engine.core.events import Command
 from engine.games.first_blood.rules import RULES
 from engine.selfplay import play_one

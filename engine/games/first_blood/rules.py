@@ -383,6 +383,11 @@ class FirstBlood(RulesBase[FBState]):
         for e in self.decide(state, command):
             self.apply(state, e)
 
+    def phase_title(self, data: dict[str, Any]) -> str:
+        """"us_movement" -> "US movement"."""
+        first, _, rest = str(data.get("phase", "")).partition("_")
+        return f"{first.upper()} {rest.replace('_', ' ')}".strip()
+
     def headline(self, state: FBState) -> Headline:
         return Headline(state.turn, turn_name(state.turn), sequence.PHASE_TITLES.get(state.phase, state.phase))
 

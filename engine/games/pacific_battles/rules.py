@@ -379,6 +379,15 @@ class PacificBattles(RulesBase[PBState]):
             return {}
         return {h: {"cost": float(c), "path": [], "stops": False} for h, c in impulse.moves(state, unit).items()}
 
+    turn_event = "turn_began"
+    phase_event = "phase_began"
+
+    def phase_title(self, data: dict[str, Any]) -> str:
+        """A phase as the turn track names it."""
+        phase = str(data.get("phase", ""))
+        found = next((p for p in seq.TRACK.setup + seq.TRACK.turn if p.name == phase), None)
+        return found.title if found else phase.replace("_", " ")
+
     def headline(self, state: PBState) -> Headline:
         return Headline(state.turn, flow.turn_name(state.turn), seq.title(state) if state.phase else "")
 

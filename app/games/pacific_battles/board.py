@@ -14,9 +14,10 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app import store
+from app.games.base import page_title
+from app.games.pacific_battles.map_svg import render_pacific_map
+from app.games.pacific_battles.pieces_svg import Mark, render_board_svg, render_layers_svg
 from app.models import Game, Seat
-from app.render.pacific_map import render_pacific_map
-from app.render.pacific_pieces import Mark, render_board_svg, render_layers_svg
 from app.services.games import GameService
 from app.visible import readable, retracted_lines, viewer_of
 from engine.core.events import Command
@@ -133,6 +134,10 @@ class PBBoard:
         return self.side is not None and self.side in self.view["prompt"]["sides"]
 
     @property
+    def page_title(self) -> str:
+        return page_title(self.game, get_rules(self.game.game), self.state)
+
+    @property
     def turns(self) -> list[tuple[int, str]]:
         return [(t, turn_name(t)) for t in range(1, self.view["last_turn"] + 1)]
 
@@ -174,7 +179,7 @@ class PBBoard:
         out = []
         for name in sorted(set(self.view["sides"][self.side]["hand"])):
             spec = specs.get(name)
-            plays = [Button(c.type, _json(c), _label(get_rules("pacific_battles"), self.state, c))
+            plays = [Button(c.type, _json(c), _label(get_rules(self.game.game), self.state, c))
                      for c in self.legal if c.type == "play" and c.data.get("marker") == name]
             out.append({"name": name, "count": self.view["sides"][self.side]["hand"].count(name),
                         "when": spec.when if spec else "", "after": spec.after if spec else "", "plays": plays})
@@ -183,7 +188,7 @@ class PBBoard:
     @property
     def crt_buttons(self) -> list[Button]:
         """The chooser's two answers (14.4), beside the tables they choose between."""
-        rules = get_rules("pacific_battles")
+        rules = get_rules(self.game.game)
         return [Button(c.type, _json(c), _label(rules, self.state, c)) for c in self.legal if c.type == "crt"]
 
     @property
@@ -299,13 +304,6 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
 def pb_moment(game: Game, seat: Seat | None, state: Any, view: dict[str, Any], seq: int) -> PBBoard:
     """A past moment of the game as its viewer saw it: the map and the displays, no commands."""
     return PBBoard(game, seat, view, state, [], seq, render_board_svg(view), [], [], False, [])
-
-
-def pb_phase(payload: dict[str, Any]) -> str:
-    """A phase_began event's phase, as the turn track names it."""
-    phase = str(payload.get("phase", ""))
-    found = next((p for p in sequence.TRACK.setup + sequence.TRACK.turn if p.name == phase), None)
-    return found.title if found else phase.replace("_", " ")
 
 
 def _marks(board: PBBoard, rules: Any, state: Any, service: GameService, game: Game,

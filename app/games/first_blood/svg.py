@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from xml.sax.saxutils import escape
 
+from app.games.first_blood.layout import TOP_BOXES, Layout, Page, Point, Rect, inset_band, page_layout
 from app.render.counters import (
     counter_body,
     factors,
@@ -38,7 +39,6 @@ from app.render.counters import (
     work_chit,
     xml_chars,
 )
-from app.render.layout import TOP_BOXES, Layout, Page, Point, Rect, inset_band, page_layout
 from engine.core.hexes import Hex, hex_from_id, hex_neighbors
 from engine.games.first_blood.board import Board, EntryPoint, load_board
 
@@ -49,7 +49,7 @@ NOTE = "Map and order of battle: reconstructions"
 T = TypeVar("T")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]*$")
 
-MAP_CSS = Path(__file__).resolve().parents[2] / "static" / "map.css"  # linked by the page, inlined standalone
+MAP_CSS = Path(__file__).resolve().parents[3] / "static" / "map.css"  # linked by the page, inlined standalone
 
 
 @cache
@@ -779,16 +779,6 @@ def changed_parts(parts: list[Part], shown: list[str] | None) -> str | None:
     out = [p.svg.replace("<g ", '<g hx-swap-oob="true" ', 1) for p, d in zip(parts, shown, strict=True)
            if p.digest != d]
     return f'<svg xmlns="http://www.w3.org/2000/svg" hidden>{"".join(out)}</svg>' if out else ""
-
-
-def shown_parts(raw: str) -> list[str] | None:
-    """The part digests a page sent (``data-d`` of each of its map layers' parts, joined
-    by dots), or None for anything else."""
-    items = raw.split(".") if raw else []
-    return items if 0 < len(items) <= 64 and all(_DIGEST.fullmatch(d) for d in items) else None
-
-
-_DIGEST = re.compile(r"[0-9a-f]{16}")  # what _part writes
 
 
 def _part(pid: str, cls: str, inner: str) -> Part:

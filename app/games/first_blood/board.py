@@ -14,35 +14,20 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app import store
+from app.games.base import BoardRequest, page_title
+from app.games.first_blood.svg import changed_parts, layer_parts, layers_svg, render_base
 from app.models import Game, Seat
-from app.render.svg import changed_parts, layer_parts, layers_svg, render_base
 from app.services import clock
 from app.services.games import GameService
-from app.services.pb_board import pb_phase
+from app.services.story import briefing
 from app.visible import readable, retracted_lines, viewer_of
-from engine.core import rulings, undo
+from engine.core import rulings
 from engine.core.events import Command
 from engine.games import get_rules
 
 HEX_FIELDS = ("to", "hex", "box")  # command fields that name a place (a hex, a box, an entry point)
-TURN_EVENTS = ("turn_started", "turn_began")  # First Blood's, Pacific Battles'
-PHASE_EVENTS = ("phase_started", "phase_began")
 GENERAL = ("undo", "end_phase", "resolve", "cancel_attack", "end_advance")
 UNIT_ORDERS = frozenset({"place", "move"})  # a unit's placement or move: its "unit" is always a unit id
-
-
-@dataclass
-class BoardRequest:
-    select: str = ""
-    error: str | None = None
-    error_for: Command | None = None
-    inspect: str = ""  # a hex whose stack the panel opens
-    since: int | None = None  # only the parts that change, and the log lines from this event on (None: a page)
-    welcome: bool = False
-    # the rows a command of this request just appended, in order: its answer's log lines
-    # come from them rather than from another read of the log
-    fresh: list[Any] = field(default_factory=list)
-    shown: list[str] | None = None  # the digests of the map layers' parts the page shows (None: not known)
 
 
 @dataclass
@@ -87,6 +72,10 @@ class BoardContext:
     @property
     def your_turn(self) -> bool:
         return bool(self.view.get("your_turn"))
+
+    @property
+    def page_title(self) -> str:
+        return page_title(self.game, get_rules(self.game.game), self.state)
 
     @property
     def side(self) -> str | None:
@@ -153,8 +142,8 @@ class BoardContext:
         return None
 
 
-def board_context(session: Session, service: GameService, game: Game, seat: Seat | None,
-                  req: BoardRequest, invite_url: str | None = None, private_url: str | None = None) -> BoardContext:
+def board_context(session: Session | None, service: GameService, game: Game, seat: Seat | None,
+                  req: BoardRequest) -> BoardContext:
     rules = get_rules(game.game)
     state = service.state(session, game)
     side = seat.side if seat else None
@@ -211,7 +200,7 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
     log = readable(log, game, viewer_of(game, side))
     gone = retracted_lines(log)  # an undo always follows what it took back: the window holds both
     lines = [{"seq": r.seq, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),
-              "turn": r.type in TURN_EVENTS, "retracted": r.seq in gone} for r in reversed(log) if r.text]
+              "turn": r.type == rules.turn_event, "retracted": r.seq in gone} for r in reversed(log) if r.text]
     err_for = _safe_label(rules, state, req.error_for) if req.error and req.error_for is not None else None
     inspect = req.inspect or (names[selected]["loc"] if selected in names else "")
     stack = [u for u in view["units"] if inspect and u["loc"] == inspect]
@@ -219,8 +208,8 @@ def board_context(session: Session, service: GameService, game: Game, seat: Seat
                         general=general, unit_buttons=unit_buttons, choosers=choosers, other=other,
                         log=lines, relog=relog, error=req.error, error_for=err_for, inspect=inspect or None,
                         stack=stack,
-                        invite_url=invite_url, oob=oob,
-                        private_url=private_url if seat is not None and not oob else None, welcome=req.welcome,
+                        invite_url=req.invite_url, oob=oob,
+                        private_url=req.private_url if seat is not None and not oob else None, welcome=req.welcome,
                         state=state, clock=clock.view(game, service.now()),
                         briefing=briefing(session, game, side) if side and not oob else [])
 
@@ -254,55 +243,6 @@ def _sort(legal: list[Command]) -> Sorted:
         if isinstance(unit, str):
             units.add(unit)
     return Sorted(frozenset(targets), general, other, sorted(units))
-
-
-def briefing(session: Session, game: Game, side: str) -> list[dict[str, Any]]:
-    """What happened since the player's last command, grouped by turn and phase, when
-    the opponent (or the game itself) did something since: each line links to its
-    moment on the map (``/games/{id}/at/{n}``)."""
-    rows = readable(store.since_last_command(session, game.id, side), game, viewer_of(game, side))
-    gone = retracted_lines(rows)  # what was taken back never happened (an undo follows what it takes back)
-    rows = [r for r in rows if r.seq not in gone and r.type != undo.UNDONE]
-    if not any(r.text and r.actor not in (None, side) for r in rows):
-        return []
-    return narrative(rows)
-
-
-def narrative(rows: list[Any], gone: dict[int, int] | None = None) -> list[dict[str, Any]]:
-    """Log rows as a story: the lines that say something, grouped under their turn and
-    phase (a group's title is empty before the first turn or phase of ``rows``), each
-    with the moment after it (``/games/{id}/at/{n}``), its time, and the event that took
-    it back if one did (``gone``)."""
-    gone = gone or {}
-    groups: list[dict[str, Any]] = []
-    turn = phase = ""
-    for r in rows:
-        if r.type in TURN_EVENTS + PHASE_EVENTS and r.seq in gone:
-            continue  # taken back: the headings follow what still stands
-        if r.type in TURN_EVENTS:
-            turn = r.text or ""
-        elif r.type in PHASE_EVENTS:
-            phase = phase_title(r.type, r.payload)
-        elif r.text:
-            title = " · ".join(t for t in (turn, phase) if t)
-            if not groups or groups[-1]["title"] != title:
-                groups.append({"title": title, "lines": []})
-            groups[-1]["lines"].append({"seq": r.seq + 1, "text": r.text, "at": r.created_at,
-                                        "retracted_by": gone.get(r.seq)})
-    return groups
-
-
-def phase_title(kind: str, payload: dict[str, Any]) -> str:
-    """A phase heading: First Blood's "phase_started", Pacific Battles' "phase_began"."""
-    if kind == "phase_began":
-        return pb_phase(payload)
-    return phase_words(payload.get("phase", ""))
-
-
-def phase_words(phase: str) -> str:
-    """"us_movement" -> "US movement"."""
-    first, _, rest = phase.partition("_")
-    return f"{first.upper()} {rest.replace('_', ' ')}".strip()
 
 
 def _button(label: str, c: Command) -> Button:

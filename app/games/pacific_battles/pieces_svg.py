@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from app.games.pacific_battles.map_svg import HEX_RADIUS, PX_PER_KM, _corners, _point, render_pacific_map, viewbox
 from app.render.counters import n, nato_frame, text
-from app.render.pacific_map import HEX_RADIUS, PX_PER_KM, _corners, _point, render_pacific_map, viewbox
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.board import load_board
 

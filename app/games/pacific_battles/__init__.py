@@ -1,0 +1,71 @@
+"""Pacific Battles' board: the reconstructed map with its pieces (map_svg.py,
+pieces_svg.py), the commands grouped by kind with marks on the map, the displays
+(board.py), and what a click on the map stands for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.games.base import BoardRequest, Click, MapClick
+from app.games.pacific_battles.board import PBBoard, pb_context, pb_moment
+from app.games.pacific_battles.map_svg import render_pacific_map
+from app.models import Game, Seat
+from app.services.games import GameService
+from app.services.story import briefing
+
+
+class PacificBattlesBoard:
+    id = "pacific_battles"
+    board_template = "games/pacific_battles/board.html"
+    after_board = "games/pacific_battles/seat.html"
+    moment_template = "games/pacific_battles/moment.html"
+    new_game_template = "games/pacific_battles/new_game.html"
+    footer = ("The map of Guadalcanal, the Terrain Effects Chart, the Raid and Assault tables, the air tables, "
+              "the US reinforcement chart and the counters' factors are <strong>reconstructions</strong>: the "
+              "Pacific Battles rulebook refers to printed charts its source does not hold.")
+    answers_from_row = False  # its answer reads the log window again
+
+    def warm(self) -> None:
+        render_pacific_map()
+
+    def context(self, session: Session | None, service: GameService, game: Game, seat: Seat | None,
+                req: BoardRequest) -> PBBoard:
+        assert session is not None  # (answers_from_row is False: every answer has its session)
+        ctx = pb_context(session, service, game, seat, req.error, oob=not req.full, private_url=req.private_url,
+                         invite_url=req.invite_url, select=req.select, inspect=req.inspect, welcome=req.welcome)
+        if req.full and seat is not None:
+            ctx.briefing = briefing(session, game, seat.side)
+        return ctx
+
+    def kept(self, command_type: str, select: str) -> str:
+        return ""
+
+    def click(self, session: Session, service: GameService, game: Game, seat: Seat | None,
+              click: MapClick) -> Click:
+        """One legal command there is given; several are listed to choose from; else the
+        click selects one's own piece there, or the engine says why nothing happens (the
+        move, landing or battle the click most likely meant)."""
+        ctx = pb_context(session, service, game, seat, select=click.select)
+        cmds = ctx.command_for_click(click.hex or None, click.unit or None)
+        if len(cmds) == 1:
+            return Click(cmds[0])
+        where = click.hex or next((u["hex"] for u in ctx.view["units"] if u["id"] == click.unit), None) or ""
+        if cmds:
+            return Click(redraw=BoardRequest(select=click.select, inspect=where))
+        pick = ctx.selection_for_click(click.hex or None, click.unit or None)
+        error = None
+        if pick is None and ctx.side and ctx.your_turn and where:
+            probe = ctx.probe_for_click(where)
+            why = service.why_not(game, ctx.state, ctx.side, probe) if probe is not None else None
+            error, pick = why or ctx.nothing_here(where), ctx.select
+        return Click(redraw=BoardRequest(select=pick or "", error=error, inspect=where))
+
+    def moment(self, game: Game, seat: Seat | None, state: Any, view: dict[str, Any], seq: int,
+               last: Any) -> dict[str, Any]:
+        # its own map and displays, read-only
+        return {"pb": pb_moment(game, seat, state, view, seq), "layout_class": " pb-board"}
+
+
+BOARD = PacificBattlesBoard()
