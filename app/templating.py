@@ -32,8 +32,11 @@ class PageEnvironment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
+# the project's templates, and those of games from elsewhere, each under its game's id
+_ELSEWHERE: dict[str, jinja2.BaseLoader] = {}
 TEMPLATES = Jinja2Templates(env=PageEnvironment(
-    loader=jinja2.FileSystemLoader(Path(__file__).resolve().parents[1] / "templates"),
+    loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(Path(__file__).resolve().parents[1] / "templates"),
+                                jinja2.PrefixLoader(_ELSEWHERE)]),
     autoescape=jinja2.select_autoescape()))  # (what Jinja2Templates(directory=...) makes)
 TEMPLATES.env.globals["static_url"] = static_url
 
@@ -58,6 +61,11 @@ def computer_levels(game: str) -> list[tuple[str, str]]:
 TEMPLATES.env.globals["computer_levels"] = computer_levels
 # templates change with a release, not while a server runs: no stat of each file per page
 TEMPLATES.env.auto_reload = False
+
+
+def add_templates(prefix: str, folder: Path) -> None:
+    """The templates in ``folder``, named ``<prefix>/<name>`` (a game from elsewhere's)."""
+    _ELSEWHERE[prefix] = jinja2.FileSystemLoader(folder)
 
 
 def compile_all() -> int:

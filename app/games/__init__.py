@@ -9,12 +9,18 @@ import importlib
 import pkgutil
 
 from app.games.base import BoardRequest, Click, GameBoard, MapClick
+from app.templating import add_templates
 
 BOARDS: dict[str, GameBoard] = {}
 _found = False
 
 
 def register(board: GameBoard) -> None:
+    """Add a board; one from outside the project brings its templates (``template_dir``),
+    which its board names ``<game id>/<name>``."""
+    folder = getattr(board, "template_dir", None)
+    if folder is not None:
+        add_templates(board.id, folder)
     BOARDS[board.id] = board
 
 

@@ -1,0 +1,16 @@
+"""A third game, small, that lives here and nowhere else: "Sealed Bids".  It is
+registered with the server through the same contract as the bundled games (its rules
+with ``engine.games.register``, its board with ``app.games.register``), which shows
+that a new game touches no shared file."""
+
+from __future__ import annotations
+
+
+def register() -> None:
+    import app.games
+    import engine.games
+    from third_game.board import BOARD
+    from third_game.rules import RULES
+
+    engine.games.register(RULES)
+    app.games.register(BOARD)
