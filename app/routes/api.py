@@ -16,7 +16,9 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
+from app import command_path
 from app.answers import Encoded, json_answer
+from app.command_path import Sending
 from app.config import Settings
 from app.deps import (
     GameDep,
@@ -34,7 +36,7 @@ from app.deps import (
     seat_of,
 )
 from app.errors import error_json, responses, rule_error
-from app.fast_commands import Landed, submit_fast
+from app.fast_commands import Landed
 from app.json_route import StrictJSONRoute
 from app.models import Game, Seat
 from app.ratelimit import RateLimits, client_address
@@ -66,7 +68,7 @@ from app.schemas import (
 )
 from app.security import GAME_ID, cookie_name, hash_token, sign
 from app.services import clock, computer
-from app.services.games import BadImport, Decision, GameService, SeatChanged
+from app.services.games import BadImport, GameService, SeatChanged
 from app.store import StaleSequence
 from app.text import BadText, dump_json
 from app.visible import readable_events, viewer_of
@@ -392,63 +394,53 @@ def attack_preview(body: AttackPreviewIn, game: GameDep, seat: SeatDep, session:
 async def post_command(game_id: str, body: CommandIn, request: Request) -> Response:
     """Decide a command for your side; all its events are appended in one transaction."""
     # The busiest route, so it takes no dependencies (each costs the event loop time).
-    # A secret this worker knows, on a state it holds, is decided and written from the
-    # event loop (app/fast_commands.py); else its reading of the seat, the engine's
-    # decision and the write share one trip to a thread, with a session opened there.
-    state = request.app.state
-    known, decided = known_seat(request, game_id), None
-    if known is not None:
-        state.limits.hit("commands", f"{game_id}:{known[1][1]}")
-        if state.appends is not None:
-            landed = await submit_fast(state.games, state.appends, game_id, known[1], hash_token(known[0]),
-                                       {"type": body.type, "data": body.data}, body.expected_seq)
-            if isinstance(landed, Landed):
-                return command_answer(readable_events(landed.done[0], *known[1]), landed.done[1])
-            decided = landed
-    return await run_in_threadpool(_command_in_session, game_id, body, request, known, decided)
+    return await command_path.send(request, game_id, {"type": body.type, "data": body.data}, body.expected_seq,
+                                   API_ANSWER)
 
 
-def known_seat(request: Request, game_id: str) -> tuple[str, tuple[str, str]] | None:
-    """The secret presented and (game kind, side) if this worker has seen it open a seat
-    of the game (only a hint: each write checks the seat)."""
-    token, bad_cookie = presented_token(request, game_id, request.app.state.settings)
-    if not token or bad_cookie or not GAME_ID.fullmatch(game_id):
-        return None
-    known = request.app.state.games.known_seat(game_id, token)
-    return None if known is None else (token, known)
+class _ApiAnswer:
+    """The JSON API's answer to a command: its events as the sender may read them."""
+
+    returning = False
+
+    def fast(self, kind: str, command: dict[str, Any]) -> bool:
+        return True
+
+    def landed(self, request: Request, landed: Landed, sending: Sending) -> Response | None:
+        assert sending.known is not None
+        return command_answer(readable_events(landed.done[0], *sending.known[1]), landed.done[1])
+
+    def in_thread(self, request: Request, sending: Sending) -> Response:
+        state = request.app.state
+        with state.db.sessions() as session:
+            return self._answer(request, session, state.games, state.settings, state.limits, sending)
+
+    def _answer(self, request: Request, session: Session, service: GameService, settings: Settings,
+                limits: RateLimits, sending: Sending) -> Response:
+        known, command = sending.known, sending.command
+        if known is not None:  # a secret seen before: decided without reading first
+            done = service.submit_known(session, sending.game_id, known[0], known[1], command,
+                                        sending.expected_seq, sending.decided)
+            if done is not None:
+                return command_answer(readable_events(done[0], *known[1]), done[1])
+        game, side = command_access(request, sending.game_id, session, service, settings, limits)
+        if not sending.counted:
+            limits.hit("commands", f"{game.id}:{side}")
+        try:
+            # only while the seat still holds the secret that opened it (replaced meanwhile: refused)
+            token_hash = hash_token(presented_token(request, sending.game_id, settings)[0] or "")
+            events, seq = service.submit(session, game, side, command, sending.expected_seq, token_hash,
+                                         sending.decided)
+        except StaleSequence as exc:
+            return error_json(409, str(exc), current_seq=exc.current)
+        except SeatChanged as exc:
+            raise HTTPException(403, str(exc)) from None
+        except RuleError as exc:
+            return rule_error(exc)
+        return command_answer(readable_events(events, game.game, side), seq)
 
 
-def _command_in_session(game_id: str, body: CommandIn, request: Request, known: tuple[str, tuple[str, str]] | None,
-                        decided: Decision | None) -> Response:
-    state = request.app.state
-    with state.db.sessions() as session:
-        return _command(game_id, body, request, session, state.games, state.settings, state.limits, known, decided)
-
-
-def _command(game_id: str, body: CommandIn, request: Request, session: Session, service: GameService,
-             settings: Settings, limits: RateLimits, known: tuple[str, tuple[str, str]] | None,
-             decided: Decision | None = None) -> Response:
-    """``known``: the secret and its seat if the worker knows it (its command counted already);
-    ``decided``: the engine's decision on it, made on the event loop."""
-    command = {"type": body.type, "data": body.data}
-    if known is not None:  # a secret seen before: decided without reading first
-        done = service.submit_known(session, game_id, known[0], known[1], command, body.expected_seq, decided)
-        if done is not None:
-            return command_answer(readable_events(done[0], *known[1]), done[1])
-    game, side = command_access(request, game_id, session, service, settings, limits)
-    if known is None:
-        limits.hit("commands", f"{game.id}:{side}")
-    try:
-        # only while the seat still holds the secret that opened it (replaced meanwhile: refused)
-        token_hash = hash_token(presented_token(request, game_id, settings)[0] or "")
-        events, seq = service.submit(session, game, side, command, body.expected_seq, token_hash, decided)
-    except StaleSequence as exc:
-        return error_json(409, str(exc), current_seq=exc.current)
-    except SeatChanged as exc:
-        raise HTTPException(403, str(exc)) from None
-    except RuleError as exc:
-        return rule_error(exc)
-    return command_answer(readable_events(events, game.game, side), seq)
+API_ANSWER = _ApiAnswer()
 
 
 def command_answer(events: list[tuple[int, Event, str | None]], seq: int) -> Response:

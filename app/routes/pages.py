@@ -8,6 +8,7 @@ rule; clicks are only translated into the engine's own legal commands.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import parse_qs, quote, urlsplit
 
@@ -16,7 +17,8 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from app import store
+from app import command_path, store
+from app.command_path import Sending
 from app.deps import (
     AccessDep,
     GameDep,
@@ -31,12 +33,12 @@ from app.deps import (
     seat_of,
     wrong_secret,
 )
-from app.fast_commands import Landed, submit_fast
+from app.fast_commands import Landed
 from app.games import BoardRequest, MapClick, board_for, boards
 from app.games.base import shown_parts
 from app.models import Game, Seat
 from app.ratelimit import client_address
-from app.routes.api import invite_link, known_seat, seat_link, set_seat_cookie
+from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock, computer
 from app.services.games import Decision, GameService, SeatChanged
@@ -401,31 +403,36 @@ async def command(request: Request, game_id: str, type: str = Form(...), data: s
                   seq: int = Form(...), select: str = Form(""),
                   parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
     """A command button of the board: the engine's legal command it carries."""
-    payload, decided, counted = _payload(data), None, False
-    known = known_seat(request, game_id)
-    if known is not None and board_for(known[1][0]).answers_from_row:  # (the other boards answer in a thread)
-        counted = True
-        state = request.app.state
-        state.limits.hit("commands", f"{game_id}:{known[1][1]}")
-        if state.appends is not None and isinstance(payload, dict) and type != undo.UNDO:
-            # (a take-back's answer reads the log again from the database: lines were struck)
-            landed = await submit_fast(state.games, state.appends, game_id, known[1], hash_token(known[0]),
-                                       {"type": type, "data": payload}, seq, returning=True)
-            if isinstance(landed, Landed) and isinstance(landed.game, Game):
-                return _landed_answer(request, landed.game, landed, type, seq, select, parts)
-            decided = landed if isinstance(landed, Decision) else None
-    return await run_in_threadpool(_in_one_trip, request, game_id, _command_post, type, payload, seq, select, parts,
-                                   counted, decided)
+    answer = BoardAnswer(select, parts)
+    return await command_path.send(request, game_id, {"type": type, "data": _payload(data)}, seq, answer)
 
 
-def _landed_answer(request: Request, game: Game, landed: Landed, ctype: str, seq: int, select: str,
-                   parts: str) -> HTMLResponse:
-    """The board's answer to a command written from the event loop (app/fast_commands.py),
-    drawn from ``game``, the row the write answered with."""
-    seat = next(s for s in game.seats if s.side == landed.side)
-    return render_board(request, None, request.app.state.games, game, seat,
-                        BoardRequest(select=board_for(game.game).kept(ctype, select), since=_since(seq, game),
-                                     fresh=_fresh(landed.done[0], seat, game), shown=shown_parts(parts)))
+@dataclass(frozen=True)
+class BoardAnswer:
+    """The board's answer to a command: its changed parts, drawn as its own side sees them."""
+
+    select: str
+    parts: str
+    returning = True
+
+    def fast(self, kind: str, command: dict[str, Any]) -> bool:
+        # (a take-back's answer reads the log again from the database: lines were struck)
+        return board_for(kind).answers_from_row and isinstance(command["data"], dict) and command["type"] != undo.UNDO
+
+    def landed(self, request: Request, landed: Landed, sending: Sending) -> Response | None:
+        """Drawn from ``landed.game``, the row the write answered with, reading nothing."""
+        game = landed.game
+        if not isinstance(game, Game):
+            return None
+        seat = next(s for s in game.seats if s.side == landed.side)
+        ctype, seq = sending.command["type"], sending.expected_seq
+        return render_board(request, None, request.app.state.games, game, seat,
+                            BoardRequest(select=board_for(game.game).kept(ctype, self.select),
+                                         since=_since(seq, game), fresh=_fresh(landed.done[0], seat, game),
+                                         shown=shown_parts(self.parts)))
+
+    def in_thread(self, request: Request, sending: Sending) -> HTMLResponse:
+        return _in_one_trip(request, sending.game_id, _command_post, sending, self.select, self.parts)
 
 
 def _payload(data: str) -> Any:
@@ -437,10 +444,10 @@ def _payload(data: str) -> Any:
 
 
 def _command_post(request: Request, game: Game, seat: Seat | None, session: Session, service: GameService,
-                  ctype: str, payload: Any, seq: int, select: str, parts: str, counted: bool,
-                  decided: Decision | None) -> HTMLResponse:
-    return _submit(request, game, seat, session, service, ctype, payload, seq, select, shown_parts(parts), counted,
-                   decided)
+                  sending: Sending, select: str, parts: str) -> HTMLResponse:
+    command = sending.command
+    return _submit(request, game, seat, session, service, command["type"], command["data"], sending.expected_seq,
+                   select, shown_parts(parts), sending.counted, sending.decided)
 
 
 @posts.post("/games/{game_id}/allocate", response_class=HTMLResponse)
