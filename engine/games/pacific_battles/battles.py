@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.core.events import Command
 from engine.core.game import Emitter
-from engine.games.pacific_battles import combat, markers, retreat, tables
+from engine.games.pacific_battles import combat, markers, retreat, tables, tell
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.forces import DECEPTION
 from engine.games.pacific_battles.impulse import examine, vp_for
@@ -29,9 +29,9 @@ def begin(em: Emitter, side: str) -> None:
         ids = sorted(pid for pid, h in s.assaults.items() if h == target and s.pieces[pid].side == side)
         if ids and not any(p.side != side for p in s.at(target)):  # what lands is not told (no battle)
             sea = s.pieces[ids[0]].hex
-            q.secret(em, "pieces_moved", side, {"side": side, "from": sea, "to": target, "count": len(ids),
-                                                "landing": True}, actor=side, ids=ids, to=target, counts=False,
-                     landing=True, **{"from": sea})
+            tell.secret(em, "pieces_moved", side, {"side": side, "from": sea, "to": target, "count": len(ids),
+                                                   "landing": True}, actor=side, ids=ids, to=target, counts=False,
+                        landing=True, **{"from": sea})
     near = {n for p in s.on_map(side) for n in q.board().neighbours(p.hex)}
     hexes = near & q.enemy_hexes(s, side)
     if hexes:
@@ -107,25 +107,25 @@ def gen_declare(state: PBState, side: str) -> Iterator[Command]:
 # once (14.2, 14.3 1), so every step before can be taken back without telling anything.
 
 def do_declare(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "battle_opened", side, None, actor=side, hex=data["hex"])
+    tell.secret(em, "battle_opened", side, None, actor=side, hex=data["hex"])
 
 
 def do_add(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "attacker_added", side, None, actor=side, id=data["unit"], unit=em.state.pieces[data["unit"]].unit)
+    tell.secret(em, "attacker_added", side, None, actor=side, id=data["unit"], unit=em.state.pieces[data["unit"]].unit)
 
 
 def do_add_hex(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "battle_hex_added", side, None, actor=side, hex=data["hex"])
+    tell.secret(em, "battle_hex_added", side, None, actor=side, hex=data["hex"])
 
 
 def do_close(em: Emitter, data: dict[str, Any], side: str) -> None:
     b = em.state.declaring
-    q.secret(em, "battle_declared", side, None, actor=side, attackers=b["attackers"], defenders=b["defenders"],
-             units=[em.state.pieces[i].unit for i in b["attackers"]])
+    tell.secret(em, "battle_declared", side, None, actor=side, attackers=b["attackers"], defenders=b["defenders"],
+                units=[em.state.pieces[i].unit for i in b["attackers"]])
 
 
 def do_cancel(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "battle_cancelled", side, None, actor=side)
+    tell.secret(em, "battle_cancelled", side, None, actor=side)
 
 
 CAS_LIMIT = 2  # 31.21: air units a battle; the scenario sets none (R-PB-31)
@@ -141,8 +141,8 @@ def _air_support(state: PBState, side: str) -> Iterator[Command]:
 
 
 def do_air_support(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "close_support_added", side, None, actor=side, side=side, battle=data["battle"],
-             points=data["points"])
+    tell.secret(em, "close_support_added", side, None, actor=side, side=side, battle=data["battle"],
+                points=data["points"])
 
 
 def close_support_aa(em: Emitter, b: dict[str, Any], attacker: str) -> None:
@@ -162,7 +162,7 @@ def close_support_aa(em: Emitter, b: dict[str, Any], attacker: str) -> None:
 
 
 def do_withdraw(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "battle_withdrawn", side, None, actor=side, battle=data["battle"])
+    tell.secret(em, "battle_withdrawn", side, None, actor=side, battle=data["battle"])
 
 
 def do_fight(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -172,7 +172,7 @@ def do_fight(em: Emitter, data: dict[str, Any], side: str) -> None:
                       "support": b.get("support", 0)} for b in s.battles])
     # The defender is always asked (whether it holds a marker or not: asking only when it
     # does would tell the attacker that it does).
-    q.owe(em, {"side": other(side), "kind": "react"})
+    tell.owe(em, {"side": other(side), "kind": "react"})
 
 
 def gen_react(state: PBState, side: str) -> Iterator[Command]:
@@ -202,7 +202,7 @@ def next_battle(em: Emitter) -> None:
                 em.emit("battle_resolved", None, battle=i, result="-", words="no battle: a side is gone")
                 continue
             chooser = b["chooser"] or attacker
-            q.owe(em, {"side": chooser, "kind": "crt", "battle": i})
+            tell.owe(em, {"side": chooser, "kind": "crt", "battle": i})
             return
 
 
@@ -307,16 +307,16 @@ def do_crt(em: Emitter, data: dict[str, Any], side: str) -> None:
         role, length = result.retreat.split()
         who = attacker if role == "attacker" else defender
         ids = [x for x in att_ids if x not in sea] if role == "attacker" else def_ids  # the sea has no retreat
-        q.owe(em, {
+        tell.owe(em, {
             "side": who, "kind": "retreat", "battle": i, "role": role, "length": length,
             "ids": ids, "done": [], "dead": dead, "banzai": banzai, "routs": {}})
     if result.pursuit:
-        q.owe(em, {"side": attacker, "kind": "pursue", "battle": i,
-                                                 "ids": att_ids, "hexes": b["defenders"], "moved": []})
+        tell.owe(em, {"side": attacker, "kind": "pursue", "battle": i,
+                                                    "ids": att_ids, "hexes": b["defenders"], "moved": []})
     close_support_aa(em, b, attacker)
     if sea:  # 22.3: they land only where the result lets the attackers pursue into a cleared hex
-        q.owe(em, {"side": attacker, "kind": "landing", "battle": i, "ids": sea, "pursuit": bool(result.pursuit),
-                   "dead": dead})
+        tell.owe(em, {"side": attacker, "kind": "landing", "battle": i, "ids": sea, "pursuit": bool(result.pursuit),
+                      "dead": dead})
 
 
 def _owe(em: Emitter, who: str, need: int, measure: str, ids: list[str], battle: int, enemy: str,
@@ -325,7 +325,7 @@ def _owe(em: Emitter, who: str, need: int, measure: str, ids: list[str], battle:
     the battalions when a unit breaks down to take it)."""
     among = [x for x in ids if x in em.state.pieces]
     if need > 0 and among:
-        q.owe(em, {
+        tell.owe(em, {
             "side": who, "kind": "losses", "need": need, "measure": measure, "among": sorted(among),
             "reason": "combat losses", "rule": rule, "battle": battle, "vp_to": enemy, "dead": dead,
             "total": total})
@@ -344,7 +344,7 @@ def eliminate(em: Emitter, ids: list[str], by: str | None, dead: list[str], why:
         if public:
             em.emit("pieces_removed", None, **data)
         else:
-            q.secret(em, "pieces_removed", p.side, {"owner": p.side, "why": why}, **data)
+            tell.secret(em, "pieces_removed", p.side, {"owner": p.side, "why": why}, **data)
         if by is not None:
             points, kind = vp_for(by, p.unit)
             if points:  # a hidden loss is scored without its name (16.85)
@@ -425,7 +425,7 @@ def do_break(em: Emitter, data: dict[str, Any], side: str) -> None:
         if role:
             em.emit("battle_units_changed", None, battle=d["battle"], role=role,
                     ids=sorted([x for x in b[role] if x != data["unit"]] + new))
-    q.progress(em, side, changes)
+    tell.progress(em, side, changes)
     _swap_ids(em, data["unit"], new)
 
 
@@ -445,7 +445,7 @@ def _progress(em: Emitter, side: str, need: int, among: list[str]) -> None:
     if d["measure"] == "supply":
         left = [x for x in left if loss_value(s, x, "supply")]
     if need > 0 and left:
-        q.progress(em, side, changes={"need": need, "among": left})
+        tell.progress(em, side, changes={"need": need, "among": left})
     else:
         em.emit("decision_made", side)
 
@@ -512,13 +512,13 @@ def do_retreat(em: Emitter, data: dict[str, Any], side: str) -> None:
     if fate == "zoc" and opt.path[-1] not in q.enemy_zoc(s, side):  # 18.4: told on arrival that it has none
         left = (length or 0) - len(opt.path)
         if left > 0:  # it goes on retreating
-            q.progress(em, side, changes={"left": {**d.get("left", {}), pid: left}})
+            tell.progress(em, side, changes={"left": {**d.get("left", {}), pid: left}})
             return
         fate = "safe"  # its whole length retreated
     if fate in ("zoc", "short"):
         _retreat_elimination(em, pid, d, "retreated into an enemy ZOC (13.8)" if fate == "zoc"
                              else "could not retreat its full length (15.33.6)")
-    q.progress(em, side, changes={"done": [*d["done"], pid]})
+    tell.progress(em, side, changes={"done": [*d["done"], pid]})
 
 
 def _retreat_elimination(em: Emitter, pid: str, d: dict[str, Any], why: str) -> None:
@@ -560,7 +560,7 @@ def do_pursue(em: Emitter, data: dict[str, Any], side: str) -> None:
     em.emit("pieces_moved", side, ids=[p.id], to=data["to"], counts=False, pursuit=True, unit=p.unit,
             **{"from": p.hex})
     d = em.state.pending[0]
-    q.progress(em, side, changes={"moved": [*d["moved"], p.id]})
+    tell.progress(em, side, changes={"moved": [*d["moved"], p.id]})
     capture(em, side, data["to"])
 
 
@@ -577,8 +577,8 @@ def capture(em: Emitter, side: str, hex_id: str) -> None:
         if captured:
             new = q.new_ids(em.state, side, 1)[0]
             # its id is the capturer's own, as every new piece's (the capture itself is public, above)
-            q.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, id=new, unit=SUPPLY, side=side,
-                     hex=hex_id, new_ids=1, why="captured supply (32.1)")
+            tell.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, id=new, unit=SUPPLY, side=side,
+                        hex=hex_id, new_ids=1, why="captured supply (32.1)")
 
 
 def do_stop(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -605,20 +605,20 @@ def advance(em: Emitter) -> bool:
         p = s.pieces[pid]
         if d["length"] == "rout" and pid not in d["routs"]:
             die = em.roll()
-            q.progress(em, None, changes={"routs": {**d["routs"], pid: die}}, rout=die, unit=pid)
+            tell.progress(em, None, changes={"routs": {**d["routs"], pid: die}}, rout=die, unit=pid)
             return True
         length = _retreat_length(s, d, pid)
         spec = q.spec(p)
         if not length:
-            q.progress(em, None, changes={"done": [*d["done"], pid]}, stays=pid,
-                    why="ignores the retreat (15.5 Banzai!, 21.2 fortification)")
+            tell.progress(em, None, changes={"done": [*d["done"], pid]}, stays=pid,
+                       why="ignores the retreat (15.5 Banzai!, 21.2 fortification)")
             return True
         if p.unit == SUPPLY or spec is None or spec.movement == 0 or not options(s, pid, length):
             why = ("supply units are eliminated if forced to retreat (15.33.9)" if p.unit == SUPPLY else
                    "no movement factor (15.33.8)" if spec is None or spec.movement == 0 else
                    "no hex to retreat to (15.33)")
             eliminate(em, [pid], other(p.side), d["dead"], why)
-            q.progress(em, None, changes={"done": [*d["done"], pid]})
+            tell.progress(em, None, changes={"done": [*d["done"], pid]})
             return True
         return False
     if kind == "pursue":

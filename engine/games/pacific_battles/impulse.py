@@ -10,7 +10,7 @@ from typing import Any
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.core.hexes import distance_between, neighbor_ids
-from engine.games.pacific_battles import air, markers, planning, tables, terrain, victory
+from engine.games.pacific_battles import air, markers, planning, tables, tell, terrain, victory
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.forces import DECEPTION
 from engine.games.pacific_battles.movement import SUPPLY, bridged_sides, movement_points, reachable
@@ -26,12 +26,12 @@ def begin_movement(em: Emitter, side: str, follow_on: bool) -> None:
     engineers = sorted({p.hex for p in s.on_map(side) if q.kind(p.unit) == "engineer" and not p.suppressed
                         and bridged_sides(q.board(), [p.hex])})
     if engineers:  # 20.2: where the engineers start the phase, their river hexsides cost nothing to cross
-        q.secret(em, "bridges_set", side, None, hexes=engineers)
+        tell.secret(em, "bridges_set", side, None, hexes=engineers)
     if not follow_on:
         return
     hqs = q.active_hqs(s, side)
     ids = sorted(p.id for p in s.on_map(side) if any(q.in_radius(s, hq, p.hex) for hq in hqs))
-    q.secret(em, "follow_on_set", side, {"side": side}, ids=ids)
+    tell.secret(em, "follow_on_set", side, {"side": side}, ids=ids)
 
 
 def movers(state: PBState, side: str) -> list[str]:
@@ -88,8 +88,8 @@ def do_carry(em: Emitter, data: dict[str, Any], side: str) -> None:
     """20.4: the engineer moves with one supply point and drops it at the end of its move."""
     p = em.state.pieces[data["unit"]]
     point = _carried(em.state, side, p.id)
-    q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": 2}, actor=side,
-             ids=[p.id, point], to=data["to"], **{"from": p.hex})
+    tell.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": 2}, actor=side,
+                ids=[p.id, point], to=data["to"], **{"from": p.hex})
 
 
 def do_move(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -103,8 +103,8 @@ def do_move(em: Emitter, data: dict[str, Any], side: str) -> None:
     goes_on = (p.unit != DECEPTION and data["to"] in known and data["to"] not in q.enemy_zoc(s, side)
                and spent < int(movement_points(q.forces(), p) * 2))
     extra = {"spent": spent} if goes_on else {}  # its own side's only: it tells the unit's movement factor
-    q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": 1}, actor=side,
-             ids=[p.id], to=data["to"], **{"from": p.hex}, **extra)
+    tell.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": 1}, actor=side,
+                ids=[p.id], to=data["to"], **{"from": p.hex}, **extra)
 
 
 def _cargo(state: PBState, side: str, carrier: str, kind: str) -> list[str]:
@@ -158,17 +158,17 @@ def do_assault(em: Emitter, data: dict[str, Any], side: str) -> None:
     p = em.state.pieces[data["carrier"]]
     ids = sorted([p.id, *_cargo(em.state, side, p.id, "units")])
     sea = sea_next_to(data["target"])
-    q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": sea, "count": len(ids),
-                                        "assault": data["target"]}, actor=side, ids=ids, to=sea,
-             assault=data["target"], **{"from": p.hex})
+    tell.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": sea, "count": len(ids),
+                                           "assault": data["target"]}, actor=side, ids=ids, to=sea,
+                assault=data["target"], **{"from": p.hex})
 
 
 def do_sail(em: Emitter, data: dict[str, Any], side: str) -> None:
     p = em.state.pieces[data["carrier"]]
     ids = sorted([p.id, *_cargo(em.state, side, p.id, data["cargo"])])
-    q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": len(ids),
-                                        "amphibious": True}, actor=side, ids=ids, to=data["to"],
-             amphibious=True, **{"from": p.hex})
+    tell.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": len(ids),
+                                           "amphibious": True}, actor=side, ids=ids, to=data["to"],
+                amphibious=True, **{"from": p.hex})
 
 
 # --- recon (16.7, 18.2) and examining (18.1) ----------------------------------------------------
@@ -216,8 +216,8 @@ def examine(em: Emitter, side: str, hexes: set[str], why: str, rule: str) -> Non
     found = {h: [[p.id, p.unit] for p in sorted(s.at(h), key=lambda p: p.id) if p.side == enemy]
              for h in sorted(hexes)}
     found = {h: units for h, units in found.items() if units}
-    q.secret(em, "examined", side, {"side": side, "why": why, "rule": rule, "stacks": len(found)},
-             side=side, hexes=sorted(found), units=found, why=why, rule=rule)
+    tell.secret(em, "examined", side, {"side": side, "why": why, "rule": rule, "stacks": len(found)},
+                side=side, hexes=sorted(found), units=found, why=why, rule=rule)
 
 
 def do_recon(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -288,10 +288,10 @@ def do_artillery(em: Emitter, data: dict[str, Any], side: str) -> None:
     if not any(st.get("artillery") == hq.id for st in s.strikes):
         point = sorted((p for p in s.on_map(side) if p.unit == SUPPLY and distance_between(p.hex, hq.hex) <= 1),
                        key=lambda p: p.id)[0]
-        q.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[point.id], why="HQ artillery (29.1)")
-    q.secret(em, "strike_placed", side, {"side": side, "hex": data["hex"], "air": 0, "value": data["points"],
-                                          "artillery": True}, actor=side, side=side, hex=data["hex"], air=0,
-             value=data["points"], artillery=hq.id)
+        tell.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[point.id], why="HQ artillery (29.1)")
+    tell.secret(em, "strike_placed", side, {"side": side, "hex": data["hex"], "air": 0, "value": data["points"],
+                                             "artillery": True}, actor=side, side=side, hex=data["hex"], air=0,
+                value=data["points"], artillery=hq.id)
 
 
 def bombard(em: Emitter, side: str, name: str, hex_id: str) -> None:
@@ -327,13 +327,13 @@ def resolve_strikes(em: Emitter, side: str) -> None:
         if result in ("S", "E"):
             supply = sorted(p.id for p in here if p.unit == SUPPLY)
             if supply:
-                q.secret(em, "pieces_removed", enemy, {"side": enemy, "hex": h, "what": "a supply point"},
-                         ids=supply[:1], box="mix")
+                tell.secret(em, "pieces_removed", enemy, {"side": enemy, "hex": h, "what": "a supply point"},
+                            ids=supply[:1], box="mix")
             combat = sorted(p.id for p in here if q.is_combat(p) or q.is_hq(p))
             if result == "E" and combat:
                 planning.owe_losses(em, enemy, 1, "battalions", combat, f"the strike on {h}", "16.8", vp_to=side)
             if combat:
-                q.secret(em, "suppressed", enemy, {"side": enemy, "hex": h}, ids=combat)
+                tell.secret(em, "suppressed", enemy, {"side": enemy, "hex": h}, ids=combat)
 
 
 def vp_for(side: str, unit: str) -> tuple[int, str]:

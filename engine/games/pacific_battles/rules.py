@@ -28,6 +28,7 @@ from engine.games.pacific_battles import (
     markers,
     planning,
     supplying,
+    tell,
     variable,
 )
 from engine.games.pacific_battles import queries as q
@@ -156,19 +157,19 @@ class PacificBattles(RulesBase[PBState]):
             reserved = sorted(markers.HISTORICAL[side]) if options.get("historical_markers") else []
             for name in reserved:
                 pool.remove(name)
-            q.secret(em, "forces_set", side, {"side": side}, side=side, pool=pool, hand=f.hand(side),
-                     reserved=reserved)
+            tell.secret(em, "forces_set", side, {"side": side}, side=side, pool=pool, hand=f.hand(side),
+                        reserved=reserved)
             pieces = [[u.name, u.name, "track", f.groups[u.group].turn, not f.groups[u.group].interdiction]
                       for u in f.units.values() if u.side == side and (u.group == "start" or f.groups[u.group].turn)]
-            q.secret(em, "pieces_added", side, {"side": side}, side=side, pieces=pieces)
+            tell.secret(em, "pieces_added", side, {"side": side}, side=side, pieces=pieces)
         if options.get(deception.OPTION):
             deception.add(em, "Japanese", deception.AT_START["Japanese"], 0)  # 35.2: at the set-up
         if options.get("variable_forces"):
             for side in SIDES:  # 35.4: rolled and deployed in secret
                 die = em.roll()
                 row = variable.table()[side][die]
-                q.secret(em, "start_force", side, {"side": side}, side=side, die=die, note=row.note,
-                         changes=[list(c) for c in row.changes])
+                tell.secret(em, "start_force", side, {"side": side}, side=side, die=die, note=row.note,
+                            changes=[list(c) for c in row.changes])
         flow.end_phase(em)
         flow.settle(em, self._needs_input)
         return em.events
@@ -330,17 +331,17 @@ class PacificBattles(RulesBase[PBState]):
             em.emit("bombardment_shift", None, side=side)
         elif name == "Dig In":
             markers.play(em, side, name, "up to three fortifications on Japanese units, free")
-            q.owe(em, {"side": side, "kind": "dig_in", "left": supplying.DIG_IN})
+            tell.owe(em, {"side": side, "kind": "dig_in", "left": supplying.DIG_IN})
         elif name == "Staff Planning":
             markers.play(em, side, name, "one HQ activated without a supply unit")
-            q.owe(em, {"side": side, "kind": "staff"})
+            tell.owe(em, {"side": side, "kind": "staff"})
         elif name == "MAGIC":
             markers.play(em, side, name, "the Japanese reinforcement track examined")
             track = sorted([o.id, o.unit, o.due] for o in s.in_box("Japanese", "track") if o.due >= s.turn)
-            q.secret(em, "track_examined", side, {"side": side}, side=side, units=track)
+            tell.secret(em, "track_examined", side, {"side": side}, side=side, units=track)
             turns = sorted({due for _, _, due in track if due >= s.turn})
             if turns:
-                q.owe(em, {"side": side, "kind": "magic", "turns": turns})
+                tell.owe(em, {"side": side, "kind": "magic", "turns": turns})
 
     def _why(self, state: PBState, side: str, cmd: Command) -> RuleError:
         from engine.games.pacific_battles.why import why_not
@@ -453,8 +454,8 @@ PENDING["interdict"] = arrivals.gen_interdict
 def _do_delay(em: Emitter, data: dict[str, Any], side: str) -> None:
     s: PBState = em.state
     ids = sorted(o.id for o in s.in_box("Japanese", "track") if o.due == data["turn"])
-    q.secret(em, "off_moved", "Japanese", {"side": "Japanese", "delayed_turn": data["turn"]}, ids=ids, box="track",
-             due=data["turn"] + 1)
+    tell.secret(em, "off_moved", "Japanese", {"side": "Japanese", "delayed_turn": data["turn"]}, ids=ids, box="track",
+                due=data["turn"] + 1)
     em.emit("decision_made", side)
 
 

@@ -13,8 +13,8 @@ from engine.core.visibility import ADMIN
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles.board import load_board
-from engine.games.pacific_battles.flow import turn_name
 from engine.games.pacific_battles.movement import Piece
+from engine.games.pacific_battles.sequence import turn_name
 from engine.games.pacific_battles.state import SIDES, PBState, other
 
 
