@@ -2,7 +2,7 @@
 battle first (14.2), the defender's window for markers, then battle by battle the
 choice of CRT (14.4), the roll, losses chosen by their owner (15.2), retreats and routs
 (15.3), pursuit (15.4).  Every step that waits for a player is a decision owed; the
-steps in between run by themselves (``advance``)."""
+steps in between run by themselves (the ``advance_`` functions, decisions.py)."""
 
 from __future__ import annotations
 
@@ -587,50 +587,56 @@ def do_stop(em: Emitter, data: dict[str, Any], side: str) -> None:
 
 # --- the steps that run by themselves ---------------------------------------------------------
 
-def advance(em: Emitter) -> bool:
-    """Run the head decision's automatic steps; True when something changed."""
+def advance_losses(em: Emitter, d: dict[str, Any]) -> bool:
+    """The losses decision's automatic step (decisions.py): over once nothing is left to lose."""
     s: PBState = em.state
-    d = s.pending[0]
-    kind = d["kind"]
-    if kind == "losses":
-        if d["need"] <= 0 or not _among(s) or not list(gen_losses(s, d["side"])):
-            em.emit("decision_made", None)
-            return True
-        return False
-    if kind == "retreat":
-        pid = current_retreater(s)
-        if pid is None:
-            em.emit("decision_made", None)
-            return True
-        p = s.pieces[pid]
-        if d["length"] == "rout" and pid not in d["routs"]:
-            die = em.roll()
-            tell.progress(em, None, changes={"routs": {**d["routs"], pid: die}}, rout=die, unit=pid)
-            return True
-        length = _retreat_length(s, d, pid)
-        spec = q.spec(p)
-        if not length:
-            tell.progress(em, None, changes={"done": [*d["done"], pid]}, stays=pid,
-                       why="ignores the retreat (15.5 Banzai!, 21.2 fortification)")
-            return True
-        if p.unit == SUPPLY or spec is None or spec.movement == 0 or not options(s, pid, length):
-            why = ("supply units are eliminated if forced to retreat (15.33.9)" if p.unit == SUPPLY else
-                   "no movement factor (15.33.8)" if spec is None or spec.movement == 0 else
-                   "no hex to retreat to (15.33)")
-            eliminate(em, [pid], other(p.side), d["dead"], why)
-            tell.progress(em, None, changes={"done": [*d["done"], pid]})
-            return True
-        return False
-    if kind == "pursue":
-        if not [c for c in gen_pursue(s, d["side"]) if c.type == "pursue"]:
-            em.emit("decision_made", None)
-            return True
-        return False
-    if kind == "landing":
-        _land_or_drown(em, d)
+    if d["need"] <= 0 or not _among(s) or not list(gen_losses(s, d["side"])):
         em.emit("decision_made", None)
         return True
     return False
+
+
+def advance_retreat(em: Emitter, d: dict[str, Any]) -> bool:
+    """The retreat's automatic steps: a rout's die, a unit that stays or cannot retreat."""
+    s: PBState = em.state
+    pid = current_retreater(s)
+    if pid is None:
+        em.emit("decision_made", None)
+        return True
+    p = s.pieces[pid]
+    if d["length"] == "rout" and pid not in d["routs"]:
+        die = em.roll()
+        tell.progress(em, None, changes={"routs": {**d["routs"], pid: die}}, rout=die, unit=pid)
+        return True
+    length = _retreat_length(s, d, pid)
+    spec = q.spec(p)
+    if not length:
+        tell.progress(em, None, changes={"done": [*d["done"], pid]}, stays=pid,
+                      why="ignores the retreat (15.5 Banzai!, 21.2 fortification)")
+        return True
+    if p.unit == SUPPLY or spec is None or spec.movement == 0 or not options(s, pid, length):
+        why = ("supply units are eliminated if forced to retreat (15.33.9)" if p.unit == SUPPLY else
+               "no movement factor (15.33.8)" if spec is None or spec.movement == 0 else
+               "no hex to retreat to (15.33)")
+        eliminate(em, [pid], other(p.side), d["dead"], why)
+        tell.progress(em, None, changes={"done": [*d["done"], pid]})
+        return True
+    return False
+
+
+def advance_pursue(em: Emitter, d: dict[str, Any]) -> bool:
+    """Pursuit is over by itself once no unit can pursue."""
+    if not [c for c in gen_pursue(em.state, d["side"]) if c.type == "pursue"]:
+        em.emit("decision_made", None)
+        return True
+    return False
+
+
+def advance_landing(em: Emitter, d: dict[str, Any]) -> bool:
+    """22.3: the assault from the sea lands or not, with nobody to ask."""
+    _land_or_drown(em, d)
+    em.emit("decision_made", None)
+    return True
 
 
 def _land_or_drown(em: Emitter, d: dict[str, Any]) -> None:

@@ -11,6 +11,7 @@ from engine.games.pacific_battles import (
     arrivals,
     battles,
     deception,
+    decisions,
     impulse,
     markers,
     planning,
@@ -130,7 +131,7 @@ def settle(em: Emitter, needs_input: Callable[[PBState], bool], limit: int = 500
         if s.result is not None:
             return
         if s.pending:
-            if battles.advance(em):
+            if decisions.advance(em):
                 continue
             return
         if seq.step(s.phase) == "combat" and s.fought and any(not b["done"] for b in s.battles):

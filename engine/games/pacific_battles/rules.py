@@ -21,18 +21,24 @@ from engine.games.pacific_battles import (
     arrivals,
     battles,
     deception,
+    decisions,
     evolve,
     face_up,
     flow,
     impulse,
+    leaks,
     markers,
     planning,
     supplying,
     tell,
     variable,
+    why,
 )
+from engine.games.pacific_battles import describe as describing
+from engine.games.pacific_battles import map_data as pb_map
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
+from engine.games.pacific_battles import view as pb_view
 from engine.games.pacific_battles.movement import SUPPLY
 from engine.games.pacific_battles.state import MISSIONS, SIDES, PBState
 
@@ -95,21 +101,6 @@ HANDLERS: dict[str, Handler] = {
     "pass": battles.do_pass, "lose": battles.do_lose, "break": battles.do_break,
     "retreat": battles.do_retreat, "pursue": battles.do_pursue, "stop": battles.do_stop,
     "show": face_up.do_show, "hide": face_up.do_hide,
-}
-PENDING: dict[str, Callable[[PBState, str], Iterator[Command]]] = {
-    "losses": battles.gen_losses, "retreat": battles.gen_retreat, "pursue": battles.gen_pursue,
-    "react": battles.gen_react, "crt": battles.gen_crt, "fire": planning.gen_fire, "air_hits": planning.gen_hits,
-    "dig_in": supplying.gen_dig, "staff": supplying.gen_staff,
-}
-PENDING_TEXT = {
-    "losses": "choose the units lost", "retreat": "retreat the units of the battle", "pursue": "pursue, or stop",
-    "react": "play a marker on the declared battles, or pass", "crt": "choose the Raid or the Assault CRT",
-    "fire": "choose how many air superiority points fire at other missions (16.52)",
-    "air_hits": "choose the enemy missions that take the air losses (16.52)",
-    "dig_in": "place the Dig In fortifications", "staff": "activate an HQ for free (Staff Planning)",
-    "magic": "delay one turn's Japanese reinforcements, or pass (MAGIC)",
-    "landing": "land the assault from the sea (22.3)",
-    "interdict": "choose what the interdiction attacks next: a landing unit or a supply point (16.61)",
 }
 
 
@@ -182,7 +173,7 @@ class PacificBattles(RulesBase[PBState]):
             return Prompt(None, "game_over", text, text)
         if state.pending:
             d = state.pending[0]
-            what = PENDING_TEXT[d["kind"]]
+            what = decisions.must(d)
             return Prompt(d["side"], d["kind"], what[0].upper() + what[1:], f"Waiting for {d['side']} to {what}",
                           d.get("rule", ""))
         if state.phase == "air_allocation":
@@ -210,9 +201,7 @@ class PacificBattles(RulesBase[PBState]):
 
     def _iter_legal(self, state: PBState, side: str, only: Command | None = None) -> Iterator[Command]:
         if state.pending:
-            d = state.pending[0]
-            if d["side"] == side:
-                yield from PENDING[d["kind"]](state, side)
+            yield from decisions.options(state, side)
             return
         phase = state.phase
         step = seq.step(phase)
@@ -344,30 +333,20 @@ class PacificBattles(RulesBase[PBState]):
                 tell.owe(em, {"side": side, "kind": "magic", "turns": turns})
 
     def _why(self, state: PBState, side: str, cmd: Command) -> RuleError:
-        from engine.games.pacific_battles.why import why_not
-
-        return why_not(state, side, cmd)
+        return why.why_not(state, side, cmd)
 
     # --- reading ---------------------------------------------------------------------------------
     def describe(self, state: PBState, event: Event) -> str | None:
-        from engine.games.pacific_battles.describe import describe
-
-        return describe(state, event)
+        return describing.describe(state, event)
 
     def label(self, state: PBState, command: Command) -> str:
-        from engine.games.pacific_battles.describe import command_label
-
-        return command_label(state, command)
+        return describing.command_label(state, command)
 
     def view(self, state: PBState, side: str | None, legal: list[Command] | None = None) -> dict[str, Any]:
-        from engine.games.pacific_battles.view import build_view
-
-        return build_view(self, state, side, legal)
+        return pb_view.build_view(self, state, side, legal)
 
     def map_data(self, scenario: str) -> dict[str, Any]:
-        from engine.games.pacific_battles.map_data import map_data
-
-        return map_data()  # one map for every scenario
+        return pb_map.map_data()  # one map for every scenario
 
     def unit_named(self, state: PBState, side: str | None, unit: str) -> bool:
         """A side's own pieces only, on the map or off it: an enemy piece's id is not for it
@@ -426,29 +405,14 @@ class PacificBattles(RulesBase[PBState]):
 
     def shown(self, before: PBState, events: list[Event], viewer: str | None) -> list[str]:
         """As the core's, with the leak checker's whole-word search ("4 Inf" is not in "24 Inf")."""
-        from engine.games.pacific_battles.leaks import find
-
         hidden = self.secrets(before, viewer)
         texts = [json.dumps(seen.data, sort_keys=True) for e in events
                  if (seen := for_viewer(e, viewer, self.sides)) is not None]
-        return find(hidden, "\n".join(texts)) if hidden and texts else []
+        return leaks.find(hidden, "\n".join(texts)) if hidden and texts else []
 
     def secrets(self, state: PBState, viewer: str | None) -> list[str]:
         """What ``viewer`` may not know now (for the leak checker, engine/games/pacific_battles/leaks.py)."""
-        from engine.games.pacific_battles.leaks import hidden_things
-
-        return hidden_things(state, viewer)
-
-
-def _gen_magic(state: PBState, side: str) -> Iterator[Command]:
-    for t in state.pending[0]["turns"]:
-        yield Command("delay_turn", {"turn": t})
-    yield Command("pass")
-
-
-PENDING["magic"] = _gen_magic
-PENDING["landing"] = lambda state, side: iter(())  # runs by itself (battles.advance)
-PENDING["interdict"] = arrivals.gen_interdict
+        return leaks.hidden_things(state, viewer)
 
 
 def _do_delay(em: Emitter, data: dict[str, Any], side: str) -> None:

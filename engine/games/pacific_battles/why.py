@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalCommandError
 from engine.core.events import Command
-from engine.games.pacific_battles import arrivals, battles, face_up, impulse, tables
+from engine.games.pacific_battles import arrivals, battles, decisions, face_up, impulse, tables
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles.state import PBState
@@ -23,11 +23,6 @@ PHASE_OF = {  # the phase step each command belongs to, and the rule that says s
 }
 
 
-PENDING_RULE = {"fire": "16.52", "air_hits": "16.52", "losses": "15.2", "retreat": "15.3", "pursue": "15.4",
-                "react": "14.41", "crt": "14.4", "dig_in": "21.0", "staff": "7.3", "magic": "18.7",
-                "interdict": "16.61"}
-
-
 def _in(state: PBState, where: str) -> bool:
     return state.phase.startswith(where) or seq.step(state.phase) == where
 
@@ -36,8 +31,7 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
     t = cmd.type
     if state.pending:
         d = state.pending[0]
-        rule = d.get("rule") or PENDING_RULE.get(d["kind"], "4.2")
-        return IllegalCommandError(rule, f"first {_pending(d)}")
+        return IllegalCommandError(decisions.rule(d), f"first {d['side']} must {decisions.must(d)}")
     if t in PHASE_OF and not _in(state, PHASE_OF[t][0]):
         return IllegalCommandError("4.1", f"'{t}' belongs to the {PHASE_OF[t][0]} phase; this is the "
                                           f"{seq.title(state)}")
@@ -95,8 +89,3 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
     rule = PHASE_OF.get(t, ("", "4.1"))[1]
     return IllegalCommandError(rule, f"'{t}' is not possible now: {seq.title(state)}")
 
-
-def _pending(d: dict) -> str:
-    from engine.games.pacific_battles.rules import PENDING_TEXT
-
-    return f"{d['side']} must {PENDING_TEXT[d['kind']]}"
