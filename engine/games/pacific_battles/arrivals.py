@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.core.errors import IllegalCommandError
+from engine.core.errors import IllegalCommandError, Reason
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.core.hexes import distance_between
@@ -318,22 +318,40 @@ def end(em: Emitter, side: str) -> None:
                     due=s.turn + 1)
 
 
-def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
-    unit = cmd.data.get("unit")
-    if cmd.type == "land":
-        if cmd.data.get("hex") in q.enemy_hexes(state, side):
-            return IllegalCommandError("6.21", "reinforcements may not be placed in an enemy occupied hex")
+def refusal(state: PBState, side: str, cmd: Command) -> Reason | None:
+    """Why a reinforcement command ("land", "to_base", "evacuate", "buy") is refused, None if
+    the lists ``gen_reinforcements`` draws from hold it: the same functions decide."""
+    t, unit, hex_id = cmd.type, cmd.data.get("unit"), cmd.data.get("hex")
+    if t == "land":
+        if hex_id in q.enemy_hexes(state, side):
+            return "6.21", "reinforcements may not be placed in an enemy occupied hex"
         if unit not in state.off or state.off[unit].side != side or unit not in due_units(state, side) + base_units(
                 state, side):
-            return IllegalCommandError("6.1", f"{unit} is not one of your reinforcements due this turn")
-        return IllegalCommandError("26.8", f"{cmd.data.get('hex')} is not a coastal hex you may land in now: free "
-                                           "of enemy units, and within three battalion equivalents and one "
-                                           "supply unit a phase unless it is an active port")
+            return "6.1", f"{unit} is not one of your reinforcements due this turn"
+        listed = hex_id in landing_hexes(state, side, unit)
+    elif t == "evacuate":
+        listed = unit in evacuable(state, side)
+    elif t == "buy":
+        listed = unit in buyable(state, side)
+    else:
+        listed = unit in due_units(state, side)  # the track's, sent to the base instead (26.2)
+    return None if listed else _rule(side, cmd)
+
+
+def _rule(side: str, cmd: Command) -> Reason:
+    """What a refused reinforcement command is told when nothing more particular is wrong."""
+    if cmd.type == "land":
+        return "26.8", (f"{cmd.data.get('hex')} is not a coastal hex you may land in now: free of enemy units, and "
+                        "within three battalion equivalents and one supply unit a phase unless it is an active port")
     if cmd.type == "evacuate":
-        return IllegalCommandError("23.0", "only units on a coastal objective hex may be evacuated, and only "
-                                           "after Operation KE (Japanese) or USMC Relief (USMC units)")
+        return "23.0", ("only units on a coastal objective hex may be evacuated, and only after Operation KE "
+                        "(Japanese) or USMC Relief (USMC units)")
     if cmd.type == "buy":
         g = conditional_group(side)
-        return IllegalCommandError(BUY_RULE[side], f"the conditional units are bought for {g.vp_each} VP each, "
-                                                   f"one at a time, once {g.marker} is in effect")
-    return IllegalCommandError("6.2", f"{unit} cannot go to the home base now")
+        return BUY_RULE[side], (f"the conditional units are bought for {g.vp_each} VP each, one at a time, once "
+                                f"{g.marker} is in effect")
+    return "6.2", f"{cmd.data.get('unit')} cannot go to the home base now"
+
+
+def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
+    return IllegalCommandError(*(refusal(state, side, cmd) or _rule(side, cmd)))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from engine.core.errors import Reason
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.core.hexes import distance_between, neighbor_ids
@@ -34,11 +35,40 @@ def begin_movement(em: Emitter, side: str, follow_on: bool) -> None:
     tell.secret(em, "follow_on_set", side, {"side": side}, ids=ids)
 
 
+def out_of_reach(to: object) -> Reason:
+    return "11.6", (f"{to} is out of reach: movement points (11.3), enemy units (11.5), zones of control (11.6, "
+                    "13.4; an enemy stack that has not told you counts as having one until a unit moves next to "
+                    "it, 18.4) or prohibited terrain")
+
+
+def immobile(state: PBState, side: str, pid: object, to: object = None) -> Reason | None:
+    """Why ``pid`` may not move at all now (None: it may): the test that lists the movers
+    (``to``: the hex a refused move was for, named when the unit is at sea)."""
+    p = state.pieces.get(pid)  # type: ignore[arg-type]
+    if p is None or p.side != side:
+        return "11.2", f"{pid} is not one of your units on the map"
+    if p.id in state.moved:
+        return "11.2", f"{q.label(state, p.id)} has moved this phase"
+    if p.unit == SUPPLY:
+        return "7.8", "supply units move only by sea (22.2) or with an engineer (20.4)"
+    if state.phase.startswith("follow_") and p.id not in state.eligible:
+        return "10.2", (f"{q.label(state, p.id)} did not start the follow-on movement phase in the radius of an "
+                        "activated HQ")
+    if p.hex not in q.board().terrain:
+        return out_of_reach(to)  # at sea (an assault from the sea, 22.3): it lands only by battle
+    return None
+
+
 def movers(state: PBState, side: str) -> list[str]:
-    follow = state.phase.startswith("follow_")
-    land = q.board().terrain
-    return sorted(p.id for p in state.on_map(side) if p.id not in state.moved and p.unit != SUPPLY
-                  and p.hex in land and (not follow or p.id in state.eligible))
+    return sorted(p.id for p in state.on_map(side) if immobile(state, side, p.id) is None)
+
+
+def move_refusal(state: PBState, side: str, pid: object, to: object) -> Reason | None:
+    """Why ``pid`` may not move to ``to`` (None: it may), from the tests that list the moves."""
+    why = immobile(state, side, pid, to)
+    if why is None and to not in moves(state, pid):  # type: ignore[arg-type]
+        why = out_of_reach(to)
+    return why
 
 
 def moves(state: PBState, pid: str, zoc: frozenset[str] | None = None,
@@ -177,11 +207,23 @@ def recon_points(state: PBState, side: str) -> int:
     return state.air[side].missions.get("recon", 0)
 
 
+RECON_REFUSED: Reason = ("16.7", "air recon needs a point on the Recon mission and a hex of the map from which "
+                                 "it examines an enemy stack not yet examined this phase: the stack's hex, one next "
+                                 "to it, or within two of it in open ground (16.71)")
+
+
 def gen_recon(state: PBState, side: str) -> Iterator[Command]:
     if recon_points(state, side) <= 0:
         return
     for h in recon_targets(state, side):
         yield Command("recon", {"hex": h})
+
+
+def recon_refusal(state: PBState, side: str, hex_id: object) -> Reason | None:
+    """Why no air recon over ``hex_id`` (None: there may be one, in a phase that has them)."""
+    if recon_points(state, side) <= 0 or hex_id not in recon_targets(state, side):
+        return RECON_REFUSED
+    return None
 
 
 def recon_targets(state: PBState, side: str) -> list[str]:
@@ -235,13 +277,39 @@ def placed_at(state: PBState, hex_id: str) -> int:
     return sum(s["air"] for s in state.strikes if s["hex"] == hex_id)
 
 
+def strikes_over(state: PBState) -> Reason | None:
+    return ("16.8", "this phase's strikes are resolved") if state.struck else None
+
+
+def strike_room(state: PBState, side: str, hex_id: str) -> int:
+    """26.4: the air strike points ``side`` may still place on ``hex_id``."""
+    return min(strike_points(state, side), tables.AIR_STRIKE_LIMIT - placed_at(state, hex_id))
+
+
+def strike_refusal(state: PBState, side: str, hex_id: object, points: object) -> Reason | None:
+    """Why no strike of ``points`` on ``hex_id`` (None: there may be one, in a strike phase),
+    from the tests that list the strikes."""
+    over = strikes_over(state)
+    if over:
+        return over
+    if hex_id not in q.enemy_hexes(state, side):
+        return "16.8", "strikes go against hexes holding enemy ground units"
+    if (hex_id in q.board().terrain and isinstance(points, int)
+            and 1 <= points <= strike_room(state, side, hex_id)):  # type: ignore[arg-type]
+        return None
+    return strike_limit(state, side)
+
+
+def strike_limit(state: PBState, side: str) -> Reason:
+    return "26.4", (f"at most {tables.AIR_STRIKE_LIMIT} air strike points a hex, from the "
+                    f"{strike_points(state, side)} left on the Strike mission")
+
+
 def gen_strikes(state: PBState, side: str) -> Iterator[Command]:
-    if state.struck:
+    if strikes_over(state):
         return
-    avail = strike_points(state, side)
     for h in sorted(q.enemy_hexes(state, side) & set(q.board().terrain)):
-        room = min(avail, tables.AIR_STRIKE_LIMIT - placed_at(state, h))
-        for n in range(1, room + 1):
+        for n in range(1, strike_room(state, side, h) + 1):
             yield Command("strike", {"hex": h, "points": n})
     yield from gen_recon(state, side)
     yield from gen_artillery(state, side)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalCommandError
 from engine.core.events import Command
-from engine.games.pacific_battles import arrivals, battles, decisions, face_up, impulse, tables
-from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles import arrivals, battles, decisions, face_up, impulse
 from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles.state import PBState
 
@@ -50,33 +49,14 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
     if t in ("land", "to_base", "evacuate", "buy"):
         return arrivals.why_not(state, side, cmd)
     if t == "move":
-        pid = cmd.data.get("unit")
-        p = state.pieces.get(pid)
-        if p is None or p.side != side:
-            return IllegalCommandError("11.2", f"{pid} is not one of your units on the map")
-        if pid in state.moved:
-            return IllegalCommandError("11.2", f"{q.label(state, pid)} has moved this phase")
-        if p.unit == "Supply":
-            return IllegalCommandError("7.8", "supply units move only by sea (22.2) or with an engineer (20.4)")
-        if seq.is_follow_on(state.phase) and pid not in state.eligible:
-            return IllegalCommandError("10.2", f"{q.label(state, pid)} did not start the follow-on movement phase in "
-                                               "the radius of an activated HQ")
-        return IllegalCommandError("11.6", f"{cmd.data.get('to')} is out of reach: movement points (11.3), enemy "
-                                           "units (11.5), zones of control (11.6, 13.4; an enemy stack that has "
-                                           "not told you counts as having one until a unit moves next to it, "
-                                           "18.4) or prohibited terrain")
+        return IllegalCommandError(*(impulse.move_refusal(state, side, cmd.data.get("unit"), cmd.data.get("to"))
+                                     or impulse.out_of_reach(cmd.data.get("to"))))
     if t == "strike":
-        if state.struck:
-            return IllegalCommandError("16.8", "this phase's strikes are resolved")
-        if cmd.data.get("hex") not in q.enemy_hexes(state, side):
-            return IllegalCommandError("16.8", "strikes go against hexes holding enemy ground units")
-        return IllegalCommandError("26.4", f"at most {tables.AIR_STRIKE_LIMIT} air strike points a hex, from the "
-                                           f"{impulse.strike_points(state, side)} left on the Strike mission")
+        return IllegalCommandError(*(impulse.strike_refusal(state, side, cmd.data.get("hex"), cmd.data.get("points"))
+                                     or impulse.strike_limit(state, side)))
     if t == "recon":
-        return IllegalCommandError("16.7", "air recon needs a point on the Recon mission and a hex of the map "
-                                           "from which it examines an enemy stack not yet examined this phase: "
-                                           "the stack's hex, one next to it, or within two of it in open "
-                                           "ground (16.71)")
+        return IllegalCommandError(*(impulse.recon_refusal(state, side, cmd.data.get("hex"))
+                                     or impulse.RECON_REFUSED))
     if t in ("declare", "add", "add_hex"):
         return IllegalCommandError("14.23", "every attacker must be next to every defending hex; a unit attacks "
                                             "once and a hex is attacked once a phase (14.14, 14.27)")
