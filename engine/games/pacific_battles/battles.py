@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
+from engine.core.errors import Reason
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.games.pacific_battles import combat, markers, retreat, tables, tell
@@ -68,6 +69,20 @@ def unmet(state: PBState, side: str) -> tuple[list[str], list[str]]:
             sorted(({state.pieces[t].hex for t in targets} | set(at_sea.values())) - hexes))
 
 
+def end_refusal(state: PBState, side: str) -> Reason | None:
+    """Why the declarations may not end now (None: they may: the battles are fought, or the
+    phase ends when none is declared)."""
+    if state.declaring is not None:
+        return "14.2", "close or cancel the battle being declared first"
+    units, hexes = unmet(state, side)
+    return owed_attacks(units, hexes) if units or hexes else None
+
+
+def owed_attacks(units: list[str], hexes: list[str]) -> Reason:
+    return "14.11", ("every unit in an enemy ZOC must attack and every enemy unit exerting that ZOC must be "
+                     f"attacked: {', '.join(units + hexes)}")
+
+
 def _can_attack(p: Piece) -> bool:
     return p.unit != SUPPLY  # 13.6: supply units never attack
 
@@ -86,8 +101,7 @@ def gen_declare(state: PBState, side: str) -> Iterator[Command]:
         for i in range(len(state.battles)):  # a declared battle may be taken out again before the fight
             yield Command("withdraw", {"battle": i})
         yield from _air_support(state, side)
-        a, d = unmet(state, side)
-        if not a and not d:
+        if end_refusal(state, side) is None:
             yield Command("fight") if state.battles else Command("end_phase")
         return
     b = state.declaring

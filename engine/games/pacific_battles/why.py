@@ -35,12 +35,8 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
         return IllegalCommandError("4.1", f"'{t}' belongs to the {PHASE_OF[t][0]} phase; this is the "
                                           f"{seq.title(state)}")
     if t == "end_phase":
-        if seq.step(state.phase) == "combat":
-            a, d = battles.unmet(state, side)
-            if state.declaring is not None:
-                return IllegalCommandError("14.2", "close or cancel the battle being declared first")
-            return IllegalCommandError("14.11", "every unit in an enemy ZOC must attack and every enemy unit "
-                                                f"exerting that ZOC must be attacked: {', '.join(a + d)}")
+        if seq.step(state.phase) == "combat":  # (battles declared and no attack owed: "fight", not this)
+            return IllegalCommandError(*(battles.end_refusal(state, side) or battles.owed_attacks([], [])))
         if state.phase == "japanese_setup":
             return IllegalCommandError("25.4", "place every unit first")
         return IllegalCommandError("4.2", "this phase ends by itself")

@@ -1,7 +1,8 @@
 """Why a command is refused comes from the code that lists the legal commands: on the states
-of random games, the refusal functions (impulse.move_refusal, strike_refusal, recon_refusal,
-face_up.refusal, arrivals.refusal) pass exactly the commands the legal list holds, and the
-refusal ``decide`` raises for one that is not listed is theirs."""
+of random games, the refusal functions (impulse.move_refusal, strike_refusal,
+recon_refusal, face_up.refusal, arrivals.refusal, battles.end_refusal) pass exactly the
+commands the legal list holds, and the refusal ``decide`` raises for one that is not
+listed is theirs."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from engine.core.dice import derive_secret
 from engine.core.errors import IllegalCommandError
 from engine.core.events import Command
 from engine.core.game import replay
-from engine.games.pacific_battles import arrivals, face_up, impulse, tables
+from engine.games.pacific_battles import arrivals, battles, face_up, impulse, tables
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles.rules import RULES
@@ -85,6 +86,8 @@ def _checks(state: PBState, side: str) -> int:
                    for k in range(0, tables.AIR_STRIKE_LIMIT + 2)]
         n += _check(state, side, legal, strikes,
                     lambda c: impulse.strike_refusal(state, side, c.data["hex"], c.data["points"]))
+    if step == "combat" and not state.fought and not state.battles:
+        n += _check(state, side, legal, [Command("end_phase")], lambda c: battles.end_refusal(state, side))
     if any(t in face_up.KINDS for t, _ in legal):
         turns = [Command(kind, {"unit": p.id}) for p in own for kind in face_up.KINDS]
         n += _check(state, side, legal, turns, lambda c: face_up.refusal(state, side, c.type, c.data["unit"]))
