@@ -29,10 +29,10 @@ def _is_turnable(p: Any) -> bool:
     return p.unit != SUPPLY and q.kind(p.unit) != "deception"
 
 
-def refusal(state: PBState, side: str, kind: str, pid: object) -> Reason | None:
+def refusal(state: PBState, side: str, kind: str, pid: Any) -> Reason | None:
     """Why ``side`` may not turn ``pid`` (``kind``: "show" or "hide") now, None if it may in
     one of its own phases: the test that lists the turns (``gen``)."""
-    p = state.pieces.get(pid)  # type: ignore[arg-type]
+    p = state.pieces.get(pid)
     if p is None or p.side != side or not _is_turnable(p):
         return "34.0", f"{pid} is not one of your combat units or HQs on the map"
     up = p.id in state.face_up[side]

@@ -35,16 +35,16 @@ def begin_movement(em: Emitter, side: str, follow_on: bool) -> None:
     tell.secret(em, "follow_on_set", side, {"side": side}, ids=ids)
 
 
-def out_of_reach(to: object) -> Reason:
+def out_of_reach(to: Any) -> Reason:
     return "11.6", (f"{to} is out of reach: movement points (11.3), enemy units (11.5), zones of control (11.6, "
                     "13.4; an enemy stack that has not told you counts as having one until a unit moves next to "
                     "it, 18.4) or prohibited terrain")
 
 
-def immobile(state: PBState, side: str, pid: object, to: object = None) -> Reason | None:
+def immobile(state: PBState, side: str, pid: Any, to: Any = None) -> Reason | None:
     """Why ``pid`` may not move at all now (None: it may): the test that lists the movers
     (``to``: the hex a refused move was for, named when the unit is at sea)."""
-    p = state.pieces.get(pid)  # type: ignore[arg-type]
+    p = state.pieces.get(pid)
     if p is None or p.side != side:
         return "11.2", f"{pid} is not one of your units on the map"
     if p.id in state.moved:
@@ -63,10 +63,10 @@ def movers(state: PBState, side: str) -> list[str]:
     return sorted(p.id for p in state.on_map(side) if immobile(state, side, p.id) is None)
 
 
-def move_refusal(state: PBState, side: str, pid: object, to: object) -> Reason | None:
+def move_refusal(state: PBState, side: str, pid: Any, to: Any) -> Reason | None:
     """Why ``pid`` may not move to ``to`` (None: it may), from the tests that list the moves."""
     why = immobile(state, side, pid, to)
-    if why is None and to not in moves(state, pid):  # type: ignore[arg-type]
+    if why is None and to not in moves(state, pid):
         why = out_of_reach(to)
     return why
 
@@ -219,7 +219,7 @@ def gen_recon(state: PBState, side: str) -> Iterator[Command]:
         yield Command("recon", {"hex": h})
 
 
-def recon_refusal(state: PBState, side: str, hex_id: object) -> Reason | None:
+def recon_refusal(state: PBState, side: str, hex_id: Any) -> Reason | None:
     """Why no air recon over ``hex_id`` (None: there may be one, in a phase that has them)."""
     if recon_points(state, side) <= 0 or hex_id not in recon_targets(state, side):
         return RECON_REFUSED
@@ -286,7 +286,7 @@ def strike_room(state: PBState, side: str, hex_id: str) -> int:
     return min(strike_points(state, side), tables.AIR_STRIKE_LIMIT - placed_at(state, hex_id))
 
 
-def strike_refusal(state: PBState, side: str, hex_id: object, points: object) -> Reason | None:
+def strike_refusal(state: PBState, side: str, hex_id: Any, points: Any) -> Reason | None:
     """Why no strike of ``points`` on ``hex_id`` (None: there may be one, in a strike phase),
     from the tests that list the strikes."""
     over = strikes_over(state)
@@ -295,7 +295,7 @@ def strike_refusal(state: PBState, side: str, hex_id: object, points: object) ->
     if hex_id not in q.enemy_hexes(state, side):
         return "16.8", "strikes go against hexes holding enemy ground units"
     if (hex_id in q.board().terrain and isinstance(points, int)
-            and 1 <= points <= strike_room(state, side, hex_id)):  # type: ignore[arg-type]
+            and 1 <= points <= strike_room(state, side, hex_id)):
         return None
     return strike_limit(state, side)
 
