@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.core.errors import IllegalCommandError
+from engine.core.errors import IllegalCommandError, Reason
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.core.hexes import distance_between
-from engine.games.pacific_battles import deception, planning, tables, victory
+from engine.games.pacific_battles import deception, planning, tables, tell, victory
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.forces import DECEPTION, Group
 from engine.games.pacific_battles.logistics import PORT_FREE_LANDING, is_port
@@ -45,8 +45,8 @@ def gen_setup(state: PBState, side: str) -> Iterator[Command]:
 
 
 def do_place(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "piece_placed", side, {"side": side, "hex": data["hex"]}, actor=side,
-             id=data["unit"], hex=data["hex"])
+    tell.secret(em, "piece_placed", side, {"side": side, "hex": data["hex"]}, actor=side,
+                id=data["unit"], hex=data["hex"])
 
 
 # --- arrivals at the start of the phase -------------------------------------------------------
@@ -181,11 +181,11 @@ def do_land(em: Emitter, data: dict[str, Any], side: str) -> None:
     pid, hex_id = data["unit"], data["hex"]
     o = s.off[pid]
     if not o.safe and interdicting(s, side):
-        q.secret(em, "landing_readied", side, {"side": side, "what": _what(o.unit)}, actor=side, id=pid, hex=hex_id,
-                 landed=_landed(o.unit))
+        tell.secret(em, "landing_readied", side, {"side": side, "what": _what(o.unit)}, actor=side, id=pid, hex=hex_id,
+                    landed=_landed(o.unit))
         return
-    q.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, actor=side, id=pid, hex=hex_id,
-             landed=_landed(o.unit))
+    tell.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, actor=side, id=pid, hex=hex_id,
+                landed=_landed(o.unit))
 
 
 def readied_kinds(state: PBState, side: str) -> list[str]:
@@ -203,7 +203,7 @@ def owe_interdiction(em: Emitter, side: str) -> bool:
         return False
     _roll_alike(em, side)
     if any(s.off[pid].side == side for pid in s.readied):
-        q.owe(em, {"side": other(side), "kind": "interdict", "rule": "16.61", "landing": side})
+        tell.owe(em, {"side": other(side), "kind": "interdict", "rule": "16.61", "landing": side})
         return True
     em.emit("interdiction_over", None, side=side)
     return False
@@ -233,13 +233,13 @@ def _interdict_next(em: Emitter, side: str, kind: str) -> None:
                     why="anti-aircraft fire at interdiction (16.62)")
         elif result in ("D1", "D2"):
             turns = int(result[1])
-            q.secret(em, "off_moved", side, {"side": side, "delayed": turns}, ids=[pid], box="track",
-                     due=s.turn + turns, safe=True)
+            tell.secret(em, "off_moved", side, {"side": side, "delayed": turns}, ids=[pid], box="track",
+                        due=s.turn + turns, safe=True)
             return
         elif result == "E":
             _interdiction_loss(em, side, pid)
             return
-    q.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, actor=side, id=pid, hex=hex_id)
+    tell.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, actor=side, id=pid, hex=hex_id)
 
 
 def gen_interdict(state: PBState, side: str) -> Iterator[Command]:
@@ -265,19 +265,19 @@ def _interdiction_loss(em: Emitter, side: str, pid: str) -> None:
     o = s.off[pid]
     spec = q.unit_spec(o.unit)
     if o.unit in (SUPPLY, DECEPTION):  # back to the counter mix (16.62)
-        q.secret(em, "pieces_removed", side, {"side": side, "what": "a counter"}, ids=[pid], box="mix")
+        tell.secret(em, "pieces_removed", side, {"side": side, "what": "a counter"}, ids=[pid], box="mix")
         return
     if spec.breaks is not None:
         bn, n = spec.breaks
         *delayed, lost = q.new_ids(s, side, n)
-        q.secret(em, "pieces_removed", side, {"side": side, "what": "a battalion"}, ids=[pid], box="mix")
+        tell.secret(em, "pieces_removed", side, {"side": side, "what": "a battalion"}, ids=[pid], box="mix")
         # the battalion lost goes to the Replacement box, where it may be refitted (7.5), as any unit lost
         pieces = [[i, bn, "track", s.turn + 2, True] for i in delayed] + [[lost, bn, "replace", s.turn, True]]
-        q.secret(em, "pieces_added", side, {"side": side, "delayed": n - 1}, side=side, pieces=pieces, new_ids=n)
+        tell.secret(em, "pieces_added", side, {"side": side, "delayed": n - 1}, side=side, pieces=pieces, new_ids=n)
         em.emit("vp_scored", None, side=other(side), points=victory.for_loss(other(side), "battalion"),
                 why="a battalion lost to interdiction")
         return
-    q.secret(em, "pieces_removed", side, {"side": side, "what": "a unit"}, ids=[pid], box="replace")
+    tell.secret(em, "pieces_removed", side, {"side": side, "what": "a unit"}, ids=[pid], box="replace")
     vp_kind = "hq" if spec.kind == "hq" else "battalion"
     em.emit("vp_scored", None, side=other(side), points=victory.for_loss(other(side), vp_kind, spec.battalions
                                                                          if vp_kind == "battalion" else 1),
@@ -285,8 +285,8 @@ def _interdiction_loss(em: Emitter, side: str, pid: str) -> None:
 
 
 def do_to_base(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "off_moved", side, {"side": side, "to_base": 1}, ids=[data["unit"]], box="base",
-             due=em.state.turn)
+    tell.secret(em, "off_moved", side, {"side": side, "to_base": 1}, ids=[data["unit"]], box="base",
+                due=em.state.turn)
 
 
 def do_evacuate(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -294,8 +294,8 @@ def do_evacuate(em: Emitter, data: dict[str, Any], side: str) -> None:
     p = s.pieces[data["unit"]]
     kind = "hq" if q.is_hq(p) else "battalion"
     what = "an HQ" if kind == "hq" else f"{q.battalions(p.unit)} battalion equivalent(s)"
-    q.secret(em, "pieces_removed", side, {"owner": side, "hex": p.hex, "what": what, "evacuated": True}, actor=side,
-             ids=[p.id], box="evacuated", owner=side, hex=p.hex, unit=p.unit)
+    tell.secret(em, "pieces_removed", side, {"owner": side, "hex": p.hex, "what": what, "evacuated": True}, actor=side,
+                ids=[p.id], box="evacuated", owner=side, hex=p.hex, unit=p.unit)
     points = victory.for_evacuation(side, kind, s.in_effect[side]) * (1 if kind == "hq" else q.battalions(p.unit))
     if points:  # what left is not told, only what it scores
         em.emit("vp_scored", None, side=side, points=points, why=f"{what} evacuated (24.5)")
@@ -305,8 +305,8 @@ def do_buy(em: Emitter, data: dict[str, Any], side: str) -> None:
     s: PBState = em.state
     em.emit("vp_scored", None, side=side, points=-conditional_group(side).vp_each,
             why=f"a conditional unit bought ({BUY_RULE[side]})")
-    q.secret(em, "pieces_added", side, {"side": side, "track": 1}, side=side,
-             pieces=[[data["unit"], data["unit"], "track", s.turn, False]])
+    tell.secret(em, "pieces_added", side, {"side": side, "track": 1}, side=side,
+                pieces=[[data["unit"], data["unit"], "track", s.turn, False]])
 
 
 def end(em: Emitter, side: str) -> None:
@@ -314,26 +314,44 @@ def end(em: Emitter, side: str) -> None:
     s: PBState = em.state
     late = due_units(s, side)
     if late:
-        q.secret(em, "off_moved", side, {"side": side, "delayed": len(late)}, ids=late, box="track",
-                 due=s.turn + 1)
+        tell.secret(em, "off_moved", side, {"side": side, "delayed": len(late)}, ids=late, box="track",
+                    due=s.turn + 1)
+
+
+def refusal(state: PBState, side: str, cmd: Command) -> Reason | None:
+    """Why a reinforcement command ("land", "to_base", "evacuate", "buy") is refused, None if
+    the lists ``gen_reinforcements`` draws from hold it: the same functions decide."""
+    t, unit, hex_id = cmd.type, cmd.data.get("unit"), cmd.data.get("hex")
+    if t == "land":
+        if hex_id in q.enemy_hexes(state, side):
+            return "6.21", "reinforcements may not be placed in an enemy occupied hex"
+        if unit not in state.off or state.off[unit].side != side or unit not in due_units(state, side) + base_units(
+                state, side):
+            return "6.1", f"{unit} is not one of your reinforcements due this turn"
+        listed = hex_id in landing_hexes(state, side, unit)
+    elif t == "evacuate":
+        listed = unit in evacuable(state, side)
+    elif t == "buy":
+        listed = unit in buyable(state, side)
+    else:
+        listed = unit in due_units(state, side)  # the track's, sent to the base instead (26.2)
+    return None if listed else _rule(side, cmd)
+
+
+def _rule(side: str, cmd: Command) -> Reason:
+    """What a refused reinforcement command is told when nothing more particular is wrong."""
+    if cmd.type == "land":
+        return "26.8", (f"{cmd.data.get('hex')} is not a coastal hex you may land in now: free of enemy units, and "
+                        "within three battalion equivalents and one supply unit a phase unless it is an active port")
+    if cmd.type == "evacuate":
+        return "23.0", ("only units on a coastal objective hex may be evacuated, and only after Operation KE "
+                        "(Japanese) or USMC Relief (USMC units)")
+    if cmd.type == "buy":
+        g = conditional_group(side)
+        return BUY_RULE[side], (f"the conditional units are bought for {g.vp_each} VP each, one at a time, once "
+                                f"{g.marker} is in effect")
+    return "6.2", f"{cmd.data.get('unit')} cannot go to the home base now"
 
 
 def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
-    unit = cmd.data.get("unit")
-    if cmd.type == "land":
-        if cmd.data.get("hex") in q.enemy_hexes(state, side):
-            return IllegalCommandError("6.21", "reinforcements may not be placed in an enemy occupied hex")
-        if unit not in state.off or state.off[unit].side != side or unit not in due_units(state, side) + base_units(
-                state, side):
-            return IllegalCommandError("6.1", f"{unit} is not one of your reinforcements due this turn")
-        return IllegalCommandError("26.8", f"{cmd.data.get('hex')} is not a coastal hex you may land in now: free "
-                                           "of enemy units, and within three battalion equivalents and one "
-                                           "supply unit a phase unless it is an active port")
-    if cmd.type == "evacuate":
-        return IllegalCommandError("23.0", "only units on a coastal objective hex may be evacuated, and only "
-                                           "after Operation KE (Japanese) or USMC Relief (USMC units)")
-    if cmd.type == "buy":
-        g = conditional_group(side)
-        return IllegalCommandError(BUY_RULE[side], f"the conditional units are bought for {g.vp_each} VP each, "
-                                                   f"one at a time, once {g.marker} is in effect")
-    return IllegalCommandError("6.2", f"{unit} cannot go to the home base now")
+    return IllegalCommandError(*(refusal(state, side, cmd) or _rule(side, cmd)))

@@ -2,7 +2,7 @@
 battle first (14.2), the defender's window for markers, then battle by battle the
 choice of CRT (14.4), the roll, losses chosen by their owner (15.2), retreats and routs
 (15.3), pursuit (15.4).  Every step that waits for a player is a decision owed; the
-steps in between run by themselves (``advance``)."""
+steps in between run by themselves (the ``advance_`` functions, decisions.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
+from engine.core.errors import Reason
 from engine.core.events import Command
 from engine.core.game import Emitter
-from engine.games.pacific_battles import combat, markers, retreat, tables
+from engine.games.pacific_battles import combat, markers, retreat, tables, tell
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.forces import DECEPTION
 from engine.games.pacific_battles.impulse import examine, vp_for
@@ -29,9 +30,9 @@ def begin(em: Emitter, side: str) -> None:
         ids = sorted(pid for pid, h in s.assaults.items() if h == target and s.pieces[pid].side == side)
         if ids and not any(p.side != side for p in s.at(target)):  # what lands is not told (no battle)
             sea = s.pieces[ids[0]].hex
-            q.secret(em, "pieces_moved", side, {"side": side, "from": sea, "to": target, "count": len(ids),
-                                                "landing": True}, actor=side, ids=ids, to=target, counts=False,
-                     landing=True, **{"from": sea})
+            tell.secret(em, "pieces_moved", side, {"side": side, "from": sea, "to": target, "count": len(ids),
+                                                   "landing": True}, actor=side, ids=ids, to=target, counts=False,
+                        landing=True, **{"from": sea})
     near = {n for p in s.on_map(side) for n in q.board().neighbours(p.hex)}
     hexes = near & q.enemy_hexes(s, side)
     if hexes:
@@ -68,6 +69,20 @@ def unmet(state: PBState, side: str) -> tuple[list[str], list[str]]:
             sorted(({state.pieces[t].hex for t in targets} | set(at_sea.values())) - hexes))
 
 
+def end_refusal(state: PBState, side: str) -> Reason | None:
+    """Why the declarations may not end now (None: they may: the battles are fought, or the
+    phase ends when none is declared)."""
+    if state.declaring is not None:
+        return "14.2", "close or cancel the battle being declared first"
+    units, hexes = unmet(state, side)
+    return owed_attacks(units, hexes) if units or hexes else None
+
+
+def owed_attacks(units: list[str], hexes: list[str]) -> Reason:
+    return "14.11", ("every unit in an enemy ZOC must attack and every enemy unit exerting that ZOC must be "
+                     f"attacked: {', '.join(units + hexes)}")
+
+
 def _can_attack(p: Piece) -> bool:
     return p.unit != SUPPLY  # 13.6: supply units never attack
 
@@ -86,8 +101,7 @@ def gen_declare(state: PBState, side: str) -> Iterator[Command]:
         for i in range(len(state.battles)):  # a declared battle may be taken out again before the fight
             yield Command("withdraw", {"battle": i})
         yield from _air_support(state, side)
-        a, d = unmet(state, side)
-        if not a and not d:
+        if end_refusal(state, side) is None:
             yield Command("fight") if state.battles else Command("end_phase")
         return
     b = state.declaring
@@ -107,25 +121,25 @@ def gen_declare(state: PBState, side: str) -> Iterator[Command]:
 # once (14.2, 14.3 1), so every step before can be taken back without telling anything.
 
 def do_declare(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "battle_opened", side, None, actor=side, hex=data["hex"])
+    tell.secret(em, "battle_opened", side, None, actor=side, hex=data["hex"])
 
 
 def do_add(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "attacker_added", side, None, actor=side, id=data["unit"], unit=em.state.pieces[data["unit"]].unit)
+    tell.secret(em, "attacker_added", side, None, actor=side, id=data["unit"], unit=em.state.pieces[data["unit"]].unit)
 
 
 def do_add_hex(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "battle_hex_added", side, None, actor=side, hex=data["hex"])
+    tell.secret(em, "battle_hex_added", side, None, actor=side, hex=data["hex"])
 
 
 def do_close(em: Emitter, data: dict[str, Any], side: str) -> None:
     b = em.state.declaring
-    q.secret(em, "battle_declared", side, None, actor=side, attackers=b["attackers"], defenders=b["defenders"],
-             units=[em.state.pieces[i].unit for i in b["attackers"]])
+    tell.secret(em, "battle_declared", side, None, actor=side, attackers=b["attackers"], defenders=b["defenders"],
+                units=[em.state.pieces[i].unit for i in b["attackers"]])
 
 
 def do_cancel(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "battle_cancelled", side, None, actor=side)
+    tell.secret(em, "battle_cancelled", side, None, actor=side)
 
 
 CAS_LIMIT = 2  # 31.21: air units a battle; the scenario sets none (R-PB-31)
@@ -141,8 +155,8 @@ def _air_support(state: PBState, side: str) -> Iterator[Command]:
 
 
 def do_air_support(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "close_support_added", side, None, actor=side, side=side, battle=data["battle"],
-             points=data["points"])
+    tell.secret(em, "close_support_added", side, None, actor=side, side=side, battle=data["battle"],
+                points=data["points"])
 
 
 def close_support_aa(em: Emitter, b: dict[str, Any], attacker: str) -> None:
@@ -162,7 +176,7 @@ def close_support_aa(em: Emitter, b: dict[str, Any], attacker: str) -> None:
 
 
 def do_withdraw(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "battle_withdrawn", side, None, actor=side, battle=data["battle"])
+    tell.secret(em, "battle_withdrawn", side, None, actor=side, battle=data["battle"])
 
 
 def do_fight(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -172,7 +186,7 @@ def do_fight(em: Emitter, data: dict[str, Any], side: str) -> None:
                       "support": b.get("support", 0)} for b in s.battles])
     # The defender is always asked (whether it holds a marker or not: asking only when it
     # does would tell the attacker that it does).
-    q.owe(em, {"side": other(side), "kind": "react"})
+    tell.owe(em, {"side": other(side), "kind": "react"})
 
 
 def gen_react(state: PBState, side: str) -> Iterator[Command]:
@@ -202,7 +216,7 @@ def next_battle(em: Emitter) -> None:
                 em.emit("battle_resolved", None, battle=i, result="-", words="no battle: a side is gone")
                 continue
             chooser = b["chooser"] or attacker
-            q.owe(em, {"side": chooser, "kind": "crt", "battle": i})
+            tell.owe(em, {"side": chooser, "kind": "crt", "battle": i})
             return
 
 
@@ -307,16 +321,16 @@ def do_crt(em: Emitter, data: dict[str, Any], side: str) -> None:
         role, length = result.retreat.split()
         who = attacker if role == "attacker" else defender
         ids = [x for x in att_ids if x not in sea] if role == "attacker" else def_ids  # the sea has no retreat
-        q.owe(em, {
+        tell.owe(em, {
             "side": who, "kind": "retreat", "battle": i, "role": role, "length": length,
             "ids": ids, "done": [], "dead": dead, "banzai": banzai, "routs": {}})
     if result.pursuit:
-        q.owe(em, {"side": attacker, "kind": "pursue", "battle": i,
-                                                 "ids": att_ids, "hexes": b["defenders"], "moved": []})
+        tell.owe(em, {"side": attacker, "kind": "pursue", "battle": i,
+                                                    "ids": att_ids, "hexes": b["defenders"], "moved": []})
     close_support_aa(em, b, attacker)
     if sea:  # 22.3: they land only where the result lets the attackers pursue into a cleared hex
-        q.owe(em, {"side": attacker, "kind": "landing", "battle": i, "ids": sea, "pursuit": bool(result.pursuit),
-                   "dead": dead})
+        tell.owe(em, {"side": attacker, "kind": "landing", "battle": i, "ids": sea, "pursuit": bool(result.pursuit),
+                      "dead": dead})
 
 
 def _owe(em: Emitter, who: str, need: int, measure: str, ids: list[str], battle: int, enemy: str,
@@ -325,7 +339,7 @@ def _owe(em: Emitter, who: str, need: int, measure: str, ids: list[str], battle:
     the battalions when a unit breaks down to take it)."""
     among = [x for x in ids if x in em.state.pieces]
     if need > 0 and among:
-        q.owe(em, {
+        tell.owe(em, {
             "side": who, "kind": "losses", "need": need, "measure": measure, "among": sorted(among),
             "reason": "combat losses", "rule": rule, "battle": battle, "vp_to": enemy, "dead": dead,
             "total": total})
@@ -344,7 +358,7 @@ def eliminate(em: Emitter, ids: list[str], by: str | None, dead: list[str], why:
         if public:
             em.emit("pieces_removed", None, **data)
         else:
-            q.secret(em, "pieces_removed", p.side, {"owner": p.side, "why": why}, **data)
+            tell.secret(em, "pieces_removed", p.side, {"owner": p.side, "why": why}, **data)
         if by is not None:
             points, kind = vp_for(by, p.unit)
             if points:  # a hidden loss is scored without its name (16.85)
@@ -425,7 +439,7 @@ def do_break(em: Emitter, data: dict[str, Any], side: str) -> None:
         if role:
             em.emit("battle_units_changed", None, battle=d["battle"], role=role,
                     ids=sorted([x for x in b[role] if x != data["unit"]] + new))
-    q.progress(em, side, changes)
+    tell.progress(em, side, changes)
     _swap_ids(em, data["unit"], new)
 
 
@@ -445,7 +459,7 @@ def _progress(em: Emitter, side: str, need: int, among: list[str]) -> None:
     if d["measure"] == "supply":
         left = [x for x in left if loss_value(s, x, "supply")]
     if need > 0 and left:
-        q.progress(em, side, changes={"need": need, "among": left})
+        tell.progress(em, side, changes={"need": need, "among": left})
     else:
         em.emit("decision_made", side)
 
@@ -512,13 +526,13 @@ def do_retreat(em: Emitter, data: dict[str, Any], side: str) -> None:
     if fate == "zoc" and opt.path[-1] not in q.enemy_zoc(s, side):  # 18.4: told on arrival that it has none
         left = (length or 0) - len(opt.path)
         if left > 0:  # it goes on retreating
-            q.progress(em, side, changes={"left": {**d.get("left", {}), pid: left}})
+            tell.progress(em, side, changes={"left": {**d.get("left", {}), pid: left}})
             return
         fate = "safe"  # its whole length retreated
     if fate in ("zoc", "short"):
         _retreat_elimination(em, pid, d, "retreated into an enemy ZOC (13.8)" if fate == "zoc"
                              else "could not retreat its full length (15.33.6)")
-    q.progress(em, side, changes={"done": [*d["done"], pid]})
+    tell.progress(em, side, changes={"done": [*d["done"], pid]})
 
 
 def _retreat_elimination(em: Emitter, pid: str, d: dict[str, Any], why: str) -> None:
@@ -560,7 +574,7 @@ def do_pursue(em: Emitter, data: dict[str, Any], side: str) -> None:
     em.emit("pieces_moved", side, ids=[p.id], to=data["to"], counts=False, pursuit=True, unit=p.unit,
             **{"from": p.hex})
     d = em.state.pending[0]
-    q.progress(em, side, changes={"moved": [*d["moved"], p.id]})
+    tell.progress(em, side, changes={"moved": [*d["moved"], p.id]})
     capture(em, side, data["to"])
 
 
@@ -577,8 +591,8 @@ def capture(em: Emitter, side: str, hex_id: str) -> None:
         if captured:
             new = q.new_ids(em.state, side, 1)[0]
             # its id is the capturer's own, as every new piece's (the capture itself is public, above)
-            q.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, id=new, unit=SUPPLY, side=side,
-                     hex=hex_id, new_ids=1, why="captured supply (32.1)")
+            tell.secret(em, "piece_placed", side, {"side": side, "hex": hex_id}, id=new, unit=SUPPLY, side=side,
+                        hex=hex_id, new_ids=1, why="captured supply (32.1)")
 
 
 def do_stop(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -587,50 +601,56 @@ def do_stop(em: Emitter, data: dict[str, Any], side: str) -> None:
 
 # --- the steps that run by themselves ---------------------------------------------------------
 
-def advance(em: Emitter) -> bool:
-    """Run the head decision's automatic steps; True when something changed."""
+def advance_losses(em: Emitter, d: dict[str, Any]) -> bool:
+    """The losses decision's automatic step (decisions.py): over once nothing is left to lose."""
     s: PBState = em.state
-    d = s.pending[0]
-    kind = d["kind"]
-    if kind == "losses":
-        if d["need"] <= 0 or not _among(s) or not list(gen_losses(s, d["side"])):
-            em.emit("decision_made", None)
-            return True
-        return False
-    if kind == "retreat":
-        pid = current_retreater(s)
-        if pid is None:
-            em.emit("decision_made", None)
-            return True
-        p = s.pieces[pid]
-        if d["length"] == "rout" and pid not in d["routs"]:
-            die = em.roll()
-            q.progress(em, None, changes={"routs": {**d["routs"], pid: die}}, rout=die, unit=pid)
-            return True
-        length = _retreat_length(s, d, pid)
-        spec = q.spec(p)
-        if not length:
-            q.progress(em, None, changes={"done": [*d["done"], pid]}, stays=pid,
-                    why="ignores the retreat (15.5 Banzai!, 21.2 fortification)")
-            return True
-        if p.unit == SUPPLY or spec is None or spec.movement == 0 or not options(s, pid, length):
-            why = ("supply units are eliminated if forced to retreat (15.33.9)" if p.unit == SUPPLY else
-                   "no movement factor (15.33.8)" if spec is None or spec.movement == 0 else
-                   "no hex to retreat to (15.33)")
-            eliminate(em, [pid], other(p.side), d["dead"], why)
-            q.progress(em, None, changes={"done": [*d["done"], pid]})
-            return True
-        return False
-    if kind == "pursue":
-        if not [c for c in gen_pursue(s, d["side"]) if c.type == "pursue"]:
-            em.emit("decision_made", None)
-            return True
-        return False
-    if kind == "landing":
-        _land_or_drown(em, d)
+    if d["need"] <= 0 or not _among(s) or not list(gen_losses(s, d["side"])):
         em.emit("decision_made", None)
         return True
     return False
+
+
+def advance_retreat(em: Emitter, d: dict[str, Any]) -> bool:
+    """The retreat's automatic steps: a rout's die, a unit that stays or cannot retreat."""
+    s: PBState = em.state
+    pid = current_retreater(s)
+    if pid is None:
+        em.emit("decision_made", None)
+        return True
+    p = s.pieces[pid]
+    if d["length"] == "rout" and pid not in d["routs"]:
+        die = em.roll()
+        tell.progress(em, None, changes={"routs": {**d["routs"], pid: die}}, rout=die, unit=pid)
+        return True
+    length = _retreat_length(s, d, pid)
+    spec = q.spec(p)
+    if not length:
+        tell.progress(em, None, changes={"done": [*d["done"], pid]}, stays=pid,
+                      why="ignores the retreat (15.5 Banzai!, 21.2 fortification)")
+        return True
+    if p.unit == SUPPLY or spec is None or spec.movement == 0 or not options(s, pid, length):
+        why = ("supply units are eliminated if forced to retreat (15.33.9)" if p.unit == SUPPLY else
+               "no movement factor (15.33.8)" if spec is None or spec.movement == 0 else
+               "no hex to retreat to (15.33)")
+        eliminate(em, [pid], other(p.side), d["dead"], why)
+        tell.progress(em, None, changes={"done": [*d["done"], pid]})
+        return True
+    return False
+
+
+def advance_pursue(em: Emitter, d: dict[str, Any]) -> bool:
+    """Pursuit is over by itself once no unit can pursue."""
+    if not [c for c in gen_pursue(em.state, d["side"]) if c.type == "pursue"]:
+        em.emit("decision_made", None)
+        return True
+    return False
+
+
+def advance_landing(em: Emitter, d: dict[str, Any]) -> bool:
+    """22.3: the assault from the sea lands or not, with nobody to ask."""
+    _land_or_drown(em, d)
+    em.emit("decision_made", None)
+    return True
 
 
 def _land_or_drown(em: Emitter, d: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.core.game import Emitter
 from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles import tell
 from engine.games.pacific_battles.forces import DECEPTION
 from engine.games.pacific_battles.state import SIDES, PBState, other
 
@@ -28,8 +29,8 @@ def add(em: Emitter, side: str, count: int, due: int) -> None:
     if count <= 0:
         return
     ids = q.new_ids(em.state, side, count)
-    q.secret(em, "pieces_added", side, {"side": side, "deception": count}, side=side,
-             pieces=[[i, DECEPTION, "track", due, False] for i in ids], new_ids=count)
+    tell.secret(em, "pieces_added", side, {"side": side, "deception": count}, side=side,
+                pieces=[[i, DECEPTION, "track", due, False] for i in ids], new_ids=count)
 
 
 def placement_hexes(state: PBState, side: str) -> set[str]:
@@ -48,6 +49,6 @@ def sweep(em: Emitter) -> None:
                 and (p.hex in touching or p.hex in s.examined[other(side)])]
         for hex_id in sorted({p.hex for p in gone}):
             ids = sorted(p.id for p in gone if p.hex == hex_id)
-            q.secret(em, "pieces_removed", side, {"owner": side, "hex": hex_id, "what": "a deception marker",
-                                                   "deception": len(ids)},
-                     ids=ids, box="mix", owner=side, unit=DECEPTION, why="shown: a deception marker (34.2)")
+            tell.secret(em, "pieces_removed", side, {"owner": side, "hex": hex_id, "what": "a deception marker",
+                                                      "deception": len(ids)},
+                        ids=ids, box="mix", owner=side, unit=DECEPTION, why="shown: a deception marker (34.2)")

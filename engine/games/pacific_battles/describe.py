@@ -11,7 +11,7 @@ from typing import Any
 from engine.core.events import Command, Event
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
-from engine.games.pacific_battles.flow import turn_name
+from engine.games.pacific_battles.sequence import turn_name
 from engine.games.pacific_battles.state import PBState
 
 

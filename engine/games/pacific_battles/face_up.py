@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.core.errors import IllegalCommandError
+from engine.core.errors import IllegalCommandError, Reason
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.games.pacific_battles import queries as q
@@ -22,18 +22,39 @@ KINDS = ("show", "hide")
 def _turnable(state: PBState, side: str) -> list[Any]:
     """Combat units and HQs (34.0 "combat units"; a supply point is only a supply point, and
     a deception marker turned face up is removed, 34.2)."""
-    return sorted((p for p in state.on_map(side) if p.unit != SUPPLY and q.kind(p.unit) != "deception"),
-                  key=lambda p: p.id)
+    return sorted((p for p in state.on_map(side) if _is_turnable(p)), key=lambda p: p.id)
+
+
+def _is_turnable(p: Any) -> bool:
+    return p.unit != SUPPLY and q.kind(p.unit) != "deception"
+
+
+def refusal(state: PBState, side: str, kind: str, pid: Any) -> Reason | None:
+    """Why ``side`` may not turn ``pid`` (``kind``: "show" or "hide") now, None if it may in
+    one of its own phases: the test that lists the turns (``gen``)."""
+    p = state.pieces.get(pid)
+    if p is None or p.side != side or not _is_turnable(p):
+        return "34.0", f"{pid} is not one of your combat units or HQs on the map"
+    up = p.id in state.face_up[side]
+    if kind == "show":
+        return ("34.0", f"{q.label(state, p.id)} is face up already") if up else None
+    if not up:
+        return "34.0", f"{q.label(state, p.id)} is face down already"
+    return None if state.phase.startswith("logistics_") else NOT_NOW["hide"]
+
+
+NOT_NOW: dict[str, Reason] = {
+    "show": ("34.0", "a unit is turned face up in one's own phases (not in the set-up or the air allocation)"),
+    "hide": ("34.0", "a face-up unit is turned face down in its own logistics phase"),
+}
 
 
 def gen(state: PBState, side: str) -> Iterator[Command]:
     """Called in ``side``'s own phases with no decision owed (rules.py)."""
-    logistics = state.phase.startswith("logistics_")
     for p in _turnable(state, side):
-        if p.id not in state.face_up[side]:
-            yield Command("show", {"unit": p.id})
-        elif logistics:
-            yield Command("hide", {"unit": p.id})
+        for kind in KINDS:
+            if refusal(state, side, kind, p.id) is None:
+                yield Command(kind, {"unit": p.id})
 
 
 def do_show(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -46,16 +67,4 @@ def do_hide(em: Emitter, data: dict[str, Any], side: str) -> None:
 
 
 def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
-    pid = cmd.data.get("unit")
-    p = state.pieces.get(pid)
-    if p is None or p.side != side or p not in _turnable(state, side):
-        return IllegalCommandError("34.0", f"{pid} is not one of your combat units or HQs on the map")
-    up = pid in state.face_up[side]
-    if cmd.type == "show":
-        if up:
-            return IllegalCommandError("34.0", f"{q.label(state, pid)} is face up already")
-        return IllegalCommandError("34.0", "a unit is turned face up in one's own phases (not in the set-up or "
-                                           "the air allocation)")
-    if not up:
-        return IllegalCommandError("34.0", f"{q.label(state, pid)} is face down already")
-    return IllegalCommandError("34.0", "a face-up unit is turned face down in its own logistics phase")
+    return IllegalCommandError(*(refusal(state, side, cmd.type, cmd.data.get("unit")) or NOT_NOW[cmd.type]))

@@ -7,21 +7,24 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.core.game import Emitter
-from engine.games.pacific_battles import arrivals, battles, deception, impulse, markers, planning, supplying, victory
+from engine.games.pacific_battles import (
+    arrivals,
+    battles,
+    deception,
+    decisions,
+    impulse,
+    markers,
+    planning,
+    supplying,
+    tell,
+    victory,
+)
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles.logistics import henderson_active
 from engine.games.pacific_battles.movement import SUPPLY
+from engine.games.pacific_battles.sequence import turn_name  # also read from here (app/services/pb_board.py)
 from engine.games.pacific_battles.state import SIDES, PBState, other
-
-MONTHS = ("August 1942", "September 1942", "October 1942", "November 1942", "December 1942", "January 1943",
-          "February 1943", "March 1943")
-
-
-def turn_name(turn: int) -> str:
-    if turn == 0:
-        return "before the first turn"
-    return MONTHS[turn - 1] if 1 <= turn <= len(MONTHS) else f"turn {turn}"
 
 
 def enter(em: Emitter, phase: str, turn: int) -> None:
@@ -72,7 +75,7 @@ def leave(em: Emitter) -> None:
             over = set(q.overstacked(em.state, sd))
             idle = sorted(p.id for p in em.state.on_map(sd) if p.hex in over and p.id in em.state.active)
             if idle:
-                q.secret(em, "hqs_deactivated", sd, {"side": sd}, ids=idle, why="overstacked (12.5)")
+                tell.secret(em, "hqs_deactivated", sd, {"side": sd}, ids=idle, why="overstacked (12.5)")
 
 
 def end_phase(em: Emitter) -> None:
@@ -115,7 +118,7 @@ def end_of_turn(em: Emitter) -> None:
             removed = [m for m in gone if markers.end_of_turn_fate(sd, m) == "removed"]
             data = {"side": sd, "to_pool": to_pool, "removed": removed, "from_hand": held_naval}
             if held_naval:  # unplayed ones were secret
-                q.secret(em, "markers_expired", sd, {"side": sd}, **data)
+                tell.secret(em, "markers_expired", sd, {"side": sd}, **data)
             else:
                 em.emit("markers_expired", None, **data)
 
@@ -128,7 +131,7 @@ def settle(em: Emitter, needs_input: Callable[[PBState], bool], limit: int = 500
         if s.result is not None:
             return
         if s.pending:
-            if battles.advance(em):
+            if decisions.advance(em):
                 continue
             return
         if seq.step(s.phase) == "combat" and s.fought and any(not b["done"] for b in s.battles):

@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from engine.core.errors import Reason
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.core.hexes import distance_between, neighbor_ids
-from engine.games.pacific_battles import air, markers, planning, tables, terrain, victory
+from engine.games.pacific_battles import air, markers, planning, tables, tell, terrain, victory
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.forces import DECEPTION
 from engine.games.pacific_battles.movement import SUPPLY, bridged_sides, movement_points, reachable
@@ -26,19 +27,48 @@ def begin_movement(em: Emitter, side: str, follow_on: bool) -> None:
     engineers = sorted({p.hex for p in s.on_map(side) if q.kind(p.unit) == "engineer" and not p.suppressed
                         and bridged_sides(q.board(), [p.hex])})
     if engineers:  # 20.2: where the engineers start the phase, their river hexsides cost nothing to cross
-        q.secret(em, "bridges_set", side, None, hexes=engineers)
+        tell.secret(em, "bridges_set", side, None, hexes=engineers)
     if not follow_on:
         return
     hqs = q.active_hqs(s, side)
     ids = sorted(p.id for p in s.on_map(side) if any(q.in_radius(s, hq, p.hex) for hq in hqs))
-    q.secret(em, "follow_on_set", side, {"side": side}, ids=ids)
+    tell.secret(em, "follow_on_set", side, {"side": side}, ids=ids)
+
+
+def out_of_reach(to: Any) -> Reason:
+    return "11.6", (f"{to} is out of reach: movement points (11.3), enemy units (11.5), zones of control (11.6, "
+                    "13.4; an enemy stack that has not told you counts as having one until a unit moves next to "
+                    "it, 18.4) or prohibited terrain")
+
+
+def immobile(state: PBState, side: str, pid: Any, to: Any = None) -> Reason | None:
+    """Why ``pid`` may not move at all now (None: it may): the test that lists the movers
+    (``to``: the hex a refused move was for, named when the unit is at sea)."""
+    p = state.pieces.get(pid)
+    if p is None or p.side != side:
+        return "11.2", f"{pid} is not one of your units on the map"
+    if p.id in state.moved:
+        return "11.2", f"{q.label(state, p.id)} has moved this phase"
+    if p.unit == SUPPLY:
+        return "7.8", "supply units move only by sea (22.2) or with an engineer (20.4)"
+    if state.phase.startswith("follow_") and p.id not in state.eligible:
+        return "10.2", (f"{q.label(state, p.id)} did not start the follow-on movement phase in the radius of an "
+                        "activated HQ")
+    if p.hex not in q.board().terrain:
+        return out_of_reach(to)  # at sea (an assault from the sea, 22.3): it lands only by battle
+    return None
 
 
 def movers(state: PBState, side: str) -> list[str]:
-    follow = state.phase.startswith("follow_")
-    land = q.board().terrain
-    return sorted(p.id for p in state.on_map(side) if p.id not in state.moved and p.unit != SUPPLY
-                  and p.hex in land and (not follow or p.id in state.eligible))
+    return sorted(p.id for p in state.on_map(side) if immobile(state, side, p.id) is None)
+
+
+def move_refusal(state: PBState, side: str, pid: Any, to: Any) -> Reason | None:
+    """Why ``pid`` may not move to ``to`` (None: it may), from the tests that list the moves."""
+    why = immobile(state, side, pid, to)
+    if why is None and to not in moves(state, pid):
+        why = out_of_reach(to)
+    return why
 
 
 def moves(state: PBState, pid: str, zoc: frozenset[str] | None = None,
@@ -88,8 +118,8 @@ def do_carry(em: Emitter, data: dict[str, Any], side: str) -> None:
     """20.4: the engineer moves with one supply point and drops it at the end of its move."""
     p = em.state.pieces[data["unit"]]
     point = _carried(em.state, side, p.id)
-    q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": 2}, actor=side,
-             ids=[p.id, point], to=data["to"], **{"from": p.hex})
+    tell.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": 2}, actor=side,
+                ids=[p.id, point], to=data["to"], **{"from": p.hex})
 
 
 def do_move(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -103,8 +133,8 @@ def do_move(em: Emitter, data: dict[str, Any], side: str) -> None:
     goes_on = (p.unit != DECEPTION and data["to"] in known and data["to"] not in q.enemy_zoc(s, side)
                and spent < int(movement_points(q.forces(), p) * 2))
     extra = {"spent": spent} if goes_on else {}  # its own side's only: it tells the unit's movement factor
-    q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": 1}, actor=side,
-             ids=[p.id], to=data["to"], **{"from": p.hex}, **extra)
+    tell.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": 1}, actor=side,
+                ids=[p.id], to=data["to"], **{"from": p.hex}, **extra)
 
 
 def _cargo(state: PBState, side: str, carrier: str, kind: str) -> list[str]:
@@ -158,17 +188,17 @@ def do_assault(em: Emitter, data: dict[str, Any], side: str) -> None:
     p = em.state.pieces[data["carrier"]]
     ids = sorted([p.id, *_cargo(em.state, side, p.id, "units")])
     sea = sea_next_to(data["target"])
-    q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": sea, "count": len(ids),
-                                        "assault": data["target"]}, actor=side, ids=ids, to=sea,
-             assault=data["target"], **{"from": p.hex})
+    tell.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": sea, "count": len(ids),
+                                           "assault": data["target"]}, actor=side, ids=ids, to=sea,
+                assault=data["target"], **{"from": p.hex})
 
 
 def do_sail(em: Emitter, data: dict[str, Any], side: str) -> None:
     p = em.state.pieces[data["carrier"]]
     ids = sorted([p.id, *_cargo(em.state, side, p.id, data["cargo"])])
-    q.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": len(ids),
-                                        "amphibious": True}, actor=side, ids=ids, to=data["to"],
-             amphibious=True, **{"from": p.hex})
+    tell.secret(em, "pieces_moved", side, {"side": side, "from": p.hex, "to": data["to"], "count": len(ids),
+                                           "amphibious": True}, actor=side, ids=ids, to=data["to"],
+                amphibious=True, **{"from": p.hex})
 
 
 # --- recon (16.7, 18.2) and examining (18.1) ----------------------------------------------------
@@ -177,11 +207,23 @@ def recon_points(state: PBState, side: str) -> int:
     return state.air[side].missions.get("recon", 0)
 
 
+RECON_REFUSED: Reason = ("16.7", "air recon needs a point on the Recon mission and a hex of the map from which "
+                                 "it examines an enemy stack not yet examined this phase: the stack's hex, one next "
+                                 "to it, or within two of it in open ground (16.71)")
+
+
 def gen_recon(state: PBState, side: str) -> Iterator[Command]:
     if recon_points(state, side) <= 0:
         return
     for h in recon_targets(state, side):
         yield Command("recon", {"hex": h})
+
+
+def recon_refusal(state: PBState, side: str, hex_id: Any) -> Reason | None:
+    """Why no air recon over ``hex_id`` (None: there may be one, in a phase that has them)."""
+    if recon_points(state, side) <= 0 or hex_id not in recon_targets(state, side):
+        return RECON_REFUSED
+    return None
 
 
 def recon_targets(state: PBState, side: str) -> list[str]:
@@ -216,8 +258,8 @@ def examine(em: Emitter, side: str, hexes: set[str], why: str, rule: str) -> Non
     found = {h: [[p.id, p.unit] for p in sorted(s.at(h), key=lambda p: p.id) if p.side == enemy]
              for h in sorted(hexes)}
     found = {h: units for h, units in found.items() if units}
-    q.secret(em, "examined", side, {"side": side, "why": why, "rule": rule, "stacks": len(found)},
-             side=side, hexes=sorted(found), units=found, why=why, rule=rule)
+    tell.secret(em, "examined", side, {"side": side, "why": why, "rule": rule, "stacks": len(found)},
+                side=side, hexes=sorted(found), units=found, why=why, rule=rule)
 
 
 def do_recon(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -235,13 +277,39 @@ def placed_at(state: PBState, hex_id: str) -> int:
     return sum(s["air"] for s in state.strikes if s["hex"] == hex_id)
 
 
+def strikes_over(state: PBState) -> Reason | None:
+    return ("16.8", "this phase's strikes are resolved") if state.struck else None
+
+
+def strike_room(state: PBState, side: str, hex_id: str) -> int:
+    """26.4: the air strike points ``side`` may still place on ``hex_id``."""
+    return min(strike_points(state, side), tables.AIR_STRIKE_LIMIT - placed_at(state, hex_id))
+
+
+def strike_refusal(state: PBState, side: str, hex_id: Any, points: Any) -> Reason | None:
+    """Why no strike of ``points`` on ``hex_id`` (None: there may be one, in a strike phase),
+    from the tests that list the strikes."""
+    over = strikes_over(state)
+    if over:
+        return over
+    if hex_id not in q.enemy_hexes(state, side):
+        return "16.8", "strikes go against hexes holding enemy ground units"
+    if (hex_id in q.board().terrain and isinstance(points, int)
+            and 1 <= points <= strike_room(state, side, hex_id)):
+        return None
+    return strike_limit(state, side)
+
+
+def strike_limit(state: PBState, side: str) -> Reason:
+    return "26.4", (f"at most {tables.AIR_STRIKE_LIMIT} air strike points a hex, from the "
+                    f"{strike_points(state, side)} left on the Strike mission")
+
+
 def gen_strikes(state: PBState, side: str) -> Iterator[Command]:
-    if state.struck:
+    if strikes_over(state):
         return
-    avail = strike_points(state, side)
     for h in sorted(q.enemy_hexes(state, side) & set(q.board().terrain)):
-        room = min(avail, tables.AIR_STRIKE_LIMIT - placed_at(state, h))
-        for n in range(1, room + 1):
+        for n in range(1, strike_room(state, side, h) + 1):
             yield Command("strike", {"hex": h, "points": n})
     yield from gen_recon(state, side)
     yield from gen_artillery(state, side)
@@ -288,10 +356,10 @@ def do_artillery(em: Emitter, data: dict[str, Any], side: str) -> None:
     if not any(st.get("artillery") == hq.id for st in s.strikes):
         point = sorted((p for p in s.on_map(side) if p.unit == SUPPLY and distance_between(p.hex, hq.hex) <= 1),
                        key=lambda p: p.id)[0]
-        q.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[point.id], why="HQ artillery (29.1)")
-    q.secret(em, "strike_placed", side, {"side": side, "hex": data["hex"], "air": 0, "value": data["points"],
-                                          "artillery": True}, actor=side, side=side, hex=data["hex"], air=0,
-             value=data["points"], artillery=hq.id)
+        tell.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[point.id], why="HQ artillery (29.1)")
+    tell.secret(em, "strike_placed", side, {"side": side, "hex": data["hex"], "air": 0, "value": data["points"],
+                                             "artillery": True}, actor=side, side=side, hex=data["hex"], air=0,
+                value=data["points"], artillery=hq.id)
 
 
 def bombard(em: Emitter, side: str, name: str, hex_id: str) -> None:
@@ -327,13 +395,13 @@ def resolve_strikes(em: Emitter, side: str) -> None:
         if result in ("S", "E"):
             supply = sorted(p.id for p in here if p.unit == SUPPLY)
             if supply:
-                q.secret(em, "pieces_removed", enemy, {"side": enemy, "hex": h, "what": "a supply point"},
-                         ids=supply[:1], box="mix")
+                tell.secret(em, "pieces_removed", enemy, {"side": enemy, "hex": h, "what": "a supply point"},
+                            ids=supply[:1], box="mix")
             combat = sorted(p.id for p in here if q.is_combat(p) or q.is_hq(p))
             if result == "E" and combat:
                 planning.owe_losses(em, enemy, 1, "battalions", combat, f"the strike on {h}", "16.8", vp_to=side)
             if combat:
-                q.secret(em, "suppressed", enemy, {"side": enemy, "hex": h}, ids=combat)
+                tell.secret(em, "suppressed", enemy, {"side": enemy, "hex": h}, ids=combat)
 
 
 def vp_for(side: str, unit: str) -> tuple[int, str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.core.game import Emitter
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence
+from engine.games.pacific_battles.logistics import combat_effective_engineer
 from engine.games.pacific_battles.state import PBState
 
 NAVAL = {"Ironbottom Sound": 3, "The Bombardment": 6, "Destroyer Support": 2, "Naval Battle of Guadalcanal": 3}
@@ -124,11 +125,9 @@ def condition(state: PBState, side: str, name: str, scheduled: bool = False) -> 
         return False, f"the US is not {MARGIN} or more VP ahead ({state.vp['Allied']} to {state.vp['Japanese']})"
     if name == "14th Corps" and state.turn < DECEMBER:
         return False, "it is before December 1942"
-    if name == "Cactus Air Force":
-        from engine.games.pacific_battles.logistics import combat_effective_engineer
-
-        if not combat_effective_engineer(q.forces(), state.pieces.values(), q.henderson_hex(), "Allied"):
-            return False, "no combat effective US engineer is on Henderson Field"
+    if name == "Cactus Air Force" and not combat_effective_engineer(q.forces(), state.pieces.values(),
+                                                                     q.henderson_hex(), "Allied"):
+        return False, "no combat effective US engineer is on Henderson Field"
     return True, ""
 
 

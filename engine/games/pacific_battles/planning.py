@@ -10,7 +10,7 @@ from engine.core import dice, sealed
 from engine.core.errors import IllegalCommandError
 from engine.core.events import Command
 from engine.core.game import Emitter
-from engine.games.pacific_battles import air, deception, markers, tables, victory
+from engine.games.pacific_battles import air, deception, markers, tables, tell, victory
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.logistics import combat_effective_engineer
 from engine.games.pacific_battles.movement import SUPPLY
@@ -53,7 +53,7 @@ def draw_one(em: Emitter, side: str) -> None:
     pool = sorted(em.state.pool[side])
     name = dice.draw(em.state.secret, em.state.seq, pool)
     em.rolled = True
-    q.secret(em, "marker_drawn", side, {"side": side}, side=side, marker=name)
+    tell.secret(em, "marker_drawn", side, {"side": side}, side=side, marker=name)
     if markers.immediate(side, name):
         take_effect(em, side, name)
 
@@ -144,15 +144,15 @@ def add_group(em: Emitter, side: str, group: str, turn: int | None = None) -> No
     if g.air:  # with the routine air in this turn's reinforcement phase (16.31)
         em.emit("air_changed", None, side=side, boxes={"due": g.air}, why=f"the {group} group")
     if units:
-        q.secret(em, "pieces_added", side, {"side": side, "track": len(units)}, side=side,
-                 pieces=[[u, u, "track", due, not g.interdiction] for u in units])
+        tell.secret(em, "pieces_added", side, {"side": side, "track": len(units)}, side=side,
+                    pieces=[[u, u, "track", due, not g.interdiction] for u in units])
 
 
 def add_supply(em: Emitter, side: str, points: int, safe: bool, due: int | None = None) -> None:
     s: PBState = em.state
     ids = q.new_ids(s, side, points)
-    q.secret(em, "pieces_added", side, {"side": side, "supply": points}, side=side,
-             pieces=[[i, SUPPLY, "track", s.turn if due is None else due, safe] for i in ids], new_ids=points)
+    tell.secret(em, "pieces_added", side, {"side": side, "supply": points}, side=side,
+                pieces=[[i, SUPPLY, "track", s.turn if due is None else due, safe] for i in ids], new_ids=points)
 
 
 def owe_losses(em: Emitter, side: str, need: int, measure: str, among: list[str], reason: str, rule: str,
@@ -164,7 +164,7 @@ def owe_losses(em: Emitter, side: str, need: int, measure: str, among: list[str]
         return
     decision = {"side": side, "kind": "losses", "need": need, "measure": measure, "among": sorted(among),
                 "reason": reason, "rule": rule, "battle": battle, "vp_to": vp_to, "dead": sorted(dead or [])}
-    q.owe(em, decision)
+    tell.owe(em, decision)
 
 
 # --- the secret air allocation (4.1 1c, 16.3) -----------------------------------------------
@@ -251,7 +251,7 @@ def begin_superiority(em: Emitter) -> None:
         excess = superiority(s, side) - superiority(s, other(side))
         if excess > 0 and others(s, other(side)):
             decision = {"side": side, "kind": "fire", "excess": excess}
-            q.owe(em, decision)
+            tell.owe(em, decision)
             return
     fire(em)
 
@@ -315,7 +315,7 @@ def fire(em: Emitter) -> None:
                     losses = air.take(e, d, n)
                     lose_air(em, enemy, m, losses.eliminated, losses.damaged, side)
                 elif targets and e + d:
-                    q.owe(em, {"side": side, "kind": "air_hits", "enemy": enemy, "eliminations": e, "damages": d})
+                    tell.owe(em, {"side": side, "kind": "air_hits", "enemy": enemy, "eliminations": e, "damages": d})
 
 
 def lose_air(em: Emitter, side: str, mission: str, eliminated: int, damaged: int, by: str) -> None:
@@ -343,6 +343,6 @@ def do_hit(em: Emitter, data: dict[str, Any], side: str) -> None:
     lose_air(em, d["enemy"], data["mission"], e, dmg, side)
     left = {"eliminations": d["eliminations"] - e, "damages": d["damages"] - dmg}
     if (left["eliminations"] or left["damages"]) and others(em.state, d["enemy"]):
-        q.progress(em, side, changes=left)
+        tell.progress(em, side, changes=left)
     else:
         em.emit("decision_made", side)

@@ -21,17 +21,24 @@ from engine.games.pacific_battles import (
     arrivals,
     battles,
     deception,
+    decisions,
     evolve,
     face_up,
     flow,
     impulse,
+    leaks,
     markers,
     planning,
     supplying,
+    tell,
     variable,
+    why,
 )
+from engine.games.pacific_battles import describe as describing
+from engine.games.pacific_battles import map_data as pb_map
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
+from engine.games.pacific_battles import view as pb_view
 from engine.games.pacific_battles.movement import SUPPLY
 from engine.games.pacific_battles.state import MISSIONS, SIDES, PBState
 
@@ -95,21 +102,6 @@ HANDLERS: dict[str, Handler] = {
     "retreat": battles.do_retreat, "pursue": battles.do_pursue, "stop": battles.do_stop,
     "show": face_up.do_show, "hide": face_up.do_hide,
 }
-PENDING: dict[str, Callable[[PBState, str], Iterator[Command]]] = {
-    "losses": battles.gen_losses, "retreat": battles.gen_retreat, "pursue": battles.gen_pursue,
-    "react": battles.gen_react, "crt": battles.gen_crt, "fire": planning.gen_fire, "air_hits": planning.gen_hits,
-    "dig_in": supplying.gen_dig, "staff": supplying.gen_staff,
-}
-PENDING_TEXT = {
-    "losses": "choose the units lost", "retreat": "retreat the units of the battle", "pursue": "pursue, or stop",
-    "react": "play a marker on the declared battles, or pass", "crt": "choose the Raid or the Assault CRT",
-    "fire": "choose how many air superiority points fire at other missions (16.52)",
-    "air_hits": "choose the enemy missions that take the air losses (16.52)",
-    "dig_in": "place the Dig In fortifications", "staff": "activate an HQ for free (Staff Planning)",
-    "magic": "delay one turn's Japanese reinforcements, or pass (MAGIC)",
-    "landing": "land the assault from the sea (22.3)",
-    "interdict": "choose what the interdiction attacks next: a landing unit or a supply point (16.61)",
-}
 
 
 class PacificBattles(RulesBase[PBState]):
@@ -156,19 +148,19 @@ class PacificBattles(RulesBase[PBState]):
             reserved = sorted(markers.HISTORICAL[side]) if options.get("historical_markers") else []
             for name in reserved:
                 pool.remove(name)
-            q.secret(em, "forces_set", side, {"side": side}, side=side, pool=pool, hand=f.hand(side),
-                     reserved=reserved)
+            tell.secret(em, "forces_set", side, {"side": side}, side=side, pool=pool, hand=f.hand(side),
+                        reserved=reserved)
             pieces = [[u.name, u.name, "track", f.groups[u.group].turn, not f.groups[u.group].interdiction]
                       for u in f.units.values() if u.side == side and (u.group == "start" or f.groups[u.group].turn)]
-            q.secret(em, "pieces_added", side, {"side": side}, side=side, pieces=pieces)
+            tell.secret(em, "pieces_added", side, {"side": side}, side=side, pieces=pieces)
         if options.get(deception.OPTION):
             deception.add(em, "Japanese", deception.AT_START["Japanese"], 0)  # 35.2: at the set-up
         if options.get("variable_forces"):
             for side in SIDES:  # 35.4: rolled and deployed in secret
                 die = em.roll()
                 row = variable.table()[side][die]
-                q.secret(em, "start_force", side, {"side": side}, side=side, die=die, note=row.note,
-                         changes=[list(c) for c in row.changes])
+                tell.secret(em, "start_force", side, {"side": side}, side=side, die=die, note=row.note,
+                            changes=[list(c) for c in row.changes])
         flow.end_phase(em)
         flow.settle(em, self._needs_input)
         return em.events
@@ -181,7 +173,7 @@ class PacificBattles(RulesBase[PBState]):
             return Prompt(None, "game_over", text, text)
         if state.pending:
             d = state.pending[0]
-            what = PENDING_TEXT[d["kind"]]
+            what = decisions.must(d)
             return Prompt(d["side"], d["kind"], what[0].upper() + what[1:], f"Waiting for {d['side']} to {what}",
                           d.get("rule", ""))
         if state.phase == "air_allocation":
@@ -209,9 +201,7 @@ class PacificBattles(RulesBase[PBState]):
 
     def _iter_legal(self, state: PBState, side: str, only: Command | None = None) -> Iterator[Command]:
         if state.pending:
-            d = state.pending[0]
-            if d["side"] == side:
-                yield from PENDING[d["kind"]](state, side)
+            yield from decisions.options(state, side)
             return
         phase = state.phase
         step = seq.step(phase)
@@ -330,43 +320,33 @@ class PacificBattles(RulesBase[PBState]):
             em.emit("bombardment_shift", None, side=side)
         elif name == "Dig In":
             markers.play(em, side, name, "up to three fortifications on Japanese units, free")
-            q.owe(em, {"side": side, "kind": "dig_in", "left": supplying.DIG_IN})
+            tell.owe(em, {"side": side, "kind": "dig_in", "left": supplying.DIG_IN})
         elif name == "Staff Planning":
             markers.play(em, side, name, "one HQ activated without a supply unit")
-            q.owe(em, {"side": side, "kind": "staff"})
+            tell.owe(em, {"side": side, "kind": "staff"})
         elif name == "MAGIC":
             markers.play(em, side, name, "the Japanese reinforcement track examined")
             track = sorted([o.id, o.unit, o.due] for o in s.in_box("Japanese", "track") if o.due >= s.turn)
-            q.secret(em, "track_examined", side, {"side": side}, side=side, units=track)
+            tell.secret(em, "track_examined", side, {"side": side}, side=side, units=track)
             turns = sorted({due for _, _, due in track if due >= s.turn})
             if turns:
-                q.owe(em, {"side": side, "kind": "magic", "turns": turns})
+                tell.owe(em, {"side": side, "kind": "magic", "turns": turns})
 
     def _why(self, state: PBState, side: str, cmd: Command) -> RuleError:
-        from engine.games.pacific_battles.why import why_not
-
-        return why_not(state, side, cmd)
+        return why.why_not(state, side, cmd)
 
     # --- reading ---------------------------------------------------------------------------------
     def describe(self, state: PBState, event: Event) -> str | None:
-        from engine.games.pacific_battles.describe import describe
-
-        return describe(state, event)
+        return describing.describe(state, event)
 
     def label(self, state: PBState, command: Command) -> str:
-        from engine.games.pacific_battles.describe import command_label
-
-        return command_label(state, command)
+        return describing.command_label(state, command)
 
     def view(self, state: PBState, side: str | None, legal: list[Command] | None = None) -> dict[str, Any]:
-        from engine.games.pacific_battles.view import build_view
-
-        return build_view(self, state, side, legal)
+        return pb_view.build_view(self, state, side, legal)
 
     def map_data(self, scenario: str) -> dict[str, Any]:
-        from engine.games.pacific_battles.map_data import map_data
-
-        return map_data()  # one map for every scenario
+        return pb_map.map_data()  # one map for every scenario
 
     def unit_named(self, state: PBState, side: str | None, unit: str) -> bool:
         """A side's own pieces only, on the map or off it: an enemy piece's id is not for it
@@ -434,36 +414,21 @@ class PacificBattles(RulesBase[PBState]):
 
     def shown(self, before: PBState, events: list[Event], viewer: str | None) -> list[str]:
         """As the core's, with the leak checker's whole-word search ("4 Inf" is not in "24 Inf")."""
-        from engine.games.pacific_battles.leaks import find
-
         hidden = self.secrets(before, viewer)
         texts = [json.dumps(seen.data, sort_keys=True) for e in events
                  if (seen := for_viewer(e, viewer, self.sides)) is not None]
-        return find(hidden, "\n".join(texts)) if hidden and texts else []
+        return leaks.find(hidden, "\n".join(texts)) if hidden and texts else []
 
     def secrets(self, state: PBState, viewer: str | None) -> list[str]:
         """What ``viewer`` may not know now (for the leak checker, engine/games/pacific_battles/leaks.py)."""
-        from engine.games.pacific_battles.leaks import hidden_things
-
-        return hidden_things(state, viewer)
-
-
-def _gen_magic(state: PBState, side: str) -> Iterator[Command]:
-    for t in state.pending[0]["turns"]:
-        yield Command("delay_turn", {"turn": t})
-    yield Command("pass")
-
-
-PENDING["magic"] = _gen_magic
-PENDING["landing"] = lambda state, side: iter(())  # runs by itself (battles.advance)
-PENDING["interdict"] = arrivals.gen_interdict
+        return leaks.hidden_things(state, viewer)
 
 
 def _do_delay(em: Emitter, data: dict[str, Any], side: str) -> None:
     s: PBState = em.state
     ids = sorted(o.id for o in s.in_box("Japanese", "track") if o.due == data["turn"])
-    q.secret(em, "off_moved", "Japanese", {"side": "Japanese", "delayed_turn": data["turn"]}, ids=ids, box="track",
-             due=data["turn"] + 1)
+    tell.secret(em, "off_moved", "Japanese", {"side": "Japanese", "delayed_turn": data["turn"]}, ids=ids, box="track",
+                due=data["turn"] + 1)
     em.emit("decision_made", side)
 
 

@@ -34,6 +34,15 @@ TRACK = TurnTrack(
 )
 TURN = tuple(p.name for p in TRACK.turn)
 
+MONTHS = ("August 1942", "September 1942", "October 1942", "November 1942", "December 1942", "January 1943",
+          "February 1943", "March 1943")
+
+
+def turn_name(turn: int) -> str:
+    if turn == 0:
+        return "before the first turn"
+    return MONTHS[turn - 1] if 1 <= turn <= len(MONTHS) else f"turn {turn}"
+
 
 def side_of(state: PBState, phase: str | None = None) -> str | None:
     """The side that acts in ``phase`` this turn (None: nobody, or both at once)."""

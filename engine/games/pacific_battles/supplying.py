@@ -11,6 +11,7 @@ from typing import Any
 from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles import tell
 from engine.games.pacific_battles.logistics import fortification_hexes, in_supply_radius
 from engine.games.pacific_battles.movement import SUPPLY
 from engine.games.pacific_battles.state import PBState
@@ -25,14 +26,14 @@ def begin(em: Emitter, side: str) -> None:
     s: PBState = em.state
     ids = sorted(p.id for p in s.on_map(side) if p.suppressed)
     if ids:
-        q.secret(em, "suppression_removed", side, {"side": side}, ids=ids)
+        tell.secret(em, "suppression_removed", side, {"side": side}, ids=ids)
 
 
 def end(em: Emitter, side: str) -> None:
     s: PBState = em.state
     idle = sorted(p.id for p in s.on_map(side) if p.id in s.active and p.id not in s.activated_now)
     if idle:
-        q.secret(em, "hqs_deactivated", side, {"side": side}, ids=idle, why="not activated this phase (7.4)")
+        tell.secret(em, "hqs_deactivated", side, {"side": side}, ids=idle, why="not activated this phase (7.4)")
 
 
 def supply_points(state: PBState, side: str) -> list[tuple[str, str]]:
@@ -116,8 +117,8 @@ def _combines(state: PBState, side: str) -> Iterator[Command]:
 
 
 def do_activate(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[data["supply"]], why="HQ activation")
-    q.secret(em, "hq_activated", side, {"side": side}, hq=data["hq"])
+    tell.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[data["supply"]], why="HQ activation")
+    tell.secret(em, "hq_activated", side, {"side": side}, hq=data["hq"])
 
 
 def do_refit(em: Emitter, data: dict[str, Any], side: str) -> None:
@@ -128,25 +129,25 @@ def do_refit(em: Emitter, data: dict[str, Any], side: str) -> None:
     cost = refit_cost_at(s, side, o.unit, where)
     if spec.kind == "hq":
         ids = [data["supply"]] + [pid for pid, w in supply_points(s, side) if w == where and pid != data["supply"]]
-        q.secret(em, "supply_spent", side, {"side": side, "points": cost}, ids=ids[:cost], why="refit (7.5)")
+        tell.secret(em, "supply_spent", side, {"side": side, "points": cost}, ids=ids[:cost], why="refit (7.5)")
     elif cost == 0:
-        q.secret(em, "refit_credit_used", side, None, where=where,
-                 credit=s.refit_credit[where] - spec.battalions)
+        tell.secret(em, "refit_credit_used", side, None, where=where,
+                    credit=s.refit_credit[where] - spec.battalions)
     else:
-        q.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[data["supply"]], why="refit (7.5)",
-                 where=where, credit=s.refit_credit.get(where, 0) + REFIT_BATTALIONS - spec.battalions)
+        tell.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[data["supply"]], why="refit (7.5)",
+                    where=where, credit=s.refit_credit.get(where, 0) + REFIT_BATTALIONS - spec.battalions)
     if where == BASE:
-        q.secret(em, "off_moved", side, {"side": side, "refit": 1}, ids=[o.id], box="base")
+        tell.secret(em, "off_moved", side, {"side": side, "refit": 1}, ids=[o.id], box="base")
     else:  # 7.51: in the hex where the supply was spent
-        q.secret(em, "piece_placed", side, {"side": side, "hex": where}, actor=side, id=o.id, hex=where)
+        tell.secret(em, "piece_placed", side, {"side": side, "hex": where}, actor=side, id=o.id, hex=where)
 
 
 def do_repair(em: Emitter, data: dict[str, Any], side: str) -> None:
     s: PBState = em.state
     where = dict(supply_points(s, side))[data["supply"]]
     n = min(REPAIR, s.air[side].damaged)
-    q.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[data["supply"]], why="air repair (7.6)",
-             on_field=where != BASE)
+    tell.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[data["supply"]], why="air repair (7.6)",
+                on_field=where != BASE)
     em.emit("air_changed", None, side=side, boxes={"damaged": -n, "reserve": n}, why="repaired (7.6, 26.3)")
 
 
@@ -154,7 +155,7 @@ def do_fortify(em: Emitter, data: dict[str, Any], side: str) -> None:
     s: PBState = em.state
     eng = s.pieces[data["engineer"]]
     hexes = sorted(fortification_hexes(q.board(), q.forces(), list(s.pieces.values()), eng) - s.fortified)
-    q.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[data["supply"]], why="fortification (20.3)")
+    tell.secret(em, "supply_spent", side, {"side": side, "points": 1}, ids=[data["supply"]], why="fortification (20.3)")
     em.emit("fortified", side, side=side, hexes=hexes)
 
 
@@ -167,12 +168,12 @@ def do_breakdown(em: Emitter, data: dict[str, Any], side: str, public: bool = Fa
     if public:
         em.emit("broken_down", side, id=p.id, into=into, hex=p.hex)
     else:
-        q.secret(em, "broken_down", side, {"side": side, "hex": p.hex}, id=p.id, into=into, hex=p.hex)
+        tell.secret(em, "broken_down", side, {"side": side, "hex": p.hex}, id=p.id, into=into, hex=p.hex)
 
 
 def do_combine(em: Emitter, data: dict[str, Any], side: str) -> None:
     hex_id = em.state.pieces[data["units"][0]].hex
-    q.secret(em, "combined", side, {"side": side, "hex": hex_id}, ids=data["units"], into=data["into"], hex=hex_id)
+    tell.secret(em, "combined", side, {"side": side, "hex": hex_id}, ids=data["units"], into=data["into"], hex=hex_id)
 
 
 # --- Dig In and Staff Planning ----------------------------------------------------------------
@@ -187,7 +188,7 @@ def do_dig(em: Emitter, data: dict[str, Any], side: str) -> None:
     em.emit("fortified", side, side=side, hexes=[data["hex"]], why="Dig In")
     left = em.state.pending[0]["left"] - 1
     if left > 0 and list(gen_dig(em.state, side))[:-1]:
-        q.progress(em, side, changes={"left": left})
+        tell.progress(em, side, changes={"left": left})
     else:
         em.emit("decision_made", side)
 
@@ -199,6 +200,6 @@ def gen_staff(state: PBState, side: str) -> Iterator[Command]:
 
 
 def do_activate_free(em: Emitter, data: dict[str, Any], side: str) -> None:
-    q.secret(em, "hq_activated", side, {"side": side}, hq=data["hq"], why="Staff Planning")
+    tell.secret(em, "hq_activated", side, {"side": side}, hq=data["hq"], why="Staff Planning")
     em.emit("decision_made", side)
 

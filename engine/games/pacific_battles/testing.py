@@ -11,6 +11,7 @@ from engine.core import dice
 from engine.core.events import Command, Event
 from engine.core.game import replay
 from engine.games.pacific_battles.movement import SUPPLY, Piece
+from engine.games.pacific_battles.queries import unit_spec
 from engine.games.pacific_battles.rules import RULES
 from engine.games.pacific_battles.state import PBState
 
@@ -49,8 +50,6 @@ def position(pieces: dict[str, Spot], *, phase: str, turn: int = 2, first: str =
 
 
 def _side(unit: str) -> str:
-    from engine.games.pacific_battles.queries import unit_spec
-
     if unit == SUPPLY:
         raise ValueError("a supply point needs its side: (\"Supply\", hex, side)")
     return unit_spec(unit).side

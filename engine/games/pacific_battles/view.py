@@ -10,11 +10,12 @@ from typing import Any
 
 from engine.core.events import Command
 from engine.core.visibility import ADMIN
+from engine.games.pacific_battles import battles, tables
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles.board import load_board
-from engine.games.pacific_battles.flow import turn_name
 from engine.games.pacific_battles.movement import Piece
+from engine.games.pacific_battles.sequence import turn_name
 from engine.games.pacific_battles.state import SIDES, PBState, other
 
 
@@ -125,8 +126,6 @@ def _preview(state: PBState) -> dict[str, Any] | None:
     are known to both sides once it is fought, R-PB-18.0)."""
     if not state.pending or state.pending[0]["kind"] != "crt":
         return None
-    from engine.games.pacific_battles import battles, tables
-
     i = state.pending[0]["battle"]
     b = state.battles[i]
     a, attackers, defenders = battles.assess(state, b)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalCommandError
 from engine.core.events import Command
-from engine.games.pacific_battles import arrivals, battles, face_up, impulse, tables
-from engine.games.pacific_battles import queries as q
+from engine.games.pacific_battles import arrivals, battles, decisions, face_up, impulse
 from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles.state import PBState
 
@@ -23,11 +22,6 @@ PHASE_OF = {  # the phase step each command belongs to, and the rule that says s
 }
 
 
-PENDING_RULE = {"fire": "16.52", "air_hits": "16.52", "losses": "15.2", "retreat": "15.3", "pursue": "15.4",
-                "react": "14.41", "crt": "14.4", "dig_in": "21.0", "staff": "7.3", "magic": "18.7",
-                "interdict": "16.61"}
-
-
 def _in(state: PBState, where: str) -> bool:
     return state.phase.startswith(where) or seq.step(state.phase) == where
 
@@ -36,18 +30,13 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
     t = cmd.type
     if state.pending:
         d = state.pending[0]
-        rule = d.get("rule") or PENDING_RULE.get(d["kind"], "4.2")
-        return IllegalCommandError(rule, f"first {_pending(d)}")
+        return IllegalCommandError(decisions.rule(d), f"first {d['side']} must {decisions.must(d)}")
     if t in PHASE_OF and not _in(state, PHASE_OF[t][0]):
         return IllegalCommandError("4.1", f"'{t}' belongs to the {PHASE_OF[t][0]} phase; this is the "
                                           f"{seq.title(state)}")
     if t == "end_phase":
-        if seq.step(state.phase) == "combat":
-            a, d = battles.unmet(state, side)
-            if state.declaring is not None:
-                return IllegalCommandError("14.2", "close or cancel the battle being declared first")
-            return IllegalCommandError("14.11", "every unit in an enemy ZOC must attack and every enemy unit "
-                                                f"exerting that ZOC must be attacked: {', '.join(a + d)}")
+        if seq.step(state.phase) == "combat":  # (battles declared and no attack owed: "fight", not this)
+            return IllegalCommandError(*(battles.end_refusal(state, side) or battles.owed_attacks([], [])))
         if state.phase == "japanese_setup":
             return IllegalCommandError("25.4", "place every unit first")
         return IllegalCommandError("4.2", "this phase ends by itself")
@@ -56,33 +45,14 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
     if t in ("land", "to_base", "evacuate", "buy"):
         return arrivals.why_not(state, side, cmd)
     if t == "move":
-        pid = cmd.data.get("unit")
-        p = state.pieces.get(pid)
-        if p is None or p.side != side:
-            return IllegalCommandError("11.2", f"{pid} is not one of your units on the map")
-        if pid in state.moved:
-            return IllegalCommandError("11.2", f"{q.label(state, pid)} has moved this phase")
-        if p.unit == "Supply":
-            return IllegalCommandError("7.8", "supply units move only by sea (22.2) or with an engineer (20.4)")
-        if seq.is_follow_on(state.phase) and pid not in state.eligible:
-            return IllegalCommandError("10.2", f"{q.label(state, pid)} did not start the follow-on movement phase in "
-                                               "the radius of an activated HQ")
-        return IllegalCommandError("11.6", f"{cmd.data.get('to')} is out of reach: movement points (11.3), enemy "
-                                           "units (11.5), zones of control (11.6, 13.4; an enemy stack that has "
-                                           "not told you counts as having one until a unit moves next to it, "
-                                           "18.4) or prohibited terrain")
+        return IllegalCommandError(*(impulse.move_refusal(state, side, cmd.data.get("unit"), cmd.data.get("to"))
+                                     or impulse.out_of_reach(cmd.data.get("to"))))
     if t == "strike":
-        if state.struck:
-            return IllegalCommandError("16.8", "this phase's strikes are resolved")
-        if cmd.data.get("hex") not in q.enemy_hexes(state, side):
-            return IllegalCommandError("16.8", "strikes go against hexes holding enemy ground units")
-        return IllegalCommandError("26.4", f"at most {tables.AIR_STRIKE_LIMIT} air strike points a hex, from the "
-                                           f"{impulse.strike_points(state, side)} left on the Strike mission")
+        return IllegalCommandError(*(impulse.strike_refusal(state, side, cmd.data.get("hex"), cmd.data.get("points"))
+                                     or impulse.strike_limit(state, side)))
     if t == "recon":
-        return IllegalCommandError("16.7", "air recon needs a point on the Recon mission and a hex of the map "
-                                           "from which it examines an enemy stack not yet examined this phase: "
-                                           "the stack's hex, one next to it, or within two of it in open "
-                                           "ground (16.71)")
+        return IllegalCommandError(*(impulse.recon_refusal(state, side, cmd.data.get("hex"))
+                                     or impulse.RECON_REFUSED))
     if t in ("declare", "add", "add_hex"):
         return IllegalCommandError("14.23", "every attacker must be next to every defending hex; a unit attacks "
                                             "once and a hex is attacked once a phase (14.14, 14.27)")
@@ -95,8 +65,3 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
     rule = PHASE_OF.get(t, ("", "4.1"))[1]
     return IllegalCommandError(rule, f"'{t}' is not possible now: {seq.title(state)}")
 
-
-def _pending(d: dict) -> str:
-    from engine.games.pacific_battles.rules import PENDING_TEXT
-
-    return f"{d['side']} must {PENDING_TEXT[d['kind']]}"
