@@ -69,7 +69,8 @@ class Recorder:
               key: tuple[str, int] | None = None, rolls: list[list[int]] | None = None) -> str:
         """An event (``Event.to_json()``), numbered in order; the first of a command's
         batch carries the command and the dice key its decision used, and each event
-        the rolls made while it was next ([event number, index, sides, value])."""
+        the rolls made while it was next ([event number, index, sides, value]), for a
+        decision keyed to the open chain only (engine/record/play.py, ``append_batch``)."""
         entry: dict[str, Any] = {"kind": rec.EVENT, "n": self.events, "event": event}
         if command is not None:
             entry["command"] = command

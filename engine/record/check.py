@@ -55,6 +55,9 @@ def describe(entry: dict[str, Any]) -> str:
         if "n" in entry:
             etype = (entry.get("event") or {}).get("type", "?") if isinstance(entry.get("event"), dict) else "?"
             return f"event {entry['n']}, {etype}"
+        public = entry.get("public")
+        if isinstance(public, dict) and "n" in public:
+            return f"{describe({**public, 'kind': kind})}, its command sealed"
         return "a sealed event"
     if kind == rec.SEED:
         return f"{entry.get('chain')} seed of period {entry.get('period')}"
@@ -84,10 +87,11 @@ class _Checker:
             raise Bad(len(items) - 1, f"the record ends with hash {self.hashes[-1]}, not {head}", "the last entry")
         checked, waiting = self.rolls()
         replayed, why_not = self.replay()
-        what = f"{len(items)} entries chained (head {self.hashes[-1][:16]}...), {checked} rolls checked"
+        what = f"{len(items)} entries chained (head {self.hashes[-1][:16]}...), {checked} listed rolls checked"
         if waiting:
             what += f", {waiting} wait for their seeds"
-        what += "; the rules replay every event" if replayed else f"; no replay: {why_not}"
+        what += (f"; the rules replay all {len(self.events)} events and their {self.replay_rolls} dice" if replayed
+                 else f"; no replay: {why_not}")
         return Verdict(True, f"OK: {what}", None, len(items), checked, waiting, replayed)
 
     # -- the chain, entry by entry ----------------------------------------------------
@@ -98,6 +102,7 @@ class _Checker:
         self.entries: list[dict[str, Any] | None] = []  # None: sealed for this viewer
         self.events: dict[int, int] = {}  # event number -> entry
         self.sealed_events = 0
+        self.keyed: list[tuple[int, dict[str, Any]]] = []  # (entry, what this viewer reads of an event)
         self.published: dict[str, dict[int, str]] = {c: {} for c in seeds.CHAINS}
         self.commits: dict[str, str] = {}
         self.entropy: dict[str, str] = {}
@@ -137,8 +142,12 @@ class _Checker:
                 self.entry(k, entry, what)
             elif kind == rec.EVENT:
                 self.sealed_events += 1
-                self.events[len(self.events)] = k
-                self.batch_key = None
+                public = link.get("public")
+                if isinstance(public, dict) and public.get("command") == rec.SEALED_COMMAND:
+                    self.event(k, {**public, "kind": rec.EVENT, "seq": k}, what)  # all but its command
+                else:
+                    self.events[len(self.events)] = k
+                    self.batch_key = None
 
     def link(self, k: int, entry: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
         if k == 0:
@@ -217,6 +226,7 @@ class _Checker:
         if not isinstance(entry.get("event"), dict) or not isinstance(entry["event"].get("type"), str):
             raise Bad(k, "an event entry holds an event (type, data, side)", what)
         self.events[n] = k
+        self.keyed.append((k, entry))
         key = entry.get("key")
         if key is None:
             self.batch_key = None
@@ -238,6 +248,8 @@ class _Checker:
         if not (isinstance(rolls, list) and all(isinstance(r, list) and len(r) == 4 and all(
                 isinstance(x, int) and not isinstance(x, bool) for x in r) for r in rolls)):
             raise Bad(k, "its rolls are a list of [event number, index, sides, value]", what)
+        if rolls and key[0] != seeds.OPEN:
+            raise Bad(k, "the rolls of a decision keyed to the hidden seed are never listed", what)
         for r in rolls:
             if not (0 <= r[0] <= n + 1 and r[1] >= 0 and 1 <= r[2] <= 256 and 1 <= r[3] <= r[2]):
                 raise Bad(k, f"the roll {r} is not a die of this event", what)
@@ -246,8 +258,8 @@ class _Checker:
 
     def rolls(self) -> tuple[int, int]:
         checked = waiting = 0
-        for k, entry in enumerate(self.entries):
-            if entry is None or entry.get("kind") != rec.EVENT or "key" not in entry:
+        for k, entry in self.keyed:
+            if "key" not in entry:
                 continue
             chain, period = entry["key"]
             seed = seeds.seed_for(period, self.published[chain])
@@ -270,8 +282,9 @@ class _Checker:
     # -- the rules ----------------------------------------------------------------------
 
     def replay(self) -> tuple[bool, str]:
+        self.replay_rolls = 0
         if self.sealed_events:
-            return False, f"{self.sealed_events} events are sealed for this viewer"
+            return False, f"{self.sealed_events} event(s) sealed for this viewer"
         if not self.events:
             return False, "no events"
         from engine.games import game_ids, get_rules
@@ -303,6 +316,7 @@ class _Checker:
             k = self.events.get(n, len(self.entries) - 1) if n is not None else None
             why = keyed.bad_why or verdict.message
             raise Bad(k, f"the rules do not give this: {why}", describe(self.entries[k] or {}) if k is not None else "")
+        self.replay_rolls = keyed.rolled
         return True, ""
 
 
@@ -314,6 +328,7 @@ class _Keyed:
                  entropy: dict[str, str], annotated: dict[int, list[list[int]]]) -> None:
         self.rules, self.keys, self.entropy, self.annotated = rules, keys, entropy, annotated
         self.periods = Periods()
+        self.rolled = 0
         self.bad_n: int | None = None
         self.bad_why = ""
 
@@ -338,12 +353,13 @@ class _Keyed:
             return seeds.turn_key(seed, self.entropy)
 
         events, rolls = decide_with(self.rules, state, command, key(chain))
+        self.rolled += len(rolls)
         sides = tuple(self.rules.sides)
         if chain == seeds.OPEN and hides_a_roll(events, rolls, sides):
             raise self._refuse(n, "it rolls for an event a side may not read, which takes the hidden seed")
         if chain == seeds.HIDDEN and not hides_a_roll(*decide_with(self.rules, state, command, key(seeds.OPEN)), sides):
             raise self._refuse(n, "it is keyed to the hidden seed, but with the open one every roll would be seen")
-        by_event = rolls_by_event(rolls, n, len(events))
+        by_event = rolls_by_event(rolls, n, len(events)) if chain == seeds.OPEN else {}
         for m in range(n, n + len(events)):
             if self.annotated.get(m, []) != by_event.get(m, []):
                 raise self._refuse(m, f"the rolls listed with event {m} are not the ones its decision made: "
