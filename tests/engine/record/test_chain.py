@@ -1,0 +1,123 @@
+"""The record's hash chain and its sealed entries, on small hand-made records."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from engine.core import record as rec
+from engine.core import seeds
+from engine.core.visibility import hide
+from engine.record import ADMIN, SPECTATOR, Recorder, verify_record
+
+SIDES = ("Allied", "Japanese")
+
+
+def book(hidden_information: bool = True) -> Recorder:
+    b = Recorder("pacific_battles", SIDES, hidden_information, open_top="11" * 32, hidden_top="22" * 32,
+                 record_salt="salt-of-this-record", periods=4)
+    for side in SIDES:
+        b.entropy_commit(side, seeds.entropy_commitment(f"{side} entropy"))
+    for side in SIDES:
+        b.entropy_reveal(side, f"{side} entropy")
+    return b
+
+
+def test_canonical_json_is_rfc_8785() -> None:
+    assert rec.canonical({"b": 1, "a": [1.0, "é", None, True]}) == '{"a":[1,"é",null,true],"b":1}'.encode()
+    assert rec.canonical({"a": 1e21, "b": 0.1}) == b'{"a":1e+21,"b":0.1}'
+
+
+def test_each_hash_is_sha256_of_the_canonical_link_and_the_previous_hash() -> None:
+    b = book()
+    b.chat("Allied", "hello")
+    entry = b.entries[-1]
+    assert b.links[-1] == entry  # everybody reads it: its own link
+    raw = rec.canonical(entry) + b.hashes[-2].encode()
+    assert b.hashes[-1] == hashlib.sha256(raw).hexdigest() == rec.chain_next(b.hashes[-2], entry)
+    assert b.hashes[0] == rec.chain_next(rec.GENESIS, b.entries[0])
+
+
+def test_a_line_to_one_side_is_sealed_for_the_other_and_still_links_the_chain() -> None:
+    b = book()
+    b.chat(None, "to Allied only: the reinforcements are late", readers=["Allied"])
+    b.chat("Japanese", "all in the open")
+    k = len(b.entries) - 2
+    theirs, mine = b.export("Japanese"), b.export("Allied")
+    assert "reinforcements" not in json.dumps(theirs) and "reinforcements" in json.dumps(mine)
+    assert theirs["entries"][k] == {"seq": k, "hash": b.hashes[k], "link": b.links[k]}
+    assert mine["entries"][k]["salt"] == rec.entry_salt("salt-of-this-record", k)
+    assert "salt-of-this-record" not in json.dumps(mine)
+    for viewer in (*SIDES, ADMIN, SPECTATOR):
+        assert verify_record(b.export(viewer)).ok, viewer
+    # the same line with another text, or the same text with another salt, seals otherwise
+    other = {**b.entries[k], "text": "to Allied only: the reinforcements are early"}
+    salt = rec.entry_salt("salt-of-this-record", k)
+    assert rec.seal(salt, other) != b.links[k]["sealed"]
+    assert rec.seal(rec.entry_salt("another salt", k), b.entries[k]) != b.links[k]["sealed"]
+
+
+def test_a_hidden_event_shows_its_public_stub_and_a_command_of_a_hidden_game_is_its_side_s() -> None:
+    b = book()
+    b.event({"type": "game_created", "data": {"secret": "s3cret", "scenario": "historical"}, "side": None},
+            key=(seeds.HIDDEN, 1))
+    b.event({"type": "moved", "data": hide({"unit": "4 Inf", "to": "1010"}, ["Allied"], {"side": "Allied"}),
+             "side": "Allied"}, command={"type": "move", "data": {"unit": "4 Inf"}, "side": "Allied"},
+            key=(seeds.OPEN, 1))
+    b.event({"type": "passed", "data": {}, "side": "Japanese"},
+            command={"type": "pass", "data": {"why": "Henderson field"}, "side": "Japanese"}, key=(seeds.OPEN, 1))
+    created, moved, passed = b.links[-3:]
+    assert created["readers"] == [] and created["public"]["event"]["data"] == {"scenario": "historical"}
+    assert moved["readers"] == ["Allied"] and moved["public"] == {"event": {"type": "moved", "data": {
+        "side": "Allied"}, "side": "Allied"}}
+    assert passed["readers"] == ["Japanese"] and passed["public"]["command"] == "sealed"
+    assert passed["public"]["event"] == {"type": "passed", "data": {}, "side": "Japanese"}
+    allied = json.dumps(b.export("Allied"))
+    assert "Henderson" not in allied and "s3cret" not in allied and "1010" in allied
+    japanese = json.dumps(b.export("Japanese"))
+    assert "Henderson" in japanese and "1010" not in japanese and "4 Inf" not in japanese
+    for viewer in (*SIDES, ADMIN, SPECTATOR):
+        verdict = verify_record(b.export(viewer))
+        assert verdict.ok, (viewer, verdict.message)
+    b_open = book(hidden_information=False)
+    b_open.event({"type": "passed", "data": {}, "side": "Japanese"},
+                 command={"type": "pass", "data": {}, "side": "Japanese"}, key=(seeds.OPEN, 1))
+    assert b_open.links[-1] == b_open.entries[-1]  # a game without hidden information seals no command
+
+
+def test_the_salt_published_at_the_end_opens_every_sealed_entry() -> None:
+    b = book()
+    b.chat(None, "to Japanese only", readers=["Japanese"])
+    b.finish()
+    exported = b.export("Allied")
+    assert all("entry" in item for item in exported["entries"])
+    assert verify_record(exported).ok
+    forged = json.loads(json.dumps(exported))
+    forged["entries"][5]["salt"] = rec.entry_salt("a guess", 5)
+    verdict = verify_record(forged)
+    assert not verdict.ok and verdict.bad_seq == 5
+
+
+def test_entropy_is_committed_by_both_sides_before_either_is_shown() -> None:
+    b = Recorder("first_blood", ("US", "IJ"), False, open_top="11" * 32, hidden_top="22" * 32,
+                 record_salt="x", periods=2)
+    b.entropy_commit("US", seeds.entropy_commitment("us"))
+    b.entropy_reveal("US", "us")  # before IJ's commitment: IJ could pick its entropy knowing US's
+    b.entropy_commit("IJ", seeds.entropy_commitment("ij"))
+    verdict = verify_record(b.export(ADMIN))
+    assert verdict.bad_seq == 2 and "after every side has committed" in verdict.message
+    b = book()
+    b.entries[3]["entropy"] = "changed"  # a reveal that is not what was committed (hashes made again)
+    prev = rec.GENESIS
+    for i, e in enumerate(b.entries):
+        prev = b.hashes[i] = rec.chain_next(prev, e)
+        b.links[i] = e
+    verdict = verify_record(b.export(ADMIN))
+    assert verdict.bad_seq == 3 and "not the one it committed to" in verdict.message
+
+
+def test_the_file_must_be_a_record_of_a_known_version() -> None:
+    b = book()
+    assert "not a record file" in verify_record({"entries": []}).message
+    assert "version" in verify_record({**b.export(ADMIN), "version": 2}).message
+    assert "its first entry" in verify_record({**b.export(ADMIN), "game": "first_blood"}).message
