@@ -40,7 +40,7 @@ T = TypeVar("T")
 
 OPEN, HIDDEN = "open", "hidden"
 CHAINS = (OPEN, HIDDEN)
-KEY_LABEL = b"hexwar-dice-key-v1"
+KEY_LABEL = b"hexwar-dice-key-v1|"
 
 
 def h(seed: str) -> str:
