@@ -86,16 +86,49 @@ def decide_keyed(rules: Any, state: Any, command: Command, key: Callable[[str], 
     return events, rolls, seeds.HIDDEN
 
 
-class Periods:
-    """The period of each decision, from the turns the decisions start in."""
+def outcome_keyed(rules: Any, state: Any, command: Command, key: Callable[[str], str]
+                  ) -> tuple[Any, list[list[int]], str]:
+    """``decide_keyed`` for an append path that wants ``rules.outcome`` (the events, their log
+    lines and the state after them).  The state after is ``state`` with the events applied
+    (not the keyed scratch state, whose secret, and whose undo trail's snapshots, hold the
+    key), so that it equals the state a replay of the log gives."""
+    sides = tuple(rules.sides)
+    chain = seeds.OPEN
+    out, rolls = _outcome_with(rules, state, command, key(chain))
+    if hides_a_roll(out.events, rolls, sides):
+        chain = seeds.HIDDEN
+        out, rolls = _outcome_with(rules, state, command, key(chain))
+    after = rules.clone(state)
+    for event in out.events:
+        rules.apply(after, event)
+    out.state = after
+    return out, rolls, chain
 
-    def __init__(self) -> None:
-        self.period, self.turn = 1, None
+
+def _outcome_with(rules: Any, state: Any, command: Command, secret: str) -> tuple[Any, list[list[int]]]:
+    keyed = rules.clone(state)
+    keyed.secret = secret
+    with captured() as rolls:
+        out = rules.outcome(keyed, command)
+    return out, rolls
+
+
+def next_period(period: int, last_turn: int | None, turn: int) -> int:
+    """The period of a decision that starts in ``turn``, after one of ``period`` that started in
+    ``last_turn`` (None: this is the first decision, of period ``period``)."""
+    return period + 1 if last_turn is not None and turn != last_turn else period
+
+
+class Periods:
+    """The period of each decision, from the turns the decisions start in (a server keeps
+    ``period`` and ``turn`` with the game, or builds this again from its log)."""
+
+    def __init__(self, period: int = 1, turn: int | None = None) -> None:
+        self.period, self.turn = period, turn
 
     def at(self, rules: Any, state: Any) -> int:
         turn = rules.headline(state).turn
-        if self.turn is not None and turn != self.turn:
-            self.period += 1
+        self.period = next_period(self.period, self.turn, turn)
         self.turn = turn
         return self.period
 

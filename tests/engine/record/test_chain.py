@@ -121,3 +121,30 @@ def test_the_file_must_be_a_record_of_a_known_version() -> None:
     assert "not a record file" in verify_record({"entries": []}).message
     assert "version" in verify_record({**b.export(ADMIN), "version": 2}).message
     assert "its first entry" in verify_record({**b.export(ADMIN), "game": "first_blood"}).message
+
+
+def test_an_append_path_may_decide_by_outcome_with_the_same_dice_and_state() -> None:
+    from engine.core.events import Command
+    from engine.core.game import replay
+    from engine.games import get_rules
+    from engine.record.keyed import decide_keyed, next_period, outcome_keyed
+
+    rules = get_rules("first_blood")
+    log = rules.create("campaign", {}, "the game's secret")
+    state = replay(rules, log)
+    keys = {seeds.OPEN: "a" * 64, seeds.HIDDEN: "b" * 64}
+    for _ in range(300):
+        if rules.prompt(state).side is None:
+            break
+        legal = [c for c in rules.legal_commands(state) if c.type != "undo"]
+        command = Command(legal[len(legal) // 2].type, legal[len(legal) // 2].data, rules.prompt(state).side)
+        events, rolls, chain = decide_keyed(rules, state, command, keys.get)
+        out, rolls2, chain2 = outcome_keyed(rules, state, command, keys.get)
+        assert (out.events, rolls2, chain2) == (events, rolls, chain)
+        assert out.state.secret == "the game's secret"
+        state = out.state
+        log += out.events
+    assert any(e.to_json()["data"].get("die") for e in log)  # dice were rolled
+    assert rules.state_to_json(state) == rules.state_to_json(replay(rules, log))
+    assert next_period(1, None, 0) == 1 and next_period(1, 0, 0) == 1 and next_period(1, 0, 1) == 2
+    assert next_period(4, 3, 2) == 5  # a turn played again (a rewind) takes a fresh period

@@ -267,8 +267,11 @@ def test_no_side_s_export_of_a_game_under_way_shows_what_it_may_not_know(cut) ->
 
     book, state = play("pacific_battles", 3, stop_after=cut)
     rules = get_rules("pacific_battles")
-    unpublished = [book.record_salt, book.seed(seeds.HIDDEN, 1), book.key(seeds.HIDDEN, 1)]
-    unpublished += [book.seed(seeds.OPEN, p) for p in range(1, book.periods + 1) if p not in book.published["open"]]
+    unpublished = [book.record_salt]
+    for chain in seeds.CHAINS:  # every seed and dice key not published yet
+        for p in range(1, book.periods + 1):
+            if seeds.seed_for(p, book.published[chain]) is None:
+                unpublished += [book.seed(chain, p), book.key(chain, p)]
     for viewer in (*rules.sides, SPECTATOR):
         text = json.dumps(book.export(viewer), sort_keys=True)
         needles = rules.secrets(state, None if viewer == SPECTATOR else viewer)  # the engine's spectator is None
@@ -282,9 +285,11 @@ def test_no_side_s_export_of_a_game_under_way_shows_what_it_may_not_know(cut) ->
 
 def test_no_side_s_export_of_first_blood_under_way_shows_the_dice_secrets(unfinished) -> None:
     book, _ = unfinished["first_blood"]
-    secret_things = [book.record_salt, book.key(seeds.HIDDEN, 1), book.seed(seeds.HIDDEN, 1),
-                     *(book.seed(seeds.OPEN, p) for p in range(1, book.periods + 1)
-                       if p not in book.published["open"])]
+    secret_things = [book.record_salt]
+    for chain in seeds.CHAINS:
+        for p in range(1, book.periods + 1):
+            if seeds.seed_for(p, book.published[chain]) is None:
+                secret_things += [book.seed(chain, p), book.key(chain, p)]
     for viewer in (*book.sides, SPECTATOR):
         text = json.dumps(book.export(viewer))
         assert [s for s in secret_things if s in text] == []
