@@ -47,6 +47,9 @@ def verify_record(doc: Any, head: str | None = None) -> Verdict:
     except Bad as bad:
         where = "the file" if bad.seq is None else f"entry {bad.seq}" + (f" ({bad.what})" if bad.what else "")
         return Verdict(False, f"FAIL: {where}: {bad.why}", bad.seq, checker.count)
+    except Exception as exc:  # noqa: BLE001 - a file that breaks the checker does not verify
+        return Verdict(False, f"FAIL: entry {checker.count}: the checker cannot read it "
+                              f"({type(exc).__name__}: {exc})", checker.count, checker.count)
 
 
 def describe(entry: dict[str, Any]) -> str:
@@ -79,6 +82,8 @@ class _Checker:
         self.items = items
         self.record_salt: str | None = None
         self.salts: dict[int, str] = {}  # of the sealed entries this viewer reads
+        self.sealed_items: list[int] = []  # the entries this viewer has only the links of
+        self.viewer = doc.get("viewer")
         self.chain(items)
         if doc.get("game") != self.game:
             raise Bad(None, f"it says it records a game of {doc.get('game')!r}, its first entry {self.game!r}")
@@ -119,8 +124,13 @@ class _Checker:
                 link = self.link(k, entry, item)
             elif isinstance(item.get("link"), dict) and "sealed" in item["link"]:
                 entry, link = None, item["link"]
-                if link.get("seq") != k:
-                    raise Bad(k, f"its link is not numbered {k}", "sealed")
+                readers = link.get(rec.READERS)
+                if link.get("seq") != k or not isinstance(readers, list) or k == 0:
+                    raise Bad(k, f"its link is not a sealed entry's, numbered {k}", "sealed")
+                if set(self.sides) <= set(readers) or self.viewer in readers:
+                    raise Bad(k, f"it is sealed, though {'every side' if self.viewer not in readers else self.viewer} "
+                                 "may read it", describe(link))
+                self.sealed_items.append(k)
             else:
                 raise Bad(k, "it has neither an entry nor a sealed link")
             what = describe(entry if entry is not None else link)
@@ -167,6 +177,9 @@ class _Checker:
         """Once the record's salt is published, every sealed entry's salt is the one it gives."""
         if self.record_salt is None:
             return
+        if self.sealed_items:
+            raise Bad(self.sealed_items[0], "it is sealed, though the record's salt is published: once the game "
+                                            "is over every entry comes whole", "sealed")
         for k, salt in self.salts.items():
             if salt != rec.entry_salt(self.record_salt, k):
                 raise Bad(k, "its salt is not the one the record's published salt gives",
@@ -310,7 +323,12 @@ class _Checker:
         rules = get_rules(self.game)
         annotated = {n: self.entries[k].get("rolls", []) for n, k in self.events.items()}  # type: ignore[union-attr]
         keyed = _Keyed(rules, keys, self.entropy, annotated)
-        verdict = verify_log(keyed, log)  # type: ignore[arg-type]
+        try:
+            verdict = verify_log(keyed, log)  # type: ignore[arg-type]
+        except Exception as exc:  # noqa: BLE001 - events the rules cannot even apply
+            k = self.events.get(keyed.last_n, len(self.entries) - 1)
+            raise Bad(k, f"the rules cannot replay the log from here: {type(exc).__name__}: {exc}",
+                      describe(self.entries[k] or {})) from None
         if not verdict.ok:
             n = keyed.bad_n if keyed.bad_n is not None else verdict.bad_seq
             k = self.events.get(n, len(self.entries) - 1) if n is not None else None
@@ -329,6 +347,7 @@ class _Keyed:
         self.rules, self.keys, self.entropy, self.annotated = rules, keys, entropy, annotated
         self.periods = Periods()
         self.rolled = 0
+        self.last_n = 0  # the first event of the last decision made
         self.bad_n: int | None = None
         self.bad_why = ""
 
@@ -340,7 +359,7 @@ class _Keyed:
         return RuleError("", why)
 
     def decide(self, state: Any, command: Command) -> list[Event]:
-        n = state.seq
+        n = self.last_n = state.seq
         chain, period, chain_seeds = self.keys[n]
         expected = self.periods.at(self.rules, state)
         if period != expected:

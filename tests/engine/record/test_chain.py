@@ -148,3 +148,38 @@ def test_an_append_path_may_decide_by_outcome_with_the_same_dice_and_state() -> 
     assert rules.state_to_json(state) == rules.state_to_json(replay(rules, log))
     assert next_period(1, None, 0) == 1 and next_period(1, 0, 0) == 1 and next_period(1, 0, 1) == 2
     assert next_period(4, 3, 2) == 5  # a turn played again (a rewind) takes a fresh period
+
+
+def test_a_file_of_any_shape_gets_a_verdict_never_an_exception() -> None:
+    good = book()
+    good.chat("Allied", "hi")
+    whole = good.export(ADMIN)
+    shapes = [None, [], "text", {"format": "hexwar-record", "version": 1, "entries": "x"},
+              {**whole, "entries": [1, 2]}, {**whole, "entries": [{"seq": 0}]},
+              {**whole, "entries": [{"seq": 0, "hash": "x", "entry": []}]}]
+    for k in range(len(whole["entries"])):
+        for field in ("entry", "hash", "seq"):
+            for value in (None, 1.5, "x", [], {}, {"kind": "seed", "seq": k, "chain": "open", "period": "1"},
+                          {"kind": "event", "seq": k, "n": 0, "event": {"type": "x"}, "key": ["open", 99]}):
+                doc = json.loads(json.dumps(whole))
+                doc["entries"][k][field] = value
+                shapes.append(doc)
+    for doc in shapes:
+        verdict = verify_record(doc)
+        assert not verdict.ok and verdict.message.startswith("FAIL: ")
+
+
+def test_an_entry_sealed_from_a_side_that_may_read_it_is_named() -> None:
+    b = book()
+    b.chat(None, "to Allied only", readers=["Allied"])
+    k = len(b.entries) - 1
+    mine = b.export("Allied")
+    assert verify_record(mine).ok
+    mine["entries"][k] = {"seq": k, "hash": b.hashes[k], "link": b.links[k]}  # the server keeps it from Allied
+    verdict = verify_record(mine)
+    assert verdict.bad_seq == k and "Allied may read it" in verdict.message
+    b.finish()
+    over = b.export("Japanese")
+    over["entries"][k] = {"seq": k, "hash": b.hashes[k], "link": b.links[k]}
+    verdict = verify_record(over)
+    assert verdict.bad_seq == k and "every entry comes whole" in verdict.message
