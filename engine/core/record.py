@@ -31,9 +31,8 @@ import rfc8785
 from engine.core.visibility import PUBLIC, SEEN_BY
 
 GENESIS = "0" * 64
-EVENT, CHAT, CLOCK, ADMIN_ACT = "event", "chat", "clock", "admin"
+EVENT, COMMAND, CHAT, CLOCK, ADMIN_ACT = "event", "command", "chat", "clock", "admin"
 DICE, ENTROPY_COMMIT, ENTROPY, SEED, SALT = "dice", "entropy_commit", "entropy", "seed", "salt"
-SEALED_COMMAND = "sealed"  # in the public part of an event entry whose command only is sealed
 READERS = "readers"  # on a chat line, clock or admin entry: the sides that may read it (absent: all)
 CREATED = "game_created"  # its data holds the game's secret: nobody reads it whole before the end
 
@@ -65,35 +64,28 @@ def visibility(entry: dict[str, Any], sides: Iterable[str], hidden_information: 
 
     An event follows its ``seen_by`` (engine/core/visibility.py: the others read its
     ``public`` stub); the game's creation holds the dice secret, so nobody reads it whole
-    before the end (the others read it without the secret); in a game with hidden
-    information, the command that an event entry carries is its side's alone (the others
-    read the event as they may, without the command: when the event is everybody's, the
-    public part is the whole entry but its command, which reads ``"sealed"``).  Any other
-    entry follows its ``readers`` (absent: public)."""
+    before the end (the others read it without the secret).  In a game with hidden
+    information a player's command is its side's alone (its events say what the others may
+    know of it); the server's own commands (no side: an admin's ruling) are everybody's.
+    Any other entry follows its ``readers`` (absent: everybody)."""
     sides = sorted(set(sides))
-    if entry.get("kind") != EVENT:
+    kind = entry.get("kind")
+    if kind == COMMAND:
+        side = (entry.get("command") or {}).get("side")
+        return ([side], None) if hidden_information and side is not None else (None, None)
+    if kind != EVENT:
         listed = entry.get(READERS)
         return (None, None) if listed is None else (sorted(set(listed)), None)
     event = entry.get("event") or {}
     data = event.get("data") or {}
-    readers = set(sides)
-    stub: dict[str, Any] | None = event
     if event.get("type") == CREATED:
-        readers = set()
-        stub = {**event, "data": {k: v for k, v in data.items() if k != "secret"}}
-    elif data.get(SEEN_BY) is not None:
-        readers &= set(data[SEEN_BY])
-        stub = None if data.get(PUBLIC) is None else {**event, "data": dict(data[PUBLIC])}
-    event_public = readers >= set(sides)
-    command = entry.get("command")
-    if command is not None and hidden_information and command.get("side") is not None:
-        readers &= {command["side"]}  # the server's own commands (no side) are everybody's
+        return [], {"event": {**event, "data": {k: v for k, v in data.items() if k != "secret"}}}
+    if data.get(SEEN_BY) is None:
+        return None, None
+    readers = set(sides) & set(data[SEEN_BY])
     if readers >= set(sides):
         return None, None
-    if event_public:  # only the command is sealed: the rest of the entry is everybody's
-        return sorted(readers), {**{k: v for k, v in entry.items() if k not in ("seq", "kind")},
-                                 "command": SEALED_COMMAND}
-    public = None if stub is None else {"event": stub}
+    public = None if data.get(PUBLIC) is None else {"event": {**event, "data": dict(data[PUBLIC])}}
     return sorted(readers), public
 
 

@@ -65,15 +65,18 @@ class Recorder:
     def entropy_reveal(self, side: str, entropy: str) -> str:
         return self.append({"kind": rec.ENTROPY, "side": side, "entropy": entropy})
 
-    def event(self, event: dict[str, Any], command: dict[str, Any] | None = None,
-              key: tuple[str, int] | None = None, rolls: list[list[int]] | None = None) -> str:
-        """An event (``Event.to_json()``), numbered in order; the first of a command's
-        batch carries the command and the dice key its decision used, and each event
-        the rolls made while it was next ([event number, index, sides, value]), for a
-        decision keyed to the open chain only (engine/record/play.py, ``append_batch``)."""
+    def command(self, command: dict[str, Any]) -> str:
+        """A command (``Command.to_json()``): the events after it, up to the next command, are
+        what the rules decided for it."""
+        return self.append({"kind": rec.COMMAND, "command": command})
+
+    def event(self, event: dict[str, Any], key: tuple[str, int] | None = None,
+              rolls: list[list[int]] | None = None) -> str:
+        """An event (``Event.to_json()``), numbered in order, with the dice key its decision
+        used ([chain, period]), and the rolls made while it was the next event ([event
+        number, index, sides, value]) when that key is the open chain's (engine/record/play.py,
+        ``append_batch``)."""
         entry: dict[str, Any] = {"kind": rec.EVENT, "n": self.events, "event": event}
-        if command is not None:
-            entry["command"] = command
         if key is not None:
             entry["key"] = list(key)
         if rolls:

@@ -58,10 +58,12 @@ def describe(entry: dict[str, Any]) -> str:
         if "n" in entry:
             etype = (entry.get("event") or {}).get("type", "?") if isinstance(entry.get("event"), dict) else "?"
             return f"event {entry['n']}, {etype}"
-        public = entry.get("public")
-        if isinstance(public, dict) and "n" in public:
-            return f"{describe({**public, 'kind': kind})}, its command sealed"
         return "a sealed event"
+    if kind == rec.COMMAND:
+        command = entry.get("command")
+        if isinstance(command, dict):
+            return f"command {command.get('type')} by {command.get('side') or 'the server'}"
+        return "a sealed command"
     if kind == rec.SEED:
         return f"{entry.get('chain')} seed of period {entry.get('period')}"
     return str(kind)
@@ -106,7 +108,9 @@ class _Checker:
         self.hashes: list[str] = []
         self.entries: list[dict[str, Any] | None] = []  # None: sealed for this viewer
         self.events: dict[int, int] = {}  # event number -> entry
-        self.sealed_events = 0
+        self.sealed_events = self.sealed_commands = 0
+        self.pending: tuple[int, dict[str, Any] | None] | None = None  # a command read, its events to come
+        self.commands: dict[int, dict[str, Any] | None] = {}  # first event of a batch -> its command (None: sealed)
         self.keyed: list[tuple[int, dict[str, Any]]] = []  # (entry, what this viewer reads of an event)
         self.published: dict[str, dict[int, str]] = {c: {} for c in seeds.CHAINS}
         self.commits: dict[str, str] = {}
@@ -152,12 +156,16 @@ class _Checker:
                 self.entry(k, entry, what)
             elif kind == rec.EVENT:
                 self.sealed_events += 1
-                public = link.get("public")
-                if isinstance(public, dict) and public.get("command") == rec.SEALED_COMMAND:
-                    self.event(k, {**public, "kind": rec.EVENT, "seq": k}, what)  # all but its command
-                else:
-                    self.events[len(self.events)] = k
-                    self.batch_key = None
+                if self.pending is not None:
+                    self.commands[len(self.events)] = self.pending[1]
+                    self.pending = None
+                self.events[len(self.events)] = k
+                self.batch_key = None
+            elif kind == rec.COMMAND:
+                self.sealed_commands += 1
+                self.command(k, None, what)
+        if self.pending is not None:
+            raise Bad(self.pending[0], "a command is followed by the events it gave", describe(self.entries[-1] or {}))
 
     def link(self, k: int, entry: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
         if k == 0:
@@ -220,6 +228,17 @@ class _Checker:
             self.record_salt = entry["salt"]
         elif kind == rec.EVENT:
             self.event(k, entry, what)
+        elif kind == rec.COMMAND:
+            if not (isinstance(entry.get("command"), dict) and isinstance(entry["command"].get("type"), str)):
+                raise Bad(k, "a command entry holds a command (type, data, side)", what)
+            self.command(k, entry["command"], what)
+
+    def command(self, k: int, command: dict[str, Any] | None, what: str) -> None:
+        if self.pending is not None:
+            raise Bad(self.pending[0], "a command is followed by the events it gave", what)
+        if set(self.entropy) != set(self.sides):
+            raise Bad(k, "no command comes before every side has shown its entropy", what)
+        self.pending = (k, command)
 
     def seed(self, k: int, entry: dict[str, Any], what: str) -> None:
         chain, period, seed = entry.get("chain"), entry.get("period"), entry.get("seed")
@@ -241,18 +260,17 @@ class _Checker:
         self.events[n] = k
         self.keyed.append((k, entry))
         key = entry.get("key")
-        if key is None:
-            self.batch_key = None
-            return
         if not (isinstance(key, list) and len(key) == 2 and key[0] in seeds.CHAINS and isinstance(key[1], int)
                 and not isinstance(key[1], bool) and 1 <= key[1] <= self.periods):
             raise Bad(k, "its dice key is a chain (open or hidden) and a period", what)
-        if "command" not in entry and self.batch_key is not None and key != self.batch_key:
-            raise Bad(k, "an event without a command is keyed as the command's first event", what)
-        if "command" in entry:
+        if self.pending is not None:  # the first event of a command's decision
+            self.commands[n] = self.pending[1]
+            self.pending = None
             if self.last_key is not None and key[1] < self.last_key[1]:
                 raise Bad(k, "the periods of the decisions never go back", what)
             self.last_key = key
+        elif self.batch_key is not None and key != self.batch_key:
+            raise Bad(k, "the events of one decision have its one key", what)
         if any(p >= key[1] for p in self.published[key[0]]):
             raise Bad(k, f"it is keyed to the {key[0]} seed of period {key[1]}, published already: "
                          "anybody could foresee these dice", what)
@@ -272,8 +290,6 @@ class _Checker:
     def rolls(self) -> tuple[int, int]:
         checked = waiting = 0
         for k, entry in self.keyed:
-            if "key" not in entry:
-                continue
             chain, period = entry["key"]
             seed = seeds.seed_for(period, self.published[chain])
             if seed is None:
@@ -296,8 +312,8 @@ class _Checker:
 
     def replay(self) -> tuple[bool, str]:
         self.replay_rolls = 0
-        if self.sealed_events:
-            return False, f"{self.sealed_events} event(s) sealed for this viewer"
+        if self.sealed_events or self.sealed_commands:
+            return False, f"{self.sealed_events + self.sealed_commands} entries sealed for this viewer"
         if not self.events:
             return False, "no events"
         from engine.games import game_ids, get_rules
@@ -308,18 +324,17 @@ class _Checker:
         for n in range(len(self.events)):
             entry = self.entries[self.events[n]]
             assert entry is not None
-            command = entry.get("command")
+            command = self.commands.get(n)
             try:
                 log.append(LogEntry(Event.from_json(entry["event"]),
                                     None if command is None else Command.from_json(command)))
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 raise Bad(self.events[n], f"the event or its command is malformed: {exc}", describe(entry)) from None
             if command is not None:
-                key = entry.get("key")
-                seed = None if key is None else seeds.seed_for(key[1], self.published[key[0]])
-                if seed is None:
+                chain, period = entry["key"]
+                if seeds.seed_for(period, self.published[chain]) is None:
                     return False, "the seeds are not all published (they are when the game is over)"
-                keys[n] = (key[0], key[1], {c: seeds.seed_for(key[1], self.published[c]) for c in seeds.CHAINS})
+                keys[n] = (chain, period, {c: seeds.seed_for(period, self.published[c]) for c in seeds.CHAINS})
         rules = get_rules(self.game)
         annotated = {n: self.entries[k].get("rolls", []) for n, k in self.events.items()}  # type: ignore[union-attr]
         keyed = _Keyed(rules, keys, self.entropy, annotated)

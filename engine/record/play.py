@@ -31,15 +31,16 @@ def derived(label: str, tag: str) -> str:
 
 def append_batch(book: Recorder, events: list[Event], command: Command | None, key: tuple[str, int],
                  rolls: list[list[int]]) -> None:
-    """One decision's events: the first carries the command; every one the key, and, when
-    the key is the open chain's, the rolls made while it was the next event (a hidden
-    decision's rolls are not listed: they could tell a side what it may not know, and its
-    seed comes out only at the end, when the replay checks every die)."""
+    """One decision: its command (none for the game's creation), then its events, each with
+    the decision's key and, when the key is the open chain's, the rolls made while it was
+    the next event (a hidden decision's rolls are not listed: they could tell a side what it
+    may not know, and its seed comes out only at the end, when the replay checks every die)."""
+    if command is not None:
+        book.command(command.to_json())
     first = book.events
     by_event = rolls_by_event(rolls, first, len(events)) if key[0] == seeds.OPEN else {}
     for i, event in enumerate(events):
-        book.event(event.to_json(), command.to_json() if (i == 0 and command is not None) else None, key,
-                   by_event.get(first + i))
+        book.event(event.to_json(), key, by_event.get(first + i))
 
 
 def play(game: str, seed: int = 1, options: dict[str, Any] | None = None, stop_after: int | None = None,

@@ -61,17 +61,17 @@ def test_a_hidden_event_shows_its_public_stub_and_a_command_of_a_hidden_game_is_
     b = book()
     b.event({"type": "game_created", "data": {"secret": "s3cret", "scenario": "historical"}, "side": None},
             key=(seeds.HIDDEN, 1))
+    b.command({"type": "move", "data": {"unit": "4 Inf"}, "side": "Allied"})
     b.event({"type": "moved", "data": hide({"unit": "4 Inf", "to": "1010"}, ["Allied"], {"side": "Allied"}),
-             "side": "Allied"}, command={"type": "move", "data": {"unit": "4 Inf"}, "side": "Allied"},
-            key=(seeds.OPEN, 1))
-    b.event({"type": "passed", "data": {}, "side": "Japanese"},
-            command={"type": "pass", "data": {"why": "Henderson field"}, "side": "Japanese"}, key=(seeds.OPEN, 1))
-    created, moved, passed = b.links[-3:]
+             "side": "Allied"}, key=(seeds.OPEN, 1))
+    b.command({"type": "pass", "data": {"why": "Henderson field"}, "side": "Japanese"})
+    b.event({"type": "passed", "data": {"to": "Allied"}, "side": "Japanese"}, key=(seeds.OPEN, 1))
+    created, move, moved, pass_, passed = b.links[-5:]
     assert created["readers"] == [] and created["public"]["event"]["data"] == {"scenario": "historical"}
+    assert move["readers"] == ["Allied"] and move["public"] is None
     assert moved["readers"] == ["Allied"] and moved["public"] == {"event": {"type": "moved", "data": {
         "side": "Allied"}, "side": "Allied"}}
-    assert passed["readers"] == ["Japanese"] and passed["public"]["command"] == "sealed"
-    assert passed["public"]["event"] == {"type": "passed", "data": {}, "side": "Japanese"}
+    assert pass_["readers"] == ["Japanese"] and passed == b.entries[-1]  # the event is everybody's
     allied = json.dumps(b.export("Allied"))
     assert "Henderson" not in allied and "s3cret" not in allied and "1010" in allied
     japanese = json.dumps(b.export("Japanese"))
@@ -80,9 +80,11 @@ def test_a_hidden_event_shows_its_public_stub_and_a_command_of_a_hidden_game_is_
         verdict = verify_record(b.export(viewer))
         assert verdict.ok, (viewer, verdict.message)
     b_open = book(hidden_information=False)
-    b_open.event({"type": "passed", "data": {}, "side": "Japanese"},
-                 command={"type": "pass", "data": {}, "side": "Japanese"}, key=(seeds.OPEN, 1))
+    b_open.command({"type": "pass", "data": {}, "side": "Japanese"})
     assert b_open.links[-1] == b_open.entries[-1]  # a game without hidden information seals no command
+    b_open.chat("Japanese", "a command without its events")
+    verdict = verify_record(b_open.export(ADMIN))
+    assert verdict.bad_seq == len(b_open.entries) - 2 and "followed by the events" in verdict.message
 
 
 def test_the_salt_published_at_the_end_opens_every_sealed_entry() -> None:

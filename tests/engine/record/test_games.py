@@ -50,6 +50,18 @@ def rehash(doc: dict[str, Any], sides: tuple[str, ...], hidden_information: bool
     return doc
 
 
+def decision(doc: dict[str, Any], c: int) -> list[int]:
+    """The event entries of the decision whose command is entry ``c``."""
+    out = []
+    for item in doc["entries"][c + 1:]:
+        kind = item["entry"]["kind"]
+        if kind == "command":
+            break
+        if kind == "event":
+            out.append(item["seq"])
+    return out
+
+
 def first(doc: dict[str, Any], test) -> int:
     return next(k for k, item in enumerate(doc["entries"]) if "entry" in item and test(item["entry"]))
 
@@ -230,18 +242,14 @@ def test_a_forger_who_hashes_the_chain_again_is_caught_by_the_dice_or_the_rules(
     verdict = verify_record(redo(doc))
     assert verdict.bad_seq == k and "not the chain's" in verdict.message
 
-    k = first(whole, lambda e: e["kind"] == "event" and "command" in e and e["key"][0] == seeds.OPEN
-              and e["n"] > 50)
+    c = next(item["seq"] for item in whole["entries"][60:] if item["entry"]["kind"] == "command"
+             and whole["entries"][decision(whole, item["seq"])[0]]["entry"]["key"][0] == seeds.OPEN)
     doc = copy(whole)
-    doc["entries"][k]["entry"]["key"][0] = seeds.HIDDEN  # the server picking the other chain's dice
-    n = doc["entries"][k]["entry"]["n"]
-    for item in doc["entries"][k + 1:]:
-        if item["entry"]["kind"] == "event" and "command" not in item["entry"]:
-            item["entry"]["key"][0] = seeds.HIDDEN
-        elif item["entry"]["kind"] == "event":
-            break
+    for k in decision(doc, c):  # the server picking the other chain's dice for a decision
+        doc["entries"][k]["entry"]["key"][0] = seeds.HIDDEN
+        doc["entries"][k]["entry"].pop("rolls", None)
     verdict = verify_record(redo(doc))
-    assert verdict.bad_seq == k and "hidden seed" in verdict.message, (n, verdict.message)
+    assert verdict.bad_seq == decision(doc, c)[0] and "hidden seed" in verdict.message, verdict.message
 
 
 def test_a_published_seed_is_never_used_again(finished) -> None:
@@ -250,13 +258,11 @@ def test_a_published_seed_is_never_used_again(finished) -> None:
         book.key(seeds.OPEN, 3)
     whole = book.export(ADMIN)
     s = first(whole, lambda e: e["kind"] == "seed" and e["period"] == 3)  # the open seed of period 3 ...
-    k = s + next(i for i, item in enumerate(whole["entries"][s:]) if "command" in item["entry"])
+    c = s + first({"entries": whole["entries"][s:]}, lambda e: e["kind"] == "command")
     doc = copy(whole)  # ... and the decision after it keyed to it, as if the period went on
-    for item in doc["entries"][k:]:
-        if item["entry"]["kind"] == "event":
-            if "command" in item["entry"] and item is not doc["entries"][k]:
-                break
-            item["entry"]["key"][1] = 3
+    for k in decision(doc, c):
+        doc["entries"][k]["entry"]["key"][1] = 3
+    k = decision(doc, c)[0]
     verdict = verify_record(rehash(doc, book.sides, book.hidden_information))
     assert verdict.bad_seq == k and "published already" in verdict.message, verdict.message
 
