@@ -8,7 +8,10 @@ secret is derived from the arguments, where a server draws them from ``secrets``
 
 from __future__ import annotations
 
+import argparse
 import hashlib
+import json
+import sys
 from typing import Any
 
 from engine.core import record as rec
@@ -16,7 +19,7 @@ from engine.core import seeds
 from engine.core.events import Command, Event
 from engine.core.game import replay
 from engine.games import get_rules
-from engine.record.book import Recorder
+from engine.record.book import ADMIN, SPECTATOR, Recorder
 from engine.record.keyed import Periods, captured, decide_keyed, rolls_by_event
 from engine.selfplay import Chooser, choose
 
@@ -85,3 +88,22 @@ def play(game: str, seed: int = 1, options: dict[str, Any] | None = None, stop_a
     if state.result is not None:
         book.finish()
     return book, state
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m engine.record.play --game first_blood --viewer US > record.json``: a record
+    file to try ``python -m engine.verify`` on."""
+    parser = argparse.ArgumentParser(prog="python -m engine.record.play", description=main.__doc__)
+    parser.add_argument("--game", default="first_blood")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--stop-after", type=int, help="stop the game once this many events are written")
+    parser.add_argument("--viewer", default=ADMIN, help=f"a side, {SPECTATOR} or {ADMIN}")
+    args = parser.parse_args(argv)
+    book, _ = play(args.game, args.seed, stop_after=args.stop_after)
+    json.dump(book.export(args.viewer), sys.stdout)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

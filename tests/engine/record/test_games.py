@@ -115,10 +115,13 @@ def test_the_command_line_gives_one_verdict_line_and_its_exit_status(finished, g
     assert main([str(path)]) == 2
 
 
-def test_python_m_engine_verify_runs(finished, tmp_path) -> None:
-    book, _ = finished["first_blood"]
+def test_python_m_engine_verify_runs_on_a_file_python_m_engine_record_play_writes(tmp_path) -> None:
     path = tmp_path / "record.json"
-    path.write_text(json.dumps(book.export("US")))
+    made = subprocess.run([sys.executable, "-m", "engine.record.play", "--game", "first_blood", "--seed", "5",
+                           "--stop-after", "300", "--viewer", "US"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert made.returncode == 0, made.stderr
+    path.write_text(made.stdout)
     done = subprocess.run([sys.executable, "-m", "engine.verify", str(path)], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
