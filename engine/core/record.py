@@ -101,6 +101,3 @@ def sealed_link(entry: dict[str, Any], salt: str, readers: list[str], public: An
     return {"seq": entry["seq"], "kind": entry["kind"], READERS: readers, "public": public,
             "sealed": seal(salt, entry)}
 
-
-def may_read(readers: list[str] | None, viewer: str | None, admin: bool = False) -> bool:
-    return admin or readers is None or (viewer is not None and viewer in readers)
