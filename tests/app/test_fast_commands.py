@@ -179,7 +179,8 @@ def test_a_failed_write_on_the_loop_is_answered_by_a_thread(pair: tuple[TestClie
     side, now = legal(fast, game)
     with fast.app.state.db.sessions() as s:
         cut = s.execute(text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                             "WHERE application_name = :name AND datname = current_database()"), {"name": APPLICATION_NAME}).scalar_one()
+                             "WHERE application_name = :name AND datname = current_database()"),
+                        {"name": APPLICATION_NAME}).scalar_one()
     assert cut == fast.app.state.settings.fast_writes
     by_threads = appends_by_threads(fast)
     cmd = pick(fast, game["id"], side, now)
