@@ -62,6 +62,8 @@ class EventOut(BaseModel):
 class CommandResult(BaseModel):
     seq: int
     events: list[EventOut]
+    # what the sender needs next: /legal?form=grouped after the command (null: ask /legal)
+    next: dict[str, Any] | None = None
 
 
 class FieldError(BaseModel):
@@ -92,7 +94,10 @@ class LegalOut(BaseModel):
     seq: int
     prompt: dict[str, Any]
     your_turn: bool
-    commands: list[dict[str, Any]]
+    commands: list[dict[str, Any]] = Field(default_factory=list)  # form=list (the default)
+    # form=grouped: {"type", "data": what its commands share, "product": {field: values}}, a
+    # command for every combination of the product's values (docs/api-client.md)
+    choices: list[dict[str, Any]] | None = None
     # commands too many to list: {"type", "text", "rule", "schema": a JSON Schema of the data;
     # "x-sum-at-most": {"fields", "value"} bounds the fields' sum}
     described: list[dict[str, Any]] = Field(default_factory=list)

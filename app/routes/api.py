@@ -9,14 +9,14 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
-from app import command_path
+from app import command_path, store
 from app.answers import Encoded, json_answer
 from app.command_path import Sending
 from app.config import Settings
@@ -68,10 +68,11 @@ from app.schemas import (
 )
 from app.security import GAME_ID, cookie_name, hash_token, sign
 from app.services import clock, computer
-from app.services.games import BadImport, GameService, SeatChanged
+from app.services.games import BadImport, GameLike, GameService, SeatChanged
 from app.store import StaleSequence
 from app.text import BadText, dump_json
 from app.visible import readable_events, viewer_of
+from engine.core import choices
 from engine.core.errors import NotInThisGame, RuleError
 from engine.core.events import Event
 from engine.games import get_rules
@@ -156,16 +157,20 @@ async def game_stream(request: Request, game_id: str, seq: Annotated[int, Query(
 
 
 @router.get("/games/{game_id}/legal", response_model=LegalOut, responses=READ)
-async def legal_commands(game_id: str, request: Request) -> Response:
+async def legal_commands(game_id: str, request: Request,
+                         form: Annotated[Literal["list", "grouped"], Query()] = "list") -> Response:
     """Whose decision it is, and your legal commands if it is yours (the same list the
     server judges commands by).  Where the choices are too many to list (Pacific Battles'
     air allocation: any split of the Reserve), `described` gives each such command as a JSON
-    Schema of its data, from the code that judges it: any command that fits is legal."""
+    Schema of its data, from the code that judges it: any command that fits is legal.
+    `form=grouped`: the same commands as `choices` instead of `commands`, those that differ
+    in one field only told once with that field's values (docs/api-client.md), so that no
+    answer of a whole game is over 20 KB (a set-up lists some 2,300 placements)."""
     # asked before every command: like the command route, one trip to a thread and one light query
-    return await run_in_threadpool(_legal_in_session, game_id, request)
+    return await run_in_threadpool(_legal_in_session, game_id, request, form == "grouped")
 
 
-def _legal_in_session(game_id: str, request: Request) -> Response:
+def _legal_in_session(game_id: str, request: Request, grouped: bool) -> Response:
     shared = request.app.state
     service = shared.games
     with shared.db.read_sessions() as session:
@@ -173,14 +178,26 @@ def _legal_in_session(game_id: str, request: Request) -> Response:
         state = service.state(session, game)
 
     def encode() -> Encoded:
-        p = get_rules(game.game).prompt(state)
-        mine = side is not None and side in p.acting  # every side that decides now (a secret allocation: both)
-        return Encoded(dump_json({"seq": game.seq, "prompt": {"side": p.side, "sides": list(p.acting), "kind": p.kind,
+        return Encoded(dump_json(legal_body(service, game, state, side, grouped)))
+    return json_answer(request, service.cache.memo(game.id, game.seq, ("legal.json", side, grouped), encode))
+
+
+def legal_body(service: GameService, game: GameLike, state: Any, side: str | None, grouped: bool) -> dict[str, Any]:
+    """``/legal``'s answer for ``side`` (``grouped``: its commands as choices)."""
+    rules = get_rules(game.game)
+    p = rules.prompt(state)
+    mine = side is not None and side in p.acting  # every side that decides now (a secret allocation: both)
+    body: dict[str, Any] = {"seq": game.seq, "prompt": {"side": p.side, "sides": list(p.acting), "kind": p.kind,
                                                         "rule": p.rule, "text": p.text if mine else p.waiting},
-                            "your_turn": mine,
-                            "commands": service.legal(game, state, side) if mine else [],
-                            "described": get_rules(game.game).described_commands(state, side) if mine else []}))
-    return json_answer(request, service.cache.memo(game.id, game.seq, ("legal.json", side), encode))
+                            "your_turn": mine}
+    legal = service.legal(game, state, side) if mine else []
+    if grouped:
+        body["commands"] = []
+        body["choices"] = service.cache.memo(game.id, game.seq, ("choices", side), lambda: choices.group(legal))
+    else:
+        body["commands"] = legal
+    body["described"] = rules.described_commands(state, side) if mine and side is not None else []
+    return body
 
 
 @router.get("/games/{game_id}/map", response_model=MapOut, responses={**READ, 304: {"description": "Not Modified"}})
@@ -408,7 +425,9 @@ class _ApiAnswer:
 
     def landed(self, request: Request, landed: Landed, sending: Sending) -> Response | None:
         assert sending.known is not None
-        return command_answer(readable_events(landed.done[0], *sending.known[1]), landed.done[1])
+        kind, side = sending.known[1]
+        return command_answer(readable_events(landed.done[0], kind, side), landed.done[1],
+                              _next(request, sending.game_id, kind, side, landed.done[1]))
 
     def in_thread(self, request: Request, sending: Sending) -> Response:
         state = request.app.state
@@ -422,7 +441,9 @@ class _ApiAnswer:
             done = service.submit_known(session, sending.game_id, known[0], known[1], command,
                                         sending.expected_seq, sending.decided)
             if done is not None:
-                return command_answer(readable_events(done[0], *known[1]), done[1])
+                kind, side = known[1]
+                return command_answer(readable_events(done[0], kind, side), done[1],
+                                      _next(request, sending.game_id, kind, side, done[1]))
         game, side = command_access(request, sending.game_id, session, service, settings, limits)
         if not sending.counted:
             limits.hit("commands", f"{game.id}:{side}")
@@ -437,16 +458,30 @@ class _ApiAnswer:
             raise HTTPException(403, str(exc)) from None
         except RuleError as exc:
             return rule_error(exc)
-        return command_answer(readable_events(events, game.game, side), seq)
+        return command_answer(readable_events(events, game.game, side), seq,
+                              _next(request, game.id, game.game, side, seq))
 
 
 API_ANSWER = _ApiAnswer()
 
 
-def command_answer(events: list[tuple[int, Event, str | None]], seq: int) -> Response:
+def command_answer(events: list[tuple[int, Event, str | None]], seq: int,
+                   then: dict[str, Any] | None = None) -> Response:
+    """The events a command wrote, as its sender may read them, and ``then``: what the
+    sender needs next (``/legal?form=grouped`` after the command), so that a client never
+    asks for it after its own move."""
     return Response(dump_json({"seq": seq, "events": [{"seq": n, "type": e.type, "side": e.side, "text": t,
-                                                       "data": _public(e.type, e.data)} for n, e, t in events]}),
+                                                       "data": _public(e.type, e.data)} for n, e, t in events],
+                               "next": then}),
                     media_type="application/json")
+
+
+def _next(request: Request, game_id: str, kind: str, side: str, seq: int) -> dict[str, Any] | None:
+    """``/legal?form=grouped`` for the sender after its command (None: the state after it
+    is no longer this worker's newest, e.g. the opponent moved at once; ask ``/legal``)."""
+    service: GameService = request.app.state.games
+    state = service.cache.get(game_id, seq)
+    return None if state is None else legal_body(service, store.GameHead(game_id, kind, seq), state, side, True)
 
 
 @router.get("/games/{game_id}/log", response_model=LogPage, responses=READ)

@@ -32,3 +32,4 @@ def test_the_documented_client_plays_a_whole_game_from_the_api_alone(database_ur
     assert outcome["result"] is not None, outcome  # the game ended
     assert outcome["result"]["winner"] in {"US", "IJ", "Allied", "Japanese", "draw"}
     assert outcome["moves"] > 100 and outcome["objectives"]
+    assert outcome["asked_after_own_move"] == 0  # one round trip a move: each answer held the next list

@@ -1,0 +1,105 @@
+"""A legal-command list told compactly: commands that differ only in some fields are one
+choice, each such field's values listed once (a set-up's 2,000 placements are some 40
+units, each with the hexes it may go to; the landings of a turn, all the units due by all
+the hexes they may land in).  Lossless: ``expand(group(commands))`` is the list again,
+command for command, so a client that reads the choices knows exactly what the full list
+would have told it."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+from engine.core.events import Command
+
+
+def group(commands: list[Command]) -> list[dict[str, Any]]:
+    """The list as choices: ``{"type", "data": the fields its commands share, "product":
+    {field: values}}``; the choice stands for a command for every combination of the
+    product's values (an empty product: the one command ``data``)."""
+    by_type: dict[str, list[Command]] = {}
+    for c in commands:
+        by_type.setdefault(c.type, []).append(c)
+    out: list[dict[str, Any]] = []
+    for kind, cmds in by_type.items():
+        out.extend(_merged(_grouped(kind, cmds)))
+    return out
+
+
+def expand(choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every command the choices stand for, as ``{"type", "data"}``."""
+    out = []
+    for ch in choices:
+        fields = list(ch["product"])
+        for combo in itertools.product(*(ch["product"][f] for f in fields)):
+            out.append({"type": ch["type"], "data": {**ch["data"], **dict(zip(fields, combo, strict=True))}})
+    return out
+
+
+def _key(value: Any) -> Any:
+    """A field's value as a dict key (strings and numbers as they are)."""
+    return value if isinstance(value, (str, int, float, bool, type(None))) else json.dumps(value, sort_keys=True)
+
+
+def _grouped(kind: str, cmds: list[Command]) -> list[dict[str, Any]]:
+    """One type's commands grouped by the field whose values, listed apart, make the
+    fewest choices (only fields every command of the type has)."""
+    single = [{"type": kind, "data": c.data, "product": {}} for c in cmds]
+    if len(cmds) == 1:
+        return single
+    shared = set(cmds[0].data)
+    for c in cmds[1:]:
+        shared &= set(c.data)
+    best: dict[Any, list[Command]] | None = None
+    best_field = ""
+    for f in sorted(shared):
+        groups: dict[Any, list[Command]] = {}
+        for c in cmds:
+            groups.setdefault(tuple((k, _key(v)) for k, v in sorted(c.data.items()) if k != f), []).append(c)
+        if best is None or len(groups) < len(best):
+            best, best_field = groups, f
+    if best is None or len(best) == len(cmds):  # nothing to share
+        return single
+    out = []
+    for members in best.values():
+        if len(members) == 1:
+            out.append({"type": kind, "data": members[0].data, "product": {}})
+        else:
+            common = {k: v for k, v in members[0].data.items() if k != best_field}
+            out.append({"type": kind, "data": common, "product": {best_field: [c.data[best_field] for c in members]}})
+    return out
+
+
+def _merged(choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Choices of one field alike in all but one shared field, with the same values, as one
+    choice of two fields (every unit due, by every hex any of them may land in)."""
+    ones = [ch for ch in choices if len(ch["product"]) == 1]
+    if len(ones) < 2:
+        return choices
+    best: dict[Any, list[dict[str, Any]]] | None = None
+    best_field = ""
+    for g in sorted({k for ch in ones for k in ch["data"]}):
+        groups: dict[Any, list[dict[str, Any]]] = {}
+        for ch in ones:
+            if g not in ch["data"]:
+                groups[("apart", id(ch))] = [ch]
+                continue
+            (f, values), = ch["product"].items()
+            rest = tuple((k, _key(v)) for k, v in sorted(ch["data"].items()) if k != g)
+            groups.setdefault((f, _key(values), rest), []).append(ch)
+        if best is None or len(groups) < len(best):
+            best, best_field = groups, g
+    if best is None or len(best) == len(ones):
+        return choices
+    merged: dict[int, dict[str, Any]] = {}  # the first member's place -> the merged choice
+    gone: set[int] = set()
+    for members in best.values():
+        if len(members) == 1:
+            continue
+        first = members[0]
+        common = {k: v for k, v in first["data"].items() if k != best_field}
+        merged[id(first)] = {"type": first["type"], "data": common,
+                             "product": {best_field: [m["data"][best_field] for m in members], **first["product"]}}
+        gone |= {id(m) for m in members[1:]}
+    return [merged.get(id(ch), ch) for ch in choices if id(ch) not in gone]

@@ -1,0 +1,63 @@
+"""A legal list told as choices (engine/core/choices.py) is the list itself, command for
+command, and small: over whole self-played games of both games, at every decision, for
+every side that decides, the choices expand to exactly the legal commands and their JSON
+is at most 20 KB (issue 38)."""
+
+from __future__ import annotations
+
+import json
+
+import orjson
+import pytest
+
+from engine.core.choices import expand, group
+from engine.core.events import Command
+from engine.games import get_rules
+from engine.selfplay import play_one
+
+LIMIT = 20_000
+
+
+def _key(c: dict) -> str:
+    return json.dumps(c, sort_keys=True)
+
+
+@pytest.mark.parametrize("game", ["first_blood", "pacific_battles"])
+def test_choices_are_the_legal_list_and_small_through_whole_games(game: str) -> None:
+    rules = get_rules(game)
+    record = play_one(game, seed=7, index=0, check_leaks=False)
+    assert record.error is None, record.error
+    state, checked, largest = rules.blank(), 0, 0
+    for event in record.events:
+        rules.apply(state, event)
+        prompt = rules.prompt(state)
+        if prompt.side is None:
+            continue
+        for side in prompt.acting:
+            legal = rules.legal_commands(state, side)
+            choices = group(legal)
+            listed = sorted(_key({"type": c.type, "data": c.data}) for c in legal)
+            assert sorted(_key(c) for c in expand(choices)) == listed, f"event {state.seq}, {side}"
+            largest = max(largest, len(orjson.dumps(choices)))
+            checked += 1
+    assert checked > 100
+    assert largest <= LIMIT, f"{largest} bytes of choices at the largest"
+
+
+def test_commands_that_differ_in_one_field_are_one_choice() -> None:
+    legal = [Command("place", {"unit": "A", "hex": h}) for h in ("0101", "0102", "0103")] + \
+            [Command("place", {"unit": "B", "hex": "0201"}), Command("end_phase", {})]
+    choices = group(legal)
+    assert choices == [{"type": "place", "data": {"unit": "A"}, "product": {"hex": ["0101", "0102", "0103"]}},
+                       {"type": "place", "data": {"unit": "B", "hex": "0201"}, "product": {}},
+                       {"type": "end_phase", "data": {}, "product": {}}]
+    assert expand(choices) == [{"type": c.type, "data": c.data} for c in legal]
+
+
+def test_units_with_the_same_places_are_one_choice_of_two_fields() -> None:
+    hexes = ["0101", "0102"]
+    legal = [Command("land", {"unit": u, "hex": h}) for u in ("A", "B", "C") for h in hexes] + \
+            [Command("land", {"unit": "D", "hex": "0909"})]
+    choices = group(legal)
+    assert choices[0] == {"type": "land", "data": {}, "product": {"unit": ["A", "B", "C"], "hex": hexes}}
+    assert sorted(map(_key, expand(choices))) == sorted(_key({"type": c.type, "data": c.data}) for c in legal)
