@@ -106,5 +106,7 @@ def shown_parts(raw: str) -> list[str] | None:
 
 
 def page_title(game: Game, rules: Any, state: Any) -> str:
-    """The tab's title: the game's own title or the game's name, and the turn."""
-    return f"{game.title or rules.title} \u00b7 {rules.headline(state).turn_name}"
+    """The tab's title: the game's own title or the game's name, the turn and the phase
+    (each answer brings it again: the tab is never a step behind)."""
+    head = rules.headline(state)
+    return " \u00b7 ".join(t for t in (game.title or rules.title, head.turn_name, head.phase) if t)

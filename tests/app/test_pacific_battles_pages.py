@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from app_support import ADMIN
+from app_support import ADMIN, bearer
 from fastapi.testclient import TestClient
 from pb_support import SET_UP, new_game, seat, seq_of
 
@@ -169,3 +169,31 @@ def test_a_select_button_clicked_before_the_script_is_ready_still_selects(client
     seat(client, g["id"], g["Japanese"])
     page = client.get(f"/games/{g['id']}", params={"seq": 0, "unit": SET_UP[0], "select": ""}).text
     assert 'selected-piece" aria-label' in page and SET_UP[0] in page.split('selected-piece" aria-label', 1)[1][:300]
+
+
+def test_both_sides_of_the_secret_allocation_are_told_it_is_their_move_in_the_tab(client: TestClient) -> None:
+    """4.1 1c: both allocate at once, so both tabs say "(Your move)", with the phase."""
+    g = new_game(client)
+    gid = g["id"]
+    for _ in range(200):
+        legal = {s: client.get(f"/api/games/{gid}/legal", headers=bearer(g[s])).json()
+                 for s in ("Japanese", "Allied")}
+        if all(v["your_turn"] for v in legal.values()):
+            break
+        side = next(s for s, v in legal.items() if v["your_turn"])
+        cmds = [c for c in legal[side]["commands"] if c["type"] != "undo"]
+        cmd = next((c for c in cmds if c["type"] in ("place", "land")), None) or \
+            next((c for c in cmds if c["type"] == "end_phase"), cmds[0])
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(g[side]),
+                        json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal[side]["seq"]})
+        assert r.status_code == 200, r.text
+    else:
+        raise AssertionError("no decision made by both sides at once")
+    phase = legal["Allied"]["prompt"]["kind"]
+    titles = {}
+    for side in ("Japanese", "Allied"):
+        seat(client, gid, g[side])
+        page = client.get(f"/games/{gid}").text
+        titles[side] = page.split("<title>")[1].split("</title>")[0]
+    assert all(t.startswith("(Your move) Pacific Battles") for t in titles.values()), (titles, phase)
+    assert titles["Japanese"] == titles["Allied"] and titles["Allied"].count("\u00b7") == 2  # game, turn, phase

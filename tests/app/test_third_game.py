@@ -100,7 +100,7 @@ def test_the_third_game_is_played_through_its_pages(third: TestClient) -> None:
     gid = g["id"]
     seat(third, gid, g["North"])
     page = third.get(f"/games/{gid}").text
-    assert "<title>(Your move) Sealed Bids \u00b7 lot 1</title>" in page and "Bid 10" in page
+    assert "<title>(Your move) Sealed Bids \u00b7 lot 1 \u00b7 bidding</title>" in page and "Bid 10" in page
     assert "Sealed Bids is a game for tests." in page  # its own footer
     seq = int(re.search(r'data-seq="(\d+)"', page).group(1))
     answer = third.post(f"/games/{gid}/command", data={"type": "bid", "data": json.dumps({"amount": 4}),
