@@ -12,6 +12,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
+from app.services.computer import levels_offered
 from app.static_files import static_url
 
 
@@ -51,14 +52,7 @@ def duration(seconds: float) -> str:
 TEMPLATES.env.globals["duration"] = duration
 
 
-def computer_levels(game: str) -> list[tuple[str, str]]:
-    """The levels the computer plays ``game`` at, for the forms that offer it."""
-    from app.services.computer import levels_offered  # (a page's helper: the service imports the engine's bots)
-
-    return levels_offered(game)
-
-
-TEMPLATES.env.globals["computer_levels"] = computer_levels
+TEMPLATES.env.globals["computer_levels"] = levels_offered  # the levels the computer plays a game at
 # templates change with a release, not while a server runs: no stat of each file per page
 TEMPLATES.env.auto_reload = False
 

@@ -275,36 +275,34 @@ def new_seat_link(request: Request, game: GameDep, seat: OptionalSeatDep, sessio
 @posts.post("/games/{game_id}/seat/email")
 def seat_email(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
                email: str = Form("", max_length=254)) -> Response:
-    if seat is None:
-        raise HTTPException(401, "only a player can set where their mails go: open your private link first")
-    try:
-        service.set_email(session, seat, check_email(email))
-    except BadText as exc:
-        raise HTTPException(422, str(exc)) from None
-    return RedirectResponse(f"/games/{game.id}", status_code=303)
+    return _seat_setting(game, seat, "set where their mails go",
+                         lambda s: service.set_email(session, s, check_email(email)))
 
 
 @posts.post("/games/{game_id}/seat/computer")
 def seat_computer(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep,
                   level: str = Form("", max_length=20)) -> Response:
     """Hand one's seat to the computer while away, or take it back (``level`` empty)."""
-    if seat is None:
-        raise HTTPException(401, "only a player can hand over their seat: open your private link first")
-    try:
-        computer.hand_over(session, request.app.state.notices, game, seat, level or None)
-    except ValueError as exc:
-        raise HTTPException(422, str(exc)) from None
-    return RedirectResponse(f"/games/{game.id}", status_code=303)
+    return _seat_setting(game, seat, "hand over their seat",
+                         lambda s: computer.hand_over(session, request.app.state.notices, game, s, level or None))
 
 
 @posts.post("/games/{game_id}/seat/webhook")
 def seat_webhook(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep,
                  service: ServiceDep, url: str = Form("", max_length=254)) -> Response:
+    allow_private = request.app.state.settings.webhook_allow_private
+    return _seat_setting(game, seat, "set where their notices go",
+                         lambda s: service.set_webhook(session, s, url, allow_private))
+
+
+def _seat_setting(game: Game, seat: Seat | None, what: str, act: Callable[[Seat], None]) -> Response:
+    """A player's own setting, then back to the board: a visitor without a seat is told
+    to open their private link (401), bad input is refused with its reason (422)."""
     if seat is None:
-        raise HTTPException(401, "only a player can set where their notices go: open your private link first")
+        raise HTTPException(401, f"only a player can {what}: open your private link first")
     try:
-        service.set_webhook(session, seat, url, request.app.state.settings.webhook_allow_private)
-    except BadText as exc:
+        act(seat)
+    except ValueError as exc:  # BadText too
         raise HTTPException(422, str(exc)) from None
     return RedirectResponse(f"/games/{game.id}", status_code=303)
 
