@@ -234,10 +234,10 @@ def recon_targets(state: PBState, side: str) -> list[str]:
     on_map = set(b.terrain) | b.sea
     out: set[str] = set()
     for t in q.enemy_hexes(state, side) - state.examined[side]:
-        near = {t, *b.neighbours(t)}
+        near = {t, *neighbor_ids(t)}  # sea hexes too: a flight over the sea off a beach sees it
         out |= near
         if t in b.terrain and terrain.TERRAIN[b.terrain[t]].open_to_recon:  # seen from two hexes away
-            out.update(n for h in near for n in b.neighbours(h))
+            out.update(n for h in near for n in neighbor_ids(h))
     return sorted(out & on_map)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine.core.errors import IllegalCommandError
 from engine.core.events import Event
-from engine.core.hexes import distance_between
+from engine.core.hexes import distance_between, neighbor_ids
 from engine.core.visibility import for_viewer
 from engine.games.pacific_battles import tables
 from engine.games.pacific_battles.movement import Piece
@@ -438,6 +438,19 @@ def test_16_7_air_recon_may_fly_over_an_empty_hex_and_examines_the_stacks_next_t
     play(s, "recon", "Allied", hex=between)
     stacks = {st["hex"]: st["units"] for st in RULES.view(s, "Allied")["stacks"]}
     assert [u["unit"] for u in stacks[HF]] == ["124 Inf"] and [u["unit"] for u in stacks[other_stack]] == ["4 Inf"]
+
+
+def test_16_7_air_recon_may_fly_over_the_sea_next_to_a_stack_on_the_coast() -> None:
+    """16.7 "any hex(es) on the map": an all-sea hex next to a stack on the beach is one."""
+    beach = next(h for h in sorted(B.coastal) if distance_between(h, LUNGA) >= 3)
+    sea = sorted(n for n in neighbor_ids(beach) if n in B.sea)
+    s = position({"4 Inf": ("4 Inf", beach), "1 Mar": ("1 Mar", LUNGA)},
+                 phase="initial_first_movement", air={"Allied": {"missions": {"recon": 1}}})
+    targets = {c["hex"] for c in datas(s, "Allied", "recon")}
+    assert sea and set(sea) <= targets
+    play(s, "recon", "Allied", hex=sea[0])
+    stacks = {st["hex"]: st["units"] for st in RULES.view(s, "Allied")["stacks"]}
+    assert [u["unit"] for u in stacks[beach]] == ["4 Inf"]
 
 
 def test_16_7_no_recon_without_a_point_on_the_recon_mission() -> None:
