@@ -363,6 +363,8 @@ class GameService:
         the snapshot if it is old enough; the cache of current states is left alone."""
         rules = get_rules(game.game)
         snap = store.load_snapshot(session, game.id)
+        if snap is not None and snap[1].get("format", 1) != rules.state_format:
+            snap = None  # saved by an older version (a disposable cache): replayed from the log
         if snap is not None and snap[0] <= seq:
             state, events = rules.state_from_json(snap[1]), store.load_events(session, game.id, after=snap[0] - 1)
         else:

@@ -159,6 +159,11 @@ class RulesBase(Generic[S]):
         phase = str(getattr(state, "phase", "") or "")
         return Headline(turn if isinstance(turn, int) else 0, f"turn {turn}", phase.replace("_", " "))
 
+    # The version of ``state_to_json``'s form: a server drops a snapshot of another one (a
+    # state read back must decide exactly as the replayed one).  A state's JSON without a
+    # "format" is of format 1.
+    state_format = 1
+
     # The log's chapters, the same words in every game: the event that opens a turn (its
     # log line is the turn's heading) and the one that opens a phase (``phase_title``).
     turn_event = "turn_started"

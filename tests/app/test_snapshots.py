@@ -228,3 +228,35 @@ def test_storing_a_snapshot_reads_no_snapshot(client: TestClient, game: dict[str
     writes = [s for s in seen if "snapshots" in s]
     assert writes and all(s.startswith("INSERT INTO snapshots") for s in writes), writes
     assert snapshot(client, gid)[0] > first_seq
+
+
+def test_a_snapshot_of_an_older_state_format_is_dropped_for_the_log(client: TestClient) -> None:
+    """A Pacific Battles snapshot of format 1 held its pieces sorted by id, and a state read
+    back from it decided unlike the replayed one: such a snapshot is not used."""
+    from pb_support import new_game as pb_game
+
+    from engine.games.pacific_battles.rules import RULES as PB
+
+    g = pb_game(client)
+    gid = g["id"]
+    for _ in range(3):  # the Japanese set-up: three pieces, in the order they were placed
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(g["Japanese"])).json()
+        place = [c for c in legal["commands"] if c["type"] == "place"][-1]
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(g["Japanese"]),
+                        json={"type": "place", "data": place["data"], "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+    events = stored_events(client, gid)
+    replayed = replay(PB, events)
+    old = PB.state_to_json(replayed)
+    old.pop("format")
+    old["pieces"] = {k: v for k, *v in sorted(old["pieces"])}  # format 1: sorted by id
+    old["off"] = {k: v for k, *v in sorted(old["off"])}
+    assert list(old["pieces"]) != [k for k, *_ in PB.state_to_json(replayed)["pieces"]]  # the order differs
+    with client.app.state.db.sessions() as s:
+        store.save_snapshot(s, gid, len(events), old)
+        s.commit()
+    service = client.app.state.games
+    service.cache = type(service.cache)()  # nothing in memory: the state comes from the database
+    with client.app.state.db.sessions() as s:
+        state = service.state(s, service.get(s, gid))
+    assert list(state.pieces) == list(replayed.pieces)  # the replay's order, not the snapshot's

@@ -40,7 +40,7 @@ from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles import sequence as seq
 from engine.games.pacific_battles import view as pb_view
 from engine.games.pacific_battles.movement import SUPPLY
-from engine.games.pacific_battles.state import MISSIONS, SIDES, PBState
+from engine.games.pacific_battles.state import MISSIONS, SIDES, STATE_FORMAT, PBState
 
 SCENARIOS = {name: spec["title"] for name, spec in q.forces().scenarios.items()}
 OPTIONS = {
@@ -359,6 +359,7 @@ class PacificBattles(RulesBase[PBState]):
             return {}
         return {h: {"cost": float(c), "path": [], "stops": False} for h, c in impulse.moves(state, unit).items()}
 
+    state_format = STATE_FORMAT
     turn_event = "turn_began"
     phase_event = "phase_began"
 

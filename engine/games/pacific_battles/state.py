@@ -18,6 +18,9 @@ from engine.core.undo import Trail
 from engine.games.pacific_battles.movement import Piece
 
 SIDES = ("Allied", "Japanese")
+# the state's JSON: 2 keeps the pieces in the order they came into play (1 sorted them by id,
+# and a state read back then decided unlike the replayed one; a server drops such snapshots)
+STATE_FORMAT = 2
 BOXES = ("track", "base", "replace", "dead", "evacuated")  # where an off-map piece is
 MISSIONS = ("superiority", "interdiction", "recon", "strike")
 
@@ -161,13 +164,16 @@ class PBState:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "format": STATE_FORMAT,
             "seq": self.seq, "secret": self.secret, "result": self.result, "scenario": self.scenario,
             "options": self.options, "last_turn": self.last_turn, "turn": self.turn, "phase": self.phase,
             "first": self.first, "vp": self.vp, "command": self.command,
             "pool": self.pool, "hand": self.hand, "expiring": self.expiring, "in_effect": self.in_effect,
             "removed": self.removed, "draws": self.draws, "reserved": self.reserved, "bought": self.bought,
-            "pieces": {k: [p.unit, p.side, p.hex, p.suppressed] for k, p in sorted(self.pieces.items())},
-            "off": {k: [o.unit, o.side, o.box, o.due, o.safe] for k, o in sorted(self.off.items())},
+            # in the order they came into play, as a replay has them: the rules list and decide
+            # in that order, so a state read back must iterate as the replayed one does
+            "pieces": [[k, p.unit, p.side, p.hex, p.suppressed] for k, p in self.pieces.items()],
+            "off": [[k, o.unit, o.side, o.box, o.due, o.safe] for k, o in self.off.items()],
             "counter": self.counter, "mix": sorted(self.mix), "fortified": sorted(self.fortified),
             "active": sorted(self.active), "activated_now": sorted(self.activated_now),
             "refit_credit": self.refit_credit, "repaired_on_field": self.repaired_on_field,
@@ -198,8 +204,12 @@ class PBState:
         for name in ("pool", "hand", "expiring", "in_effect", "removed", "reserved"):
             setattr(s, name, {k: list(v) for k, v in o[name].items()})
         s.bought = dict(o["bought"])
-        s.pieces = {k: Piece(k, u, side, h, sup) for k, (u, side, h, sup) in o["pieces"].items()}
-        s.off = {k: Off(k, u, side, box, due, safe) for k, (u, side, box, due, safe) in o["off"].items()}
+        pieces, off = o["pieces"], o["off"]
+        if isinstance(pieces, dict):  # format 1 (a rewind's state in an older log): sorted by id
+            pieces = [[k, *v] for k, v in pieces.items()]
+            off = [[k, *v] for k, v in off.items()]
+        s.pieces = {k: Piece(k, u, side, h, sup) for k, u, side, h, sup in pieces}
+        s.off = {k: Off(k, u, side, box, due, safe) for k, u, side, box, due, safe in off}
         s.mix, s.fortified = list(o["mix"]), set(o["fortified"])
         s.active, s.activated_now = set(o["active"]), set(o["activated_now"])
         s.refit_credit = dict(o["refit_credit"])
