@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -197,6 +198,17 @@ def refused(html: str) -> bool:
     return 'role="alert"' in html.replace(NET_ERROR, "")
 
 
+def verify(client: httpx.Client, base: str, stages: list[Stage], admin: tuple[str, str]) -> list[str]:
+    """Each copy played on, replayed by the server (``POST /api/admin/games/{id}/verify``): the failures."""
+    bad = []
+    for s in stages:
+        for c in s.copies["json"] + s.copies["browser"]:
+            r = client.post(f"{base}/api/admin/games/{c.pos.id}/verify", auth=admin)
+            if r.status_code != 200 or r.json().get("ok") is not True:
+                bad.append(f"{TITLES[s.game]} cut at {c.pos.start_events}: {r.status_code} {r.text[:400]}")
+    return bad
+
+
 # --- report ----------------------------------------------------------------------------
 def fmt(x: float, digits: int = 2) -> str:
     return "-" if math.isnan(x) else f"{x:.{digits}f}"
@@ -287,6 +299,7 @@ def main() -> int:
     cuts = [int(x) for x in args.stages.split(",") if x.strip()]
 
     started = time.perf_counter()
+    load0 = os.getloadavg()
     t = time.perf_counter()
     played = {g: [play_whole(g, i) for i in range(args.positions)] for g in games}
     print(f"played {sum(map(len, played.values()))} whole games in the engine in {time.perf_counter() - t:.1f} s "
@@ -332,8 +345,14 @@ def main() -> int:
                         if sent is not None:
                             time_command(client, base, cb, "browser", s)
             print(f"timed in {time.perf_counter() - t:.1f} s", flush=True)
+            unverified = verify(client, base, stages, admin)
     report(stages, bare, bare_fails)
-    print(f"\n({time.perf_counter() - started:.1f} s in all)")
+    copies = sum(len(s.copies["json"]) * 2 for s in stages)
+    print(f"\nverified by replay (admin verify) after the run: {copies - len(unverified)}/{copies} positions played on")
+    for line in unverified[:6]:
+        print(f"  not verified: {line}")
+    print(f"\n({time.perf_counter() - started:.1f} s in all; the machine's load average at the start "
+          f"{load0[0]:.1f}, at the end {os.getloadavg()[0]:.1f}, on {os.cpu_count()} cores)")
     return 0
 
 

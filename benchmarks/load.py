@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import os
 import random
 import re
 import ssl
@@ -304,6 +305,7 @@ async def run(args: argparse.Namespace, workers: int) -> RunResult:
                        for g in games for side in g["seats"]][: args.players]
             rec = Record()
             cpu0 = time.process_time()
+            load0 = os.getloadavg()[0]
             start = time.monotonic()
             deadline = start + args.duration
             arrivals = [start + rng.uniform(0, args.arrival) for _ in players]
@@ -313,6 +315,8 @@ async def run(args: argparse.Namespace, workers: int) -> RunResult:
             await lag
             seconds = rec.last_end - start
             cpu = time.process_time() - cpu0
+            print(f"the machine's load average: {load0:.1f} when the burst began, {os.getloadavg()[0]:.1f} at its end "
+                  f"({os.cpu_count()} cores)")
             alive = server.running
             verified, bad = await verify_all(server.url, games) if alive else (0, ["the server died"])
             stderr = server.stderr_text()
