@@ -1,29 +1,38 @@
-"""Client-side latency of one player action, against a bare database write as the floor.
+"""Client-side latency of one player action at positions spread over whole games of
+First Blood and of Pacific Battles, against a bare database write as the floor.
 
-    python benchmarks/action_latency.py [--requests 300] [--warmup 20] [--games 10]
+    python benchmarks/action_latency.py            # 5 stages x 3 positions x 10 commands, each game (~2-4 min)
+    python benchmarks/action_latency.py --quick    # 3 stages x 1 position x 5 commands (~1 min)
+    python benchmarks/action_latency.py --stages 30,300,700 --positions 2 --commands 8
 
 Creates a fresh PostgreSQL database (127.0.0.1:5432, user postgres, trust auth),
 starts the project's server (one worker) and, as a second process, the bare app of
 ``benchmarks/bare_app.py`` (one INSERT + COMMIT through SQLAlchemy, the server's pool
-settings) on the same database.  Then, interleaved in one run (bare, JSON, browser,
-bare, ...) over one keep-alive httpx client, it times:
+settings) on the same database.
 
-- **bare write**: ``POST /bare`` with a JSON command's body, which it writes.  (It was
-  sent no body until the client's way of sending one showed: httpx writes a body after
-  the headers, and the server waits 0.5-0.7 ms for it, which the commands paid and a
-  bodiless floor did not.  Browsers send a small form in the headers' packet.);
+The positions (``benchmarks/positions.py``): ``--positions`` whole random games of
+each game are played by the engine in this process and each is cut after
+``--stages`` events (set-up to last turn) and imported by an admin, twice: one copy
+for the JSON API, one for the board.  From each position both copies are sent the
+same ``--commands`` commands (the self-play chooser on ``/legal``'s list, same seed:
+the same command in the same position, the same dice).  Then, interleaved in one run
+(bare, JSON, browser, bare, ...) over one keep-alive httpx client, it times:
+
+- **bare write**: ``POST /bare`` with a JSON command's body, which it writes (httpx
+  sends a body after the headers, and the server waits for it; a floor sent no body
+  would not be the least a command must do);
 - **JSON command**: ``POST /api/games/{id}/commands`` (the ``/legal`` fetch before it is not timed);
-- **browser post**: the board's form post ``POST /games/{id}/command`` with the seat
-  cookie and, as the page's script sends, the digests of the map parts the page shows
-  (each side's page is kept as its answers patch it), timed until the whole HTML
-  answer is read.
+- **browser post**: the board's form post ``POST /games/{id}/command`` as the page
+  sends it (fields type, data, seq, select, parts; the seat cookie, an ``Origin``
+  header; ``parts``: the digests of the map parts the page shows, each side's page
+  kept as its answers patch it), timed until the whole HTML answer is read; its size;
+- **board page**: ``GET /games/{id}`` with the seat cookie (had by ``POST
+  /games/{id}/seat`` with the secret, as the page does), each side of each position,
+  before its commands: its size.
 
-The JSON and the browser commands go to two pools of equally many games driven by
-the same deterministic choice (place first, else end the phase, else the first
-legal command), so the n-th timed command of each is the same kind of command in
-the same kind of position.  Prints p50/p99 of each, their ratios to the bare write,
-and PASS/MISS for the goals; exits 0 whatever the numbers (a benchmark, not a test).
-The database is dropped at the end.
+Prints, for each game apart, a table by stage and the game's totals with ratios to the
+bare write measured in the same run, then PASS/MISS against the goals.  Exits 0
+whatever the numbers (a benchmark, not a test).  The database is dropped at the end.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -41,49 +51,47 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
 from live_server import (  # noqa: E402
+    ADMIN_USER,
     LiveServer,
     fresh_postgres_database,
-    invitation_token,
     map_parts,
     server_env,
     shown_digests,
-    simple_pick,
 )
+from positions import GAMES, TITLES, Position, export_at, import_position, pick, play_whole  # noqa: E402
 
-GOALS = [  # (label, kind, percentile, max ratio to the bare write)
-    ("JSON command p50 <= 1.5x bare", "json", 50, 1.5),
-    ("JSON command p99 <= 2x bare", "json", 99, 2.0),
-    ("browser post p50 <= 2x bare", "browser", 50, 2.0),
-]
+from engine.selfplay import Chooser  # noqa: E402
+
+ADMIN_PASSWORD = "latency-admin-password"
 KINDS = {"bare": "bare write", "json": "JSON command", "browser": "browser post"}
+# what the bare write is sent: a command's body, of a command's size (a placement)
+BARE_BODY = {"type": "place", "data": {"unit": "us-1-1", "to": "0709"}, "expected_seq": 12}
 
 
 @dataclass
-class Game:
-    id: str
-    tokens: dict[str, str]
-    cookies: dict[str, str]  # side -> signed seat cookie value
-    pages: dict[str, dict[str, str]] = field(default_factory=dict)  # side -> the map parts its page shows
-    last_seq: int = -1  # the expected_seq of the last command posted to it
+class Copy:
+    """One imported copy of a position, and the chooser that drives it."""
+
+    pos: Position
+    rng: Chooser
+    acting: str = ""
+    done: str = ""  # why no more commands are sent to it ("" while it plays)
 
 
 @dataclass
-class Pool:
-    games: list[Game]
-    turn: int = 0
-
-    def next(self) -> Game:
-        game = self.games[self.turn % len(self.games)]
-        self.turn += 1
-        return game
-
-
-@dataclass
-class Results:
-    times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
-    failures: dict[str, list[str]] = field(default_factory=lambda: {k: [] for k in KINDS})
+class Stage:
+    game: str
+    events: int  # the wanted cut (each position is cut at or before it)
+    copies: dict[str, list[Copy]] = field(default_factory=lambda: {"json": [], "browser": []})
+    times: dict[str, list[float]] = field(default_factory=lambda: {"json": [], "browser": []})
+    answer_bytes: list[int] = field(default_factory=list)
+    page_bytes: list[int] = field(default_factory=list)
+    page_ms: list[float] = field(default_factory=list)
+    failures: dict[str, list[str]] = field(default_factory=lambda: {"json": [], "browser": []})
+    types: dict[str, int] = field(default_factory=dict)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -94,133 +102,257 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
-def new_game(client: httpx.Client, base: str) -> Game:
-    client.cookies.clear()
-    r = client.post(f"{base}/api/games", json={"side": "US", "name": "bench US"})
+def page(client: httpx.Client, base: str, pos: Position, side: str, stage: Stage | None) -> None:
+    """The side's board page as its browser first draws it (with the seat cookie)."""
+    t = time.perf_counter()
+    r = client.get(f"{base}/games/{pos.id}", headers={"Cookie": f"seat_{pos.id}={pos.cookies[side]}"})
+    ms = (time.perf_counter() - t) * 1000
     r.raise_for_status()
-    body = r.json()
-    gid = body["game_id"]
-    us_cookie = r.cookies[f"seat_{gid}"]
-    r2 = client.post(f"{base}/api/games/{gid}/join", json={"token": invitation_token(body["invite_url"]),
-                                                           "name": "bench IJ"})
-    r2.raise_for_status()
-    ij_cookie = r2.cookies[f"seat_{gid}"]
-    client.cookies.clear()  # every request below names its seat itself
-    game = Game(gid, {"US": body["token"], "IJ": r2.json()["token"]}, {"US": us_cookie, "IJ": ij_cookie})
-    for side, cookie in game.cookies.items():  # each side's page, as its browser first draws it
-        page = client.get(f"{base}/games/{gid}", headers={"Cookie": f"seat_{gid}={cookie}"})
-        page.raise_for_status()
-        game.pages[side] = map_parts(page.text)
-    return game
+    pos.pages[side] = map_parts(r.text)
+    if stage is not None:
+        stage.page_bytes.append(len(r.content))
+        stage.page_ms.append(ms)
 
 
-def next_command(client: httpx.Client, base: str, game: Game) -> tuple[str, dict[str, Any], int] | None:
-    """Untimed: the acting side, a legal command for it and the expected seq (None: game over)."""
-    legal = client.get(f"{base}/api/games/{game.id}/legal", headers={"Authorization": f"Bearer {game.tokens['US']}"})
-    legal.raise_for_status()
-    side = legal.json()["prompt"]["side"]
-    if side is None:
-        return None
-    if side != "US":
-        legal = client.get(f"{base}/api/games/{game.id}/legal",
-                           headers={"Authorization": f"Bearer {game.tokens[side]}"})
-        legal.raise_for_status()
-    body = legal.json()
-    return side, simple_pick(body["commands"]), body["seq"]
+def next_command(client: httpx.Client, base: str, c: Copy) -> tuple[str, dict[str, Any], int] | None:
+    """Untimed: the acting side, the chooser's command for it and the expected seq (None: none)."""
+    sides = [c.acting] if c.acting else []
+    sides += [s for s in c.pos.tokens if s not in sides]
+    for side in sides:
+        r = client.get(f"{base}/api/games/{c.pos.id}/legal",
+                       headers={"Authorization": f"Bearer {c.pos.tokens[side]}"})
+        r.raise_for_status()
+        legal = r.json()
+        if legal["prompt"]["side"] is None:
+            c.done = "the game is over"
+            return None
+        if legal["your_turn"]:
+            cmd = pick(legal, c.rng)
+            if cmd is None:
+                c.done = f"nothing listed at {legal['seq']} ({legal['prompt']['kind']})"
+                return None
+            c.acting = side
+            return side, cmd, legal["seq"]
+    c.done = "nobody's turn"
+    return None
 
 
-# what the bare write is sent: a command's body, of a command's size (a placement)
-BARE_BODY = {"type": "place", "data": {"unit": "us-1-1", "to": "0709"}, "expected_seq": 12}
-
-
-def time_bare(client: httpx.Client, bare_url: str, res: Results, record: bool) -> None:
+def time_bare(client: httpx.Client, bare_url: str, bare: list[float], fails: list[str], record: bool) -> None:
     t = time.perf_counter()
     r = client.post(f"{bare_url}/bare", json=BARE_BODY)
     ms = (time.perf_counter() - t) * 1000
     if r.status_code != 200:
-        res.failures["bare"].append(f"{r.status_code} {r.text[:200]}")
+        fails.append(f"{r.status_code} {r.text[:200]}")
     elif record:
-        res.times["bare"].append(ms)
+        bare.append(ms)
 
 
-def time_command(client: httpx.Client, base: str, pool: Pool, kind: str, res: Results, record: bool) -> None:
-    game = pool.next()
-    nxt = next_command(client, base, game)
-    if nxt is None:  # that game is over: replace it and go on
-        pool.games[(pool.turn - 1) % len(pool.games)] = game = new_game(client, base)
-        nxt = next_command(client, base, game)
-        assert nxt is not None
+def time_command(client: httpx.Client, base: str, c: Copy, kind: str, stage: Stage | None) -> str | None:
+    """One command to the copy, timed into ``stage`` (None: warm-up); its type (None: not sent)."""
+    if c.done:
+        return None
+    nxt = next_command(client, base, c)
+    if nxt is None:
+        return None
     side, cmd, seq = nxt
-    if seq <= game.last_seq:
-        res.failures[kind].append(f"game {game.id}: the previous command (at seq {game.last_seq}) took no effect")
-    game.last_seq = seq
+    pos = c.pos
+    if seq <= pos.last_seq and stage is not None:
+        stage.failures[kind].append(f"game {pos.id}: the previous command (at seq {pos.last_seq}) took no effect")
+    pos.last_seq = seq
     if kind == "json":
         t = time.perf_counter()
-        r = client.post(f"{base}/api/games/{game.id}/commands",
-                        headers={"Authorization": f"Bearer {game.tokens[side]}"},
+        r = client.post(f"{base}/api/games/{pos.id}/commands", headers={"Authorization": f"Bearer {pos.tokens[side]}"},
                         json={"type": cmd["type"], "data": cmd["data"], "expected_seq": seq})
         ms = (time.perf_counter() - t) * 1000
         ok = r.status_code == 200
     else:
         t = time.perf_counter()
-        r = client.post(f"{base}/games/{game.id}/command",
+        r = client.post(f"{base}/games/{pos.id}/command",
                         data={"type": cmd["type"], "data": json.dumps(cmd["data"]), "seq": str(seq), "select": "",
-                              "parts": shown_digests(game.pages[side])},
-                        headers={"Cookie": f"seat_{game.id}={game.cookies[side]}", "Origin": base,
+                              "parts": shown_digests(pos.pages.get(side, {}))},
+                        headers={"Cookie": f"seat_{pos.id}={pos.cookies[side]}", "Origin": base,
                                  "Sec-Fetch-Site": "same-origin"})
         _ = r.text  # the whole body has been read by now; decoding it is what a browser does too
         ms = (time.perf_counter() - t) * 1000
-        ok = r.status_code == 200 and 'role="alert"' not in r.text
-        game.pages[side] |= map_parts(r.text)  # what the browser's htmx swaps in
+        ok = r.status_code == 200 and not refused(r.text)
+        pos.pages[side] = pos.pages.get(side, {}) | map_parts(r.text)  # what the browser's htmx swaps in
+        if ok and stage is not None:
+            stage.answer_bytes.append(len(r.content))
+    if stage is None:
+        return cmd["type"]
     if not ok:
-        res.failures[kind].append(f"{r.status_code} {cmd['type']}: {r.text[:300]}")
-    elif record:
-        res.times[kind].append(ms)
+        stage.failures[kind].append(f"{r.status_code} {cmd['type']} at {seq}: {r.text[:300]}")
+        c.done = "refused"
+    else:
+        stage.times[kind].append(ms)
+        if kind == "json":
+            stage.types[cmd["type"]] = stage.types.get(cmd["type"], 0) + 1
+    return cmd["type"]
 
 
-def report(res: Results, requests: int) -> None:
-    bare50, bare99 = percentile(res.times["bare"], 50), percentile(res.times["bare"], 99)
-    print(f"\n{'':14} {'n':>5} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'p50/bare':>9} {'p99/bare':>9}")
-    for kind, label in KINDS.items():
-        xs = res.times[kind]
-        p50, p99 = percentile(xs, 50), percentile(xs, 99)
-        print(f"{label:14} {len(xs):>5} {p50:>8.2f} {p99:>8.2f} {max(xs, default=math.nan):>8.2f} "
-              f"{p50 / bare50:>8.2f}x {p99 / bare99:>8.2f}x")
-    for kind, label in KINDS.items():
-        fails = res.failures[kind]
-        if fails:
-            print(f"{label}: {len(fails)} failed of {requests} (left out of the times); first: {fails[0]}")
-    print("\ngoals:")
-    for label, kind, p, limit in GOALS:
-        ratio = percentile(res.times[kind], p) / (bare50 if p == 50 else bare99)
-        verdict = "PASS" if ratio <= limit and not res.failures[kind] else "MISS"
-        print(f"  {label:32} {ratio:6.2f}x  {verdict}")
+NET_ERROR = '<p id="net-error" class="error" role="alert" hidden></p>'  # in every Pacific Battles answer
 
 
+def refused(html: str) -> bool:
+    """Whether a board's answer shows an error (the empty, hidden network-error line aside)."""
+    return 'role="alert"' in html.replace(NET_ERROR, "")
+
+
+def verify(client: httpx.Client, base: str, stages: list[Stage], admin: tuple[str, str]) -> list[str]:
+    """Each copy played on, replayed by the server (``POST /api/admin/games/{id}/verify``): the failures."""
+    bad = []
+    for s in stages:
+        for c in s.copies["json"] + s.copies["browser"]:
+            r = client.post(f"{base}/api/admin/games/{c.pos.id}/verify", auth=admin)
+            if r.status_code != 200 or r.json().get("ok") is not True:
+                bad.append(f"{TITLES[s.game]} cut at {c.pos.start_events}: {r.status_code} {r.text[:400]}")
+    return bad
+
+
+# --- report ----------------------------------------------------------------------------
+def fmt(x: float, digits: int = 2) -> str:
+    return "-" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def kb(x: float) -> str:
+    return "-" if math.isnan(x) else f"{x / 1024:.1f}"
+
+
+def report(stages: list[Stage], bare: list[float], bare_fails: list[str]) -> None:
+    b50, b99 = percentile(bare, 50), percentile(bare, 99)
+    print(f"\nfloor: bare write n={len(bare)} p50 {b50:.2f} ms, p99 {b99:.2f} ms, "
+          f"max {max(bare, default=math.nan):.2f} ms"
+          + (f"; {len(bare_fails)} failed, first: {bare_fails[0]}" if bare_fails else ""))
+    head = (f"{'stage':>10} {'n':>4} {'JSON p50':>9} {'p99':>7} {'x bare':>12} {'brw p50':>8} {'p99':>7} "
+            f"{'x bare':>6} {'ans KB p50':>10} {'page KB p50/max':>16} {'page ms':>8}")
+    for game in GAMES:
+        mine = [s for s in stages if s.game == game]
+        if not mine:
+            continue
+        print(f"\n== {TITLES[game]} ==  (ms; n: commands of each kind (under 100, p99 is the largest); "
+              "x bare: p50/p50, p99/p99;\n   page: the board page of each side of each position)")
+        print(head)
+        rows = [(f"{s.events}", s) for s in mine]
+        whole = Stage(game, -1)
+        for s in mine:
+            for k in ("json", "browser"):
+                whole.times[k] += s.times[k]
+                whole.failures[k] += s.failures[k]
+            whole.answer_bytes += s.answer_bytes
+            whole.page_bytes += s.page_bytes
+            whole.page_ms += s.page_ms
+        for label, s in [*rows, ("all", whole)]:
+            j, w = s.times["json"], s.times["browser"]
+            j50, j99, w50, w99 = percentile(j, 50), percentile(j, 99), percentile(w, 50), percentile(w, 99)
+            print(f"{label:>10} {len(j):>4} {fmt(j50):>9} {fmt(j99):>7} {fmt(j50 / b50):>5}/{fmt(j99 / b99):<6} "
+                  f"{fmt(w50):>8} {fmt(w99):>7} {fmt(w50 / b50):>6} {kb(percentile(s.answer_bytes, 50)):>10} "
+                  f"{kb(percentile(s.page_bytes, 50)):>8}/{kb(max(s.page_bytes, default=math.nan)):<7} "
+                  f"{fmt(percentile(s.page_ms, 50), 1):>8}")
+        starts = ", ".join(f"{s.events}: " + "/".join(str(c.pos.start_events) for c in s.copies["json"])
+                           for s in mine)
+        print(f"positions' events (wanted: cut at): {starts}")
+        types: dict[str, int] = {}
+        for s in mine:
+            for t, n in s.types.items():
+                types[t] = types.get(t, 0) + n
+        print("commands timed: " + ", ".join(f"{t} {n}" for t, n in sorted(types.items(), key=lambda x: -x[1])))
+        for s in mine:
+            for c in s.copies["json"]:
+                if c.done and c.done != "refused":
+                    print(f"  stage {s.events}: a position stopped early: {c.done}")
+        for k in ("json", "browser"):
+            if whole.failures[k]:
+                print(f"  {KINDS[k]}: {len(whole.failures[k])} failed (left out of the times); "
+                      f"first: {whole.failures[k][0]}")
+        goals(whole, b50, b99)
+
+
+def goals(s: Stage, b50: float, b99: float) -> None:
+    j, w = s.times["json"], s.times["browser"]
+    rows = [
+        ("JSON command p50 <= 1.5x bare", percentile(j, 50) / b50, 1.5, "x", not s.failures["json"]),
+        ("JSON command p99 <= 2x bare", percentile(j, 99) / b99, 2.0, "x", not s.failures["json"]),
+        ("browser post p50 <= 2x bare", percentile(w, 50) / b50, 2.0, "x", not s.failures["browser"]),
+        ("browser answer p50 <= 30 KB", percentile(s.answer_bytes, 50) / 1024, 30.0, " KB", True),
+        ("board page <= 100 KB (largest)", max(s.page_bytes, default=math.nan) / 1024, 100.0, " KB", True),
+    ]
+    print("goals:")
+    for label, value, limit, unit, clean in rows:
+        verdict = "PASS" if value <= limit and clean else "MISS"
+        print(f"  {label:32} {value:8.2f}{unit:3} {verdict}")
+
+
+# --- run ---------------------------------------------------------------------------------
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--requests", type=int, default=300, help="timed requests of each kind")
-    ap.add_argument("--warmup", type=int, default=20, help="untimed rounds first")
-    ap.add_argument("--games", type=int, default=10, help="games in each of the two command pools")
+    ap.add_argument("--stages", default="30,150,300,500,700", help="events at which the positions are cut")
+    ap.add_argument("--positions", type=int, default=3, help="positions (whole games cut) per stage and game")
+    ap.add_argument("--commands", type=int, default=10, help="timed commands per position and kind")
+    ap.add_argument("--warmup", type=int, default=10, help="untimed rounds first (on positions of their own)")
+    ap.add_argument("--games", default=",".join(GAMES), help="which games (comma list)")
+    ap.add_argument("--quick", action="store_true", help="a short run: --stages 30,300,700 --positions 1 "
+                                                         "--commands 5 --warmup 5")
     args = ap.parse_args()
+    if args.quick:
+        args.stages, args.positions, args.commands, args.warmup = "30,300,700", 1, 5, 5
+    games = [g for g in args.games.split(",") if g]
+    cuts = [int(x) for x in args.stages.split(",") if x.strip()]
 
     started = time.perf_counter()
+    load0 = os.getloadavg()
+    t = time.perf_counter()
+    played = {g: [play_whole(g, i) for i in range(args.positions)] for g in games}
+    print(f"played {sum(map(len, played.values()))} whole games in the engine in {time.perf_counter() - t:.1f} s "
+          f"(events: " + ", ".join(f"{g} " + "/".join(str(len(p.events)) for p in ps) for g, ps in played.items())
+          + ")", flush=True)
+    admin = (ADMIN_USER, ADMIN_PASSWORD)
     with fresh_postgres_database("bench_latency") as url:
-        server = LiveServer(server_env(url), workers=1)
-        bare = LiveServer({"DATABASE_URL": url}, app="bare_app:app", app_dir=ROOT / "benchmarks", workers=1)
-        with server, bare, httpx.Client(timeout=60.0) as client:
-            pools = {"json": Pool([new_game(client, server.url) for _ in range(args.games)]),
-                     "browser": Pool([new_game(client, server.url) for _ in range(args.games)])}
-            res = Results()
-            print(f"server {server.url} (1 worker), bare app {bare.url}, PostgreSQL {url.rsplit('/', 1)[1]}; "
-                  f"{args.warmup} warm-up rounds, {args.requests} timed rounds of bare / JSON / browser")
-            for i in range(args.warmup + args.requests):
-                record = i >= args.warmup
-                time_bare(client, bare.url, res, record)
-                time_command(client, server.url, pools["json"], "json", res, record)
-                time_command(client, server.url, pools["browser"], "browser", res, record)
-    report(res, args.requests)
-    print(f"\n({time.perf_counter() - started:.1f} s in all)")
+        server = LiveServer(server_env(url, admin_password=ADMIN_PASSWORD), workers=1)
+        bare_app = LiveServer({"DATABASE_URL": url}, app="bare_app:app", app_dir=ROOT / "benchmarks", workers=1)
+        with server, bare_app, httpx.Client(timeout=60.0) as client:
+            base = server.url
+            t = time.perf_counter()
+            stages = [Stage(g, n) for g in games for n in cuts]
+            for s in stages:
+                for i, p in enumerate(played[s.game]):
+                    export = export_at(p, s.events)
+                    for kind in ("json", "browser"):
+                        pos = import_position(client, base, export, admin)
+                        s.copies[kind].append(Copy(pos, Chooser(f"timed:{s.game}:{s.events}:{i}")))
+                        for side in pos.tokens:
+                            page(client, base, pos, side, s if kind == "browser" else None)
+            warm = [Copy(import_position(client, base, export_at(played[g][0], 300), admin), Chooser(f"warm:{g}"))
+                    for g in games for _ in ("json", "browser")]
+            for c in warm:
+                for side in c.pos.tokens:
+                    page(client, base, c.pos, side, None)
+            print(f"imported {sum(len(s.copies['json']) * 2 for s in stages) + len(warm)} positions in "
+                  f"{time.perf_counter() - t:.1f} s; server {base} (1 worker), bare app {bare_app.url}, "
+                  f"PostgreSQL {url.rsplit('/', 1)[1]}", flush=True)
+            bare: list[float] = []
+            bare_fails: list[str] = []
+            for _ in range(args.warmup):
+                for i in range(0, len(warm), 2):
+                    time_bare(client, bare_app.url, bare, bare_fails, False)
+                    time_command(client, base, warm[i], "json", None)
+                    time_command(client, base, warm[i + 1], "browser", None)
+            t = time.perf_counter()
+            for _ in range(args.commands):  # round by round over every position: one interleaved run
+                for s in stages:
+                    for cj, cb in zip(s.copies["json"], s.copies["browser"], strict=True):
+                        time_bare(client, bare_app.url, bare, bare_fails, True)
+                        sent = time_command(client, base, cj, "json", s)
+                        if sent is not None:
+                            time_command(client, base, cb, "browser", s)
+            print(f"timed in {time.perf_counter() - t:.1f} s", flush=True)
+            unverified = verify(client, base, stages, admin)
+    report(stages, bare, bare_fails)
+    copies = sum(len(s.copies["json"]) * 2 for s in stages)
+    print(f"\nverified by replay (admin verify) after the run: {copies - len(unverified)}/{copies} positions played on")
+    for line in unverified[:6]:
+        print(f"  not verified: {line}")
+    print(f"\n({time.perf_counter() - started:.1f} s in all; the machine's load average at the start "
+          f"{load0[0]:.1f}, at the end {os.getloadavg()[0]:.1f}, on {os.cpu_count()} cores)")
     return 0
 
 

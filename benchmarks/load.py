@@ -1,23 +1,29 @@
-"""A burst of players on the real server: latency, errors and commands per second.
+"""A burst of players on the real server: latency, errors and commands per second,
+in games of First Blood and of Pacific Battles at positions spread over whole games.
 
-    python benchmarks/load.py --players 200 --games 100 --arrival 3 --duration 40 --workers 1
+    python benchmarks/load.py --players 200 --games 100 --arrival 3 --duration 40 --workers 2
     python benchmarks/load.py --workers 1,2        # one run with 1 worker, then one with 2
+    python benchmarks/load.py --quick              # 60 players, 30 games, 20 s, 2 workers
 
 Each run gets a fresh PostgreSQL database (127.0.0.1:5432, user postgres, trust
 auth) and a server with ``--workers N`` (rate limits off).  The games are set up
-first, both seats joined over the JSON API (not timed).  Then the players (half
-US, half IJ, two per game) arrive spread over ``--arrival`` seconds.  Each opens its
+first (not timed): ``--pacific`` of them (half by default) Pacific Battles, the rest
+First Blood, each a position imported by an admin (``benchmarks/positions.py``: a
+whole random game played by the engine, cut after one of ``--stages`` events, from the
+set-up to the last turn, the stages taken in turn), each seat's cookie had by posting
+its secret to ``POST /games/{id}/seat``.  Then the players (two per game, one a side)
+arrive spread over ``--arrival`` seconds.  Each opens its
 board page with its seat cookie, asks ``/legal`` whose turn it is, and polls
 ``/games/{id}/poll?seq=S`` every ~3 s (with the digests of the map parts its page
 shows, as the page's script sends them, and patching its parts with the answer as
 htmx does); whenever it is its side's turn it thinks 0.5-2 s and posts one legal
-command over the JSON API (on 409 it asks again), and goes on while the turn stays
-its own.  After ``--duration`` seconds nobody starts a
+command over the JSON API (the self-play chooser on ``/legal``'s list; on 409 it asks
+again), and goes on while the turn stays its own.  After ``--duration`` seconds nobody starts a
 new request; those in flight finish or hit the client timeout (60 s, an error).
 
 Printed per run: count and p50/p99/max per request type (every request, errors
 included), every error (5xx, timeouts, connection errors, unexpected 4xx) with a
-sample, commands per second, the client's own CPU time (it shares the machine), and
+sample, commands per second, command latency by game and stage, the client's own CPU time (it shares the machine), and
 how many games verify by replay (admin ``POST /api/admin/games/{id}/verify``).  Then
 PASS/MISS for the goals.  Exits 0 whatever the numbers (a benchmark, not a test).
 """
@@ -27,12 +33,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import os
 import random
 import re
 import ssl
 import sys
 import time
 from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,17 +54,19 @@ except ImportError:
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
 from live_server import (  # noqa: E402
     ADMIN_USER,
     LiveServer,
     fresh_postgres_database,
-    invitation_token,
     map_parts,
     server_env,
     shown_digests,
-    simple_pick,
 )
+from positions import GAMES, TITLES, export_at, import_position, pick, play_whole  # noqa: E402
+
+from engine.selfplay import Chooser  # noqa: E402
 
 ADMIN_PASSWORD = "load-admin-password"
 TIMEOUT = 60.0  # seconds: a request that takes longer is cut and counted as an error
@@ -75,6 +85,9 @@ class Player:
     cookie: str
     think: tuple[float, float]
     rng: random.Random
+    kind: str = "first_blood"  # which game
+    stage: int = 0  # the events its position was cut at
+    chooser: Chooser = field(default_factory=lambda: Chooser("load"))
     seq: int = -1
     parts: dict[str, str] = field(default_factory=dict)  # the map parts its page shows
 
@@ -88,6 +101,8 @@ class Record:
     errors: Counter[tuple[str, str]] = field(default_factory=Counter)
     samples: dict[tuple[str, str], str] = field(default_factory=dict)
     commands_ok: int = 0
+    commands_by: dict[tuple[str, int], list[float]] = field(default_factory=lambda: defaultdict(list))  # (game, stage)
+    errors_by: Counter[str] = field(default_factory=Counter)  # game -> errors of its players
     last_end: float = 0.0  # time.monotonic() when the last request ended
     loop_lag: list[float] = field(default_factory=list)  # ms the client's event loop woke up late
 
@@ -135,26 +150,31 @@ async def timed(client: httpx.AsyncClient, rec: Record, kind: str, method: str, 
 
 
 # --- setting up ----------------------------------------------------------------------
-async def set_up_game(client: httpx.AsyncClient, n: int) -> dict[str, Any]:
-    r = await client.post("/api/games", json={"side": "US", "name": f"US {n}"})
-    r.raise_for_status()
-    body = r.json()
-    gid = body["game_id"]
-    r2 = await client.post(f"/api/games/{gid}/join", json={"token": invitation_token(body["invite_url"]),
-                                                           "name": f"IJ {n}"})
-    r2.raise_for_status()
-    return {"id": gid, "US": (body["token"], r.cookies[f"seat_{gid}"]),
-            "IJ": (r2.json()["token"], r2.cookies[f"seat_{gid}"])}
+def plan(args: argparse.Namespace) -> list[tuple[str, int, int]]:
+    """(game, whole game's index, stage) of each game to set up, the two games interleaved."""
+    stages = [int(x) for x in args.stages.split(",") if x.strip()]
+    n_pb = round(args.games * args.pacific)
+    counts = {"first_blood": args.games - n_pb, "pacific_battles": n_pb}
+    planned = [(j / max(1, counts[g]), g, (j // len(stages)) % args.whole, stages[j % len(stages)])
+               for g in GAMES for j in range(counts[g])]
+    return [(g, w, st) for _, g, w, st in sorted(planned)]
 
 
-async def set_up(url: str, games: int) -> list[dict[str, Any]]:
-    sem = asyncio.Semaphore(4)
+def set_up(url: str, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Import every planned position (four at a time), each seat's cookie taken as a browser takes it."""
+    todo = plan(args)
+    for g, w, _ in todo:  # the engine's whole games, once each
+        play_whole(g, w)
 
-    async def one(n: int) -> dict[str, Any]:
-        async with sem, httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as c:  # own cookie jar each
-            return await set_up_game(c, n)
+    def one(item: tuple[str, int, int]) -> dict[str, Any]:
+        g, w, stage = item
+        with httpx.Client(timeout=TIMEOUT) as c:
+            pos = import_position(c, url, export_at(play_whole(g, w), stage), (ADMIN_USER, ADMIN_PASSWORD))
+        return {"id": pos.id, "game": g, "stage": stage, "events": pos.start_events,
+                "seats": {side: (pos.tokens[side], pos.cookies[side]) for side in pos.tokens}}
 
-    return list(await asyncio.gather(*(one(n) for n in range(games))))
+    with ThreadPoolExecutor(4) as pool:
+        return list(pool.map(one, todo))
 
 
 # --- playing -----------------------------------------------------------------------------
@@ -164,19 +184,25 @@ async def act(client: httpx.AsyncClient, rec: Record, p: Player, deadline: float
     while time.monotonic() < deadline:
         r = await timed(client, rec, "legal", "GET", f"/api/games/{p.game}/legal", headers=auth)
         if r is None:
+            rec.errors_by[p.kind] += 1
             return
         legal = loads(r.content)
         p.seq = legal["seq"]
-        if legal["prompt"]["side"] != p.side or not legal["commands"]:
+        if not legal["your_turn"]:
+            return
+        cmd = pick(legal, p.chooser)
+        if cmd is None:  # nothing listed (a choice only described): a browser's player would fill a form
             return
         think = p.rng.uniform(*p.think)
         if time.monotonic() + think >= deadline:
             return
         await asyncio.sleep(think)
-        cmd = simple_pick(legal["commands"])
+        t = time.perf_counter()
         r = await timed(client, rec, "command", "POST", f"/api/games/{p.game}/commands", headers=auth,
                         json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
+        rec.commands_by[(p.kind, p.stage)].append((time.perf_counter() - t) * 1000)
         if r is None:
+            rec.errors_by[p.kind] += 1
             return
         if r.status_code == 200:
             rec.commands_ok += 1
@@ -204,6 +230,8 @@ async def player_session(client: httpx.AsyncClient, rec: Record, p: Player, dead
     r = await timed(client, rec, "board", "GET", f"/games/{p.game}", headers=cookie)
     if r is not None:
         p.parts = map_parts(r.text)
+    else:
+        rec.errors_by[p.kind] += 1
     await act(client, rec, p, deadline)
     while True:
         wait = poll_every * p.rng.uniform(0.9, 1.1)
@@ -212,7 +240,9 @@ async def player_session(client: httpx.AsyncClient, rec: Record, p: Player, dead
         await asyncio.sleep(wait)
         r = await timed(client, rec, "poll", "GET", f"/games/{p.game}/poll",  # as the page's script asks
                         params={"seq": p.seq, "parts": shown_digests(p.parts)}, headers=cookie)
-        if r is not None and r.status_code == 200:
+        if r is None:
+            rec.errors_by[p.kind] += 1
+        elif r.status_code == 200:
             p.parts |= map_parts(r.text)  # what the page's htmx swaps in
             await act(client, rec, p, deadline)
 
@@ -257,20 +287,25 @@ class RunResult:
 
 
 async def run(args: argparse.Namespace, workers: int) -> RunResult:
-    print(f"\n== {workers} worker(s): {args.players} players, {args.games} games, arrival {args.arrival} s, "
+    n_pb = round(args.games * args.pacific)
+    print(f"\n== {workers} worker(s): {args.players} players, {args.games} games ({args.games - n_pb} First Blood, "
+          f"{n_pb} Pacific Battles, cut at {args.stages} events), arrival {args.arrival} s, "
           f"duration {args.duration} s ==", flush=True)
     with fresh_postgres_database("bench_load") as url:
         server = LiveServer(server_env(url, admin_password=ADMIN_PASSWORD), workers=workers)
         with server:
             t = time.perf_counter()
-            games = await set_up(server.url, args.games)
-            print(f"set up {len(games)} games in {time.perf_counter() - t:.1f} s", flush=True)
+            games = await asyncio.to_thread(set_up, server.url, args)
+            print(f"set up {len(games)} games (played by the engine, imported) in {time.perf_counter() - t:.1f} s",
+                  flush=True)
             rng = random.Random(args.seed)
-            players = [Player(g["id"], side, *g[side], think=(args.think_min, args.think_max),
-                              rng=random.Random(rng.random()))
-                       for g in games for side in ("US", "IJ")][: args.players]
+            players = [Player(g["id"], side, *g["seats"][side], think=(args.think_min, args.think_max),
+                              rng=random.Random(rng.random()), kind=g["game"], stage=g["stage"],
+                              chooser=Chooser(f"load:{args.seed}:{g['id']}:{side}"))
+                       for g in games for side in g["seats"]][: args.players]
             rec = Record()
             cpu0 = time.process_time()
+            load0 = os.getloadavg()[0]
             start = time.monotonic()
             deadline = start + args.duration
             arrivals = [start + rng.uniform(0, args.arrival) for _ in players]
@@ -280,10 +315,13 @@ async def run(args: argparse.Namespace, workers: int) -> RunResult:
             await lag
             seconds = rec.last_end - start
             cpu = time.process_time() - cpu0
+            print(f"the machine's load average: {load0:.1f} when the burst began, {os.getloadavg()[0]:.1f} at its end "
+                  f"({os.cpu_count()} cores)")
             alive = server.running
             verified, bad = await verify_all(server.url, games) if alive else (0, ["the server died"])
             stderr = server.stderr_text()
     report(rec, seconds, args.duration, cpu, verified, len(games), bad, alive, stderr)
+    report_games(rec)
     return RunResult(workers, rec, verified, len(games), seconds)
 
 
@@ -315,6 +353,22 @@ def report(rec: Record, seconds: float, duration: float, cpu: float, verified: i
         print(f"  not verified: {b}")
 
 
+def report_games(rec: Record) -> None:
+    """Each game apart: its players' errors and its command latency by stage."""
+    print(f"{'commands':16} {'stage':>6} {'count':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>9}")
+    for game in GAMES:
+        stages = sorted(st for g, st in rec.commands_by if g == game)
+        every: list[float] = []
+        for st in stages:
+            xs = rec.commands_by[(game, st)]
+            every += xs
+            print(f"{TITLES[game]:16} {st:>6} {len(xs):>6} {percentile(xs, 50):>8.1f} {percentile(xs, 99):>8.1f} "
+                  f"{max(xs, default=math.nan):>9.1f}")
+        print(f"{TITLES[game]:16} {'all':>6} {len(every):>6} {percentile(every, 50):>8.1f} "
+              f"{percentile(every, 99):>8.1f} {max(every, default=math.nan):>9.1f}   "
+              f"errors of its players: {rec.errors_by[game]}")
+
+
 def server_exceptions(stderr: str) -> Counter[str]:
     """The exception line ending each traceback in the server's stderr (chained ones included)."""
     found: Counter[str] = Counter()
@@ -340,6 +394,12 @@ def goals(results: list[RunResult]) -> None:
     r2 = by.get(2)
     p99 = percentile(r2.rec.latency.get("command", []), 99) if r2 else math.nan
     line("command p99 under 250 ms with 2 workers", None if r2 is None else p99 < 250, f"p99 {p99:.0f} ms")
+    for game in GAMES:
+        xs = [ms for (g, _), v in r2.rec.commands_by.items() if g == game for ms in v] if r2 else []
+        p99 = percentile(xs, 99)
+        line(f"  {TITLES[game]}: p99 under 250 ms", None if r2 is None else p99 < 250, f"p99 {p99:.0f} ms")
+        errs = r2.rec.errors_by[game] if r2 else 0
+        line(f"  {TITLES[game]}: 0 errors", None if r2 is None else errs == 0, f"{errs} errors")
     for r in results:
         line(f"every game verifies ({r.workers} worker(s))", r.verified == r.games, f"{r.verified}/{r.games}")
 
@@ -357,12 +417,19 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--arrival", type=float, default=3.0, help="seconds over which the players arrive")
     ap.add_argument("--duration", type=float, default=40.0, help="seconds of play after the first arrival")
-    ap.add_argument("--workers", default="1", help="server workers; a comma list runs each in turn (1,2)")
+    ap.add_argument("--workers", default="2", help="server workers; a comma list runs each in turn (1,2)")
+    ap.add_argument("--pacific", type=float, default=0.5, help="the share of the games that are Pacific Battles")
+    ap.add_argument("--stages", default="30,150,300,500,700", help="events at which the positions are cut, in turn")
+    ap.add_argument("--whole", type=int, default=4, help="whole games the engine plays of each game to cut")
+    ap.add_argument("--quick", action="store_true", help="a short run: 60 players, 30 games, arrival 2 s, "
+                                                         "duration 20 s, --whole 2")
     ap.add_argument("--poll", type=float, default=3.0, help="seconds between polls")
     ap.add_argument("--think-min", type=float, default=0.5)
     ap.add_argument("--think-max", type=float, default=2.0)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
+    if args.quick:
+        args.players, args.games, args.arrival, args.duration, args.whole = 60, 30, 2.0, 20.0, 2
     if args.players > 2 * args.games:
         ap.error("at most two players per game")
     try:
