@@ -47,7 +47,8 @@ class PacificBattlesGreedy:
         legal = choices(inp.legal)
         if len(legal) == 1:
             return Decision(legal[0], forced=True)
-        rng = Chooser(sub_seed(inp.seed, "greedy", len(inp.events)))
+        # its own draws, from its seed and what it sees (the turn's allocation differs each turn)
+        rng = Chooser(sub_seed(inp.seed, "greedy", inp.view.get("turn"), inp.view.get("phase"), len(legal)))
         if _looping(inp):
             return Decision(_fallback(rng, inp, legal), notes={"loop": True})
         cmd = best_command(inp.view, inp.side, legal, rng)
