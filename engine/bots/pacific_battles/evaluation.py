@@ -20,6 +20,7 @@ from engine.core.hexes import distance_between
 EXPOSURE = 0.6  # how much of a threatened stack's expected loss counts
 REACH = 2  # enemy stacks this near may attack the hex next (10 MP, the terrain, ZOC)
 FAR = 30
+HQ_FRONT = {0: 8.0, 1: 8.0, 2: 3.0}  # an HQ lost gives the enemy four or five VP
 
 
 class Scorer:
@@ -43,9 +44,10 @@ class Scorer:
             if h == hf:
                 return 5.0 * checks + 6.0 if not any(o.kind == "engineer" for o in others) else 1.0
             return -1.0 * min(d, FAR)
-        if u.kind == "hq":
+        if u.kind == "hq":  # in support range of the units (10.3), out of the enemy's reach
             near = min((distance_between(h, o.hex) for o in pic.own if o.combat), default=d)
-            return -0.4 * max(0, near - 1) - 0.1 * min(d, FAR)
+            foe = min((distance_between(h, e) for e in self.enemy_hexes), default=FAR)
+            return -0.4 * max(0, near - 2) - 0.1 * min(d, FAR) - HQ_FRONT.get(foe, 0.0)
         if u.kind == "supply":
             return -0.2 * min(d, FAR)
         value = 0.0
@@ -60,7 +62,7 @@ class Scorer:
             near = min((distance_between(h, e) for e in self.enemy_hexes), default=FAR)
             value -= 0.25 * min(near, 15) + 0.15 * min(d, FAR)
             if objective_here:
-                value += 0.4 * checks  # a Japanese objective denied
+                value += 1.0 * checks + 0.5  # a Japanese objective denied
         if h == hf:
             value += 4.0 if garrison < 3 else 1.0
         return value
