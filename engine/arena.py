@@ -71,7 +71,8 @@ def play(game: str, a: str, b: str, a_side: str, seed: int, pair: int,
             seats.hand_out(new)
         else:
             out.error = "too many decisions"
-        out.winner = (state.result or {}).get("winner")
+        winner = (state.result or {}).get("winner")
+        out.winner = None if winner == "draw" else winner  # Pacific Battles names a draw (24.2)
     except Exception as exc:  # noqa: BLE001 - the benchmark reports every failure and goes on
         out.error = f"{type(exc).__name__}: {exc}"
     return out

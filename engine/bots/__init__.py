@@ -21,6 +21,8 @@ def levels_for(game: str) -> tuple[str, ...]:
     """The levels ``game`` has (every game has ``random``)."""
     if game == "first_blood":
         return LEVELS
+    if game == "pacific_battles":
+        return ("random", "greedy")
     return ("random",)
 
 
@@ -32,6 +34,10 @@ def make_bot(game: str, level: str) -> Bot:
         from engine.bots.random_bot import RandomBot
 
         return RandomBot()
+    if level == "greedy" and game == "pacific_battles":
+        from engine.bots.pacific_battles.greedy import PacificBattlesGreedy
+
+        return PacificBattlesGreedy()
     if level == "greedy":
         from engine.bots.first_blood.greedy import FirstBloodGreedy
 

@@ -16,6 +16,7 @@ engineering phases play greedy's choice.  Same input as every level: only time a
 
 from __future__ import annotations
 
+import math
 import time
 
 from engine.bots.base import BotInput, Decision, choices, sub_seed
@@ -30,6 +31,8 @@ CANDIDATES = 4
 FOLLOW_UP = 40  # at most this many greedy commands to finish a combat in a sample
 SEARCHED = ("attack", "add", "resolve", "eliminate", "retreat", "advance", "end_advance", "move", "place")
 SAME_KIND = ("move", "place")  # weighed only against other places for the same unit
+MARGIN = 0.5  # a look-ahead must beat greedy's choice by this much (a ground unit is worth 3-10) ...
+Z = 2.0  # ... and by this many standard errors of the paired differences
 
 
 class FirstBloodSearch(FirstBloodGreedy):
@@ -48,8 +51,7 @@ class FirstBloodSearch(FirstBloodGreedy):
         if len(cands) == 1 or not any(c.type in SEARCHED for c in cands):
             return Decision(cands[0])
         deadline = started + budget
-        totals = [0.0] * len(cands)
-        counts = [0] * len(cands)
+        values: list[list[float]] = [[] for _ in cands]  # each sample's, the same dice for all (paired)
         settled = [False] * len(cands)  # no die in its look-ahead: one sample says all
         sample = 0
         while sample == 0 or (not all(settled) and (time.perf_counter() < deadline if inp.rounds is None
@@ -59,13 +61,34 @@ class FirstBloodSearch(FirstBloodGreedy):
                     continue
                 secret = sub_seed(inp.seed, "dice", len(inp.events), sample)
                 value, rolled = look_ahead(state, inp.side, cmd, secret)
-                totals[i] += value
-                counts[i] += 1
+                values[i].append(value)
                 settled[i] = not rolled
             sample += 1
-        means = [totals[i] / counts[i] if counts[i] else float("-inf") for i in range(len(cands))]
-        best = max(range(len(cands)), key=lambda i: (means[i], -i))
-        return Decision(cands[best], notes={"rounds": sample, "means": means})
+        means = [sum(v) / len(v) if v else float("-inf") for v in values]
+        return Decision(cands[choose(values, settled)], notes={"rounds": sample, "means": means})
+
+
+def choose(values: list[list[float]], settled: list[bool]) -> int:
+    """Greedy's choice (the first) unless another beats it with confidence: its paired
+    differences with greedy's (the same dice in each sample) average more than ``MARGIN``
+    and more than ``Z`` standard errors.  A few noisy samples then never overrule greedy's
+    evaluation, which is what the look-ahead's scores are least sure of."""
+    best, best_gain = 0, 0.0
+    base = values[0]
+    for i in range(1, len(values)):
+        v = values[i]
+        if not v or not base:
+            continue
+        n = max(len(v), len(base))
+        diffs = [v[k % len(v)] - base[k % len(base)] for k in range(n)]  # a settled one is the same each sample
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        stderr = math.sqrt(var / n)
+        if n == 1 and not (settled[i] and settled[0]):
+            continue  # one sample of dice says too little
+        if mean > MARGIN and mean > Z * stderr and mean > best_gain:
+            best, best_gain = i, mean
+    return best
 
 
 def look_ahead(state: FBState, side: str, cmd: Command, secret: str) -> tuple[float, bool]:

@@ -47,3 +47,11 @@ def test_self_play_pits_levels():
     stats = selfplay("first_blood", games=1, seed=1, out=out, bots=("random", "greedy"))
     assert stats["errors"] == 0 and stats["replay_mismatches"] == 0, out.getvalue()
     assert stats["ij_wins"] == 1  # the greedy IJ against the random US
+
+
+def test_a_pacific_battles_draw_counts_as_a_draw():
+    """Pacific Battles names a draw ("draw", 24.2): it scores one half, not a loss."""
+    games = run("pacific_battles", "random", "random", pairs=1, seed=3, jobs=1, out=io.StringIO())
+    assert all(g.error is None for g in games)
+    assert all(g.winner in ("Allied", "Japanese", None) for g in games)
+    assert any(g.winner is None for g in games)  # random against random: mostly a draw

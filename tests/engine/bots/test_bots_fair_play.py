@@ -92,12 +92,15 @@ def test_the_random_level_is_a_function_of_its_input_and_seed(inputs):
     assert len(seeds) > 1  # the seed is what varies it
 
 
-@pytest.mark.parametrize("level", ["random", "greedy", "search"])
-def test_a_forced_decision_takes_no_search(level):
+@pytest.mark.parametrize(("game", "side", "level"), [("first_blood", "US", "random"), ("first_blood", "US", "greedy"),
+                                                     ("first_blood", "US", "search"),
+                                                     ("pacific_battles", "Allied", "random"),
+                                                     ("pacific_battles", "Japanese", "greedy")])
+def test_a_forced_decision_takes_no_search(game, side, level):
     only = Command("end_phase")
     # no events at all: a bot that looked at the game for a forced decision would fail here
-    inp = BotInput("first_blood", "US", (), {}, (only, Command("undo")), "s")
-    decision = make_bot("first_blood", level).decide(inp)
+    inp = BotInput(game, side, (), {}, (only, Command("undo")), "s")
+    decision = make_bot(game, level).decide(inp)
     assert decision.command == only
     assert decision.forced
 

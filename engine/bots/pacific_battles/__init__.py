@@ -1,0 +1,1 @@
+"""Pacific Battles bots: level greedy (greedy.py), from its side's view alone."""
