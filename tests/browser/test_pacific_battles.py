@@ -51,7 +51,8 @@ def test_two_players_set_up_allocate_in_secret_and_land(browser: Browser, server
         expect(jp.locator("form.allocate")).to_be_visible(timeout=10_000)
         # both decide at once: both tabs say so, and name the month the game has come to, without a reload
         for page in (jp, us):
-            expect(page).to_have_title(re.compile(r"^\(Your move\) Pacific Battles Vol. 1: Guadalcanal · August 1942 · "))
+            title = r"^\(Your move\) Pacific Battles Vol. 1: Guadalcanal · August 1942 · "  # game, turn, phase
+            expect(page).to_have_title(re.compile(title))
         us.fill("form.allocate input[name=superiority]", "2")
         us.fill("form.allocate input[name=interdiction]", "2")
         us.locator("form.allocate button").click()
