@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -20,6 +22,21 @@ T = TypeVar("T")
 def commitment(secret: str) -> str:
     """The public hash of a game's dice secret, shown when the game starts."""
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+_RECORDING: ContextVar[list[list[int]] | None] = ContextVar("dice_recording", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[list[int]]]:
+    """Every die rolled in this block (in this context), as ``[event number, index, sides,
+    value]``: what a game record lists so that each die can be checked (engine/record)."""
+    rolls: list[list[int]] = []
+    token = _RECORDING.set(rolls)
+    try:
+        yield rolls
+    finally:
+        _RECORDING.reset(token)
 
 
 def roll(secret: str, event_no: int, index: int = 0, sides: int = 6) -> int:
@@ -33,7 +50,11 @@ def roll(secret: str, event_no: int, index: int = 0, sides: int = 6) -> int:
         digest = hmac.new(secret.encode(), msg, hashlib.sha256).digest()
         for byte in digest:
             if byte < limit:
-                return byte % sides + 1
+                value = byte % sides + 1
+                rolls = _RECORDING.get()
+                if rolls is not None:
+                    rolls.append([event_no, index, sides, value])
+                return value
         counter += 1
 
 

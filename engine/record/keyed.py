@@ -13,51 +13,23 @@ never chosen by the server (a choice of keys would be a choice of dice):
 
 ``captured()`` collects the rolls of a decision ([event number, index, sides, value]),
 the inputs a record entry lists so that a player can check each die with a published
-seed.  Until the engine's ``Emitter.roll`` reports its rolls itself, it does so by
-wrapping ``engine.core.dice.roll`` (once, for every caller; the wrapper only records
-while a ``captured()`` block runs in the same context).
+seed (``engine.core.dice.recording``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import contextvars
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from engine.core import dice, seeds
 from engine.core.events import Command, Event
 from engine.core.visibility import may_read
 
-_ROLLS: contextvars.ContextVar[list[list[int]] | None] = contextvars.ContextVar("record_rolls", default=None)
 
-
-def _install() -> None:
-    if getattr(dice.roll, "recorded", False):
-        return
-    original = dice.roll
-
-    def roll(secret: str, event_no: int, index: int = 0, sides: int = 6) -> int:
-        value = original(secret, event_no, index, sides)
-        got = _ROLLS.get()
-        if got is not None:
-            got.append([event_no, index, sides, value])
-        return value
-
-    roll.recorded = True  # type: ignore[attr-defined]
-    roll.__doc__ = original.__doc__
-    dice.roll = roll
-
-
-@contextlib.contextmanager
-def captured() -> Iterator[list[list[int]]]:
-    _install()
-    rolls: list[list[int]] = []
-    token = _ROLLS.set(rolls)
-    try:
-        yield rolls
-    finally:
-        _ROLLS.reset(token)
+def captured() -> contextlib.AbstractContextManager[list[list[int]]]:
+    """The rolls of the decisions made in this block (``engine.core.dice.recording``)."""
+    return dice.recording()
 
 
 def hides_a_roll(events: list[Event], rolls: list[list[int]], sides: tuple[str, ...]) -> bool:

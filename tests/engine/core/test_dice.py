@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import dice
 from engine.core.dice import commitment, derive_secret, roll
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -161,3 +162,12 @@ def test_roll_with_more_than_256_sides_terminates() -> None:
         subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=3)
     except subprocess.TimeoutExpired:
         pytest.fail("roll(sides=1000) did not return within 3 s")
+
+
+def test_recording_lists_each_die_rolled_in_its_block_and_only_there() -> None:
+    dice.roll("s", 1)
+    with dice.recording() as rolls:
+        first = dice.roll("s", 7, 0)
+        second = dice.roll("s", 7, 1, sides=10)
+    dice.roll("s", 8)
+    assert rolls == [[7, 0, 6, first], [7, 1, 10, second]]
