@@ -22,7 +22,9 @@ from app.services.games import GameService
 from app.services.story import briefing
 from app.visible import readable, retracted_lines, viewer_of
 from engine.core import rulings
+from engine.core.errors import RuleError
 from engine.core.events import Command
+from engine.core.hexes import neighbor_ids
 from engine.games import get_rules
 
 HEX_FIELDS = ("to", "hex", "box")  # command fields that name a place (a hex, a box, an entry point)
@@ -64,6 +66,7 @@ class BoardContext:
     state: Any = None  # the engine state the page was drawn from
     clock: dict[str, Any] | None = None  # the time control, if the game has one
     briefing: list[dict[str, Any]] = field(default_factory=list)  # "since your last move", by phase
+    what_if: list[dict[str, Any]] = field(default_factory=list)  # the selected mover's attacks, before moving
 
     @property
     def base(self) -> str:
@@ -154,6 +157,7 @@ def board_context(session: Session | None, service: GameService, game: Game, sea
     highlights: dict[str, str] = {}
     targets: set[str] = set(view["combat"]["targets"]) if view.get("combat") else set()
     unit_buttons: list[Button] = []
+    reach: dict[str, Any] = {}
     if selected:
         mine = [c for c in legal if c.data.get("unit") == selected]
         reach = service.reachable(game, state, side, selected) if side and any(c.type == "move" for c in mine) else {}
@@ -162,6 +166,7 @@ def board_context(session: Session | None, service: GameService, game: Game, sea
             if where:  # hexes, entry points and boxes alike
                 highlights[where] = str(reach[where]["cost"]) if where in reach else ""
             unit_buttons.append(_button(service.label(game, state, side, c), c))
+    what_if = _what_if(rules, state, view, side, selected, reach) if selected and side and reach else []
     sorts = service.cache.memo(game.id, game.seq, ("sorted", side), lambda: _sort(legal))
     targets |= sorts.targets
 
@@ -211,7 +216,38 @@ def board_context(session: Session | None, service: GameService, game: Game, sea
                         invite_url=req.invite_url, oob=oob,
                         private_url=req.private_url if seat is not None and not oob else None, welcome=req.welcome,
                         state=state, clock=clock.view(game, service.now()),
-                        briefing=briefing(session, game, side) if side and not oob else [])
+                        briefing=briefing(session, game, side) if side and not oob else [], what_if=what_if)
+
+
+WHAT_IF_MAX = 6  # enemy hexes the what-if card weighs for the selected mover
+
+
+def _what_if(rules: Any, state: Any, view: dict[str, Any], side: str, unit: str,
+             reach: dict[str, Any]) -> list[dict[str, Any]]:
+    """The attacks the selected unit could join after its move, before it moves: for each
+    enemy hex next to a hex it may reach, the odds and die modifier it and the units of
+    its side next to that hex already would get, attacking from the cheapest such hex
+    (the engine's own what-if, ``preview_attack`` with positions; air and naval support,
+    assigned later, not counted)."""
+    enemy = {u["loc"] for u in view["units"] if u["side"] != side and u["kind"] == "ground"}
+    own = [u for u in view["units"] if u["side"] == side and u["kind"] == "ground" and u["id"] != unit]
+    next_to: dict[str, list[str]] = {}  # an enemy hex -> the hexes next to it the unit may reach
+    for h in reach:
+        if len(h) == 4 and h.isdigit():  # a map hex (not a box)
+            for n in neighbor_ids(h):
+                if n in enemy:
+                    next_to.setdefault(n, []).append(h)
+    out: list[dict[str, Any]] = []
+    for target, near in sorted(next_to.items())[:WHAT_IF_MAX]:
+        start = min(near, key=lambda h: (reach[h]["cost"], h))
+        helpers = [u["id"] for u in own if u["loc"] in neighbor_ids(target)]
+        try:
+            odds = rules.preview_attack(state, side, [target], [unit, *helpers], {unit: start})
+        except RuleError:
+            continue  # no attack could be made on it from there
+        out.append({"target": target, "start": start, "odds": odds["odds"], "modifier": odds["modifier"],
+                    "attack": odds["attack"], "defence": odds["defence"], "with": len(helpers)})
+    return out
 
 
 @dataclass(frozen=True)
