@@ -31,7 +31,9 @@ BREAKDOWN_TINT = "#f3e9c4"  # 2.31: breakdown units have a different tinted unit
 @dataclass
 class Mark:
     """A hex the map highlights for the player: ``kind`` "reach" (the selected piece may
-    go there, ``cost`` its movement points) or "target" (a command aims at it)."""
+    go there, ``cost`` its movement points), "target" (a command aims at it) or "owed"
+    (14.11: an enemy hex that must still be attacked; drawn over the others, not a
+    button of its own: a click there is the hex's)."""
 
     hex: str
     kind: str
@@ -111,11 +113,15 @@ def _short(name: str) -> str:
 def render_marks(marks: list[Mark]) -> str:
     board = load_board()
     out = ['<g class="marks">']
-    for m in marks:
+    for m in sorted(marks, key=lambda m: m.kind == "owed"):  # the owed outlines on top
         if m.hex not in board.km:
             continue
         x, y = _point(board, m.hex)
         label = m.label + (f", {m.cost} movement points" if m.cost else "")
+        if m.kind == "owed":
+            out.append(f'<polygon class="mark owed" data-hex="{m.hex}" points="{_corners(x, y, HEX_RADIUS * 0.8)}">'
+                       f"<title>{text(label)}</title></polygon>")
+            continue
         out.append(f'<polygon class="mark {m.kind}" data-hex="{m.hex}" role="button" tabindex="0" '
                    f'aria-label="{text(label)}" points="{_corners(x, y, HEX_RADIUS * 0.92)}"><title>{text(label)}'
                    "</title></polygon>")
@@ -126,9 +132,11 @@ def render_marks(marks: list[Mark]) -> str:
     return "".join(out)
 
 
-def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | frozenset[str] = frozenset()) -> str:
+def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | frozenset[str] = frozenset(),
+                  owing: set[str] | frozenset[str] = frozenset()) -> str:
     """The counters; ``ready``: one's own pieces that have an order to give now (in a
-    follow-on impulse only those that may still act, 13.0), drawn with a ring."""
+    follow-on impulse only those that may still act, 13.0), drawn with a ring; ``owing``:
+    one's own units that must still attack (14.11), drawn with a red dashed frame."""
     board = load_board()
     out = ['<g class="pieces">']
     for h in view.get("fortified", []):
@@ -159,9 +167,11 @@ def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | fr
                 state.append("activated" if u.get("active") else "not activated")
             if u.get("face_up"):
                 state.append("face up: the enemy sees it (34.0)")
+            if u["id"] in owing:
+                state.append("must still attack (14.11)")
             title = f"{u['unit']} ({u['id']}) in {h}: {_factors(u)}" + (f", {', '.join(state)}" if state else "")
             css = ("own" + (" suppressed" if u.get("suppressed") else "") + (" selected" if u["id"] == selected else "")
-                   + (" ready" if u["id"] in ready else ""))
+                   + (" ready" if u["id"] in ready else "") + (" owes" if u["id"] in owing else ""))
             face = _face(u)
             size = "*" if u["unit"] in q.forces().battalion else u.get("size", "")  # 2.31: * a breakdown unit
             top = _fit(f"{size} {u['unit']}", 10) if face else _short(u["unit"])
@@ -197,14 +207,16 @@ def render_board_svg(view: dict[str, Any], marks: list[Mark] | None = None, sele
 
 
 def render_layers_svg(view: dict[str, Any], marks: list[Mark] | None = None, selected: str = "",
-                      ready: set[str] | frozenset[str] = frozenset(), oob: bool = False) -> str:
+                      ready: set[str] | frozenset[str] = frozenset(), oob: bool = False,
+                      owing: set[str] | frozenset[str] = frozenset()) -> str:
     """The changing layer (marks and counters) as its own SVG over the base map (same
     viewBox): what an answer swaps in (``oob``) while the terrain stays."""
     swap = ' hx-swap-oob="true"' if oob else ""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="pb-map map-layers" id="pb-layers"{swap} '
             f'viewBox="{viewbox()}" aria-label="Counters and highlighted hexes">'
-            + _layer(view, marks, selected, ready) + "</svg>")
+            + _layer(view, marks, selected, ready, owing) + "</svg>")
 
 
-def _layer(view: dict[str, Any], marks: list[Mark] | None, selected: str, ready: set[str] | frozenset[str]) -> str:
-    return render_marks(marks or []) + render_pieces(view, selected, ready)
+def _layer(view: dict[str, Any], marks: list[Mark] | None, selected: str, ready: set[str] | frozenset[str],
+           owing: set[str] | frozenset[str] = frozenset()) -> str:
+    return render_marks(marks or []) + render_pieces(view, selected, ready, owing)
