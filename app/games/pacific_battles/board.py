@@ -301,7 +301,7 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
         board.selected_buttons = [Button(c.type, _json(c), _label(rules, state, c)) for c in legal
                                   if board.select in owners(c) and place(c) is None]
     board.layers = render_layers_svg(view, marks, selected=board.select, ready={c["id"] for c in board.choosers},
-                                     oob=oob, owing=set(board.owed_units))
+                                     oob=oob, owing=set(board.owed_units), fan=board.inspect or "")
     return board
 
 
