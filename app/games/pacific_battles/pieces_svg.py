@@ -6,6 +6,8 @@ already cut down to what the viewer may know."""
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -55,8 +57,6 @@ def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, c
     ``bottom`` (the factors)."""
     fill, ink = colours or COLOURS.get(side, ("#ddd", "#222"))
     h = SIZE / 2
-    # one's own counters are buttons (select, Enter or Space); an enemy stack stands for its hex
-    attrs = (f' data-unit="{text(unit)}" role="button" tabindex="0" aria-label="{text(title)}"' if unit else "")
     if face:
         middle = (f'<g transform="translate({n(x)} {n(y)}) scale(0.5)">{face}</g>'
                   f'<text x="{n(x)}" y="{n(y - 4.6)}" font-size="3.2" text-anchor="middle" fill="{ink}">'
@@ -70,11 +70,19 @@ def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, c
                  'fill="#c0392b"/>'
                  f'<text x="{n(x + h - 2.5)}" y="{n(y - h + 4)}" font-size="4" text-anchor="middle" '
                  'fill="#fff">S</text>')
-    return (f'<g class="counter {css}" data-hex="{hex_id}"{attrs}><title>{text(title)}</title>'
-            f'<rect x="{n(x - h)}" y="{n(y - h)}" width="{n(SIZE)}" height="{n(SIZE)}" rx="1.5" fill="{fill}" '
-            f'stroke="{ink}" stroke-width="0.8"/>{middle}'
-            f'<text x="{n(x)}" y="{n(y + 6)}" font-size="4.6" text-anchor="middle" fill="{ink}">{text(bottom)}</text>'
-            f"{badge}</g>")
+    inside = (f'<rect x="{n(x - h)}" y="{n(y - h)}" width="{n(SIZE)}" height="{n(SIZE)}" rx="1.5" fill="{fill}" '
+              f'stroke="{ink}" stroke-width="0.8"/>{middle} '  # (spaces between the texts: read apart)
+              f'<text x="{n(x)}" y="{n(y + 6)}" font-size="4.6" text-anchor="middle" fill="{ink}">{text(bottom)}</text>'
+              f"{' ' + badge if badge else ''}")
+    if not unit:  # an enemy stack stands for its hex: not a button, its title is its description
+        return f'<g class="counter {css}" data-hex="{hex_id}"><title>{text(title)}</title>{inside}</g>'
+    # one's own counters are buttons (select, Enter or Space) whose name begins with what the
+    # counter reads (WCAG 2.5.3, label in name: "click 81 Inf 1-1-10" names it); the tooltip
+    # sits on a group around the button, so that it is not read as the button's text
+    reads = " ".join(html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", inside) if t.strip())
+    return (f'<g class="tip"><title>{text(title)}</title><g class="counter {css}" data-hex="{hex_id}" '
+            f'data-unit="{text(unit)}" role="button" tabindex="0" aria-label="{text(f"{reads}: {title}")}">'
+            f"{inside}</g></g>")
 
 
 def _face(u: dict[str, Any]) -> str:
