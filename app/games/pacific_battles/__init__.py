@@ -61,11 +61,10 @@ class PacificBattlesBoard:
             probe = ctx.probe_for_click(where)
             why = service.why_not(game, ctx.state, ctx.side, probe) if probe is not None else None
             error, pick = why or ctx.nothing_here(where), ctx.select
-        # a counter picked out of the stack the selection is in (a fanned one) folds the stack
-        # again, so that the hexes it may go to, which the fan lies over, can be clicked
-        # (a click on the selected counter itself spreads its stack out)
-        fold = bool(click.unit and pick and ctx.selected and pick != ctx.select and ctx.selected.get("hex") == where
-                    and sum(u["hex"] == where for u in ctx.view["units"]) > 1)
+        # a piece picked where it stands (out of a fanned stack, or by its button: the page
+        # sends its hex with it) leaves its stack folded, so that the hexes a fan would lie
+        # over, where the piece may go, can be clicked; a click on a stack spreads it out
+        fold = bool(click.unit and click.hex)
         return Click(redraw=BoardRequest(select=pick or "", error=error, inspect="" if fold else where))
 
     def moment(self, game: Game, seat: Seat | None, state: Any, view: dict[str, Any], seq: int,

@@ -352,7 +352,8 @@ def _choosers(view: dict[str, Any], state: Any, legal: list[Command]) -> list[di
         u = names.get(pid)
         unit = u["unit"] if u else getattr(state.off.get(pid), "unit", pid)
         where = u["hex"] if u else "off the map"
-        out.append({"id": pid, "label": unit if unit == pid else f"{unit} ({pid})", "where": where})
+        out.append({"id": pid, "label": unit if unit == pid else f"{unit} ({pid})", "where": where,
+                    "hex": u["hex"] if u else ""})
     return out
 
 
