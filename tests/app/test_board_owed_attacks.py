@@ -59,7 +59,7 @@ def board_of(state: PBState, side: str | None) -> tuple[PBBoard, str]:
 
 
 def owed_hexes(page: str) -> set[str]:
-    return set(re.findall(r'<polygon class="mark owed" data-hex="(\d+)"', page))
+    return set(re.findall(r'<polygon class="owed-mark" data-hex="(\d+)"', page))
 
 
 def owing_units(page: str) -> set[str]:
@@ -78,7 +78,7 @@ def test_the_side_that_owes_attacks_sees_them_on_the_map_with_a_legend_line() ->
     assert "owed attacks (14.11)" in legend and C in legend and "must still attack" in legend
     # the owed outline is not a button of its own: a click on C still declares the battle there
     assert re.search(rf'<polygon class="mark target" data-hex="{C}" role="button"', page)
-    assert not re.search(r'class="mark owed"[^>]*role=', page)
+    assert not re.search(r'class="owed-mark"[^>]*role=', page)
 
 
 def test_the_other_side_and_a_spectator_see_no_owed_marks() -> None:

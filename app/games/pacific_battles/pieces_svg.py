@@ -128,7 +128,7 @@ def render_marks(marks: list[Mark]) -> str:
         x, y = _point(board, m.hex)
         label = m.label + (f", {m.cost} movement points" if m.cost else "")
         if m.kind == "owed":
-            out.append(f'<polygon class="mark owed" data-hex="{m.hex}" points="{_corners(x, y, HEX_RADIUS * 0.8)}">'
+            out.append(f'<polygon class="owed-mark" data-hex="{m.hex}" points="{_corners(x, y, HEX_RADIUS * 0.8)}">'
                        f"<title>{text(label)}</title></polygon>")
             continue
         out.append(f'<polygon class="mark {m.kind}" data-hex="{m.hex}" role="button" tabindex="0" '
