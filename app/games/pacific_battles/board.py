@@ -116,6 +116,11 @@ class PBBoard:
     owed_hexes: list[str] = field(default_factory=list)  # enemy hexes that must still be attacked (14.11)
 
     @property
+    def owed_names(self) -> list[str]:
+        """The hexes owed an attack as the prompt names them ("1633, Kukum")."""
+        return [queries.hex_name(h) for h in self.owed_hexes]
+
+    @property
     def base(self) -> str:
         return render_pacific_map()
 
@@ -292,7 +297,8 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
         board.selected = _piece(view, state, select, side)
     board.owed_units, board.owed_hexes = owed(state, side)
     marks = _marks(board, rules, state, service, game, side)
-    marks += [Mark(h, "owed", f"{h}: must still be attacked this phase (14.11)") for h in board.owed_hexes]
+    marks += [Mark(h, "owed", f"{queries.hex_name(h)}: must still be attacked this phase (14.11)")
+              for h in board.owed_hexes]
     if inspect:
         board.inspect = inspect
         board.here = [Button(c.type, _json(c), _label(rules, state, c)) for c in board.at(inspect)]
