@@ -18,6 +18,11 @@
     var values = { seq: s.dataset.seq, select: s.dataset.select, hex: "", unit: "" };
     if (target.dataset.unit) {
       values.unit = target.dataset.unit;
+      // (Pacific Battles: a counter picked out of a fanned stack comes with its hex, and
+      // the stack folds again)
+      if (target.closest(".pb-map .fan")) {
+        values.hex = target.dataset.hex;
+      }
     } else {
       values.hex = target.dataset.loc || target.dataset.hex;
     }

@@ -45,8 +45,9 @@ class PacificBattlesBoard:
     def click(self, session: Session, service: GameService, game: Game, seat: Seat | None,
               click: MapClick) -> Click:
         """One legal command there is given; several are listed to choose from; else the
-        click selects one's own piece there, or the engine says why nothing happens (the
-        move, landing or battle the click most likely meant)."""
+        click selects one's own piece there (a stack's hex spreads the stack out,
+        pieces_svg.py ``_fanned``), or the engine says why nothing happens (the move, landing or
+        battle the click most likely meant)."""
         ctx = pb_context(session, service, game, seat, select=click.select)
         cmds = ctx.command_for_click(click.hex or None, click.unit or None)
         if len(cmds) == 1:
@@ -60,7 +61,11 @@ class PacificBattlesBoard:
             probe = ctx.probe_for_click(where)
             why = service.why_not(game, ctx.state, ctx.side, probe) if probe is not None else None
             error, pick = why or ctx.nothing_here(where), ctx.select
-        return Click(redraw=BoardRequest(select=pick or "", error=error, inspect=where))
+        # a piece picked where it stands (out of a fanned stack, or by its button: the page
+        # sends its hex with it) leaves its stack folded, so that the hexes a fan would lie
+        # over, where the piece may go, can be clicked; a click on a stack spreads it out
+        fold = bool(click.unit and click.hex)
+        return Click(redraw=BoardRequest(select=pick or "", error=error, inspect="" if fold else where))
 
     def moment(self, game: Game, seat: Seat | None, state: Any, view: dict[str, Any], seq: int,
                last: Any) -> dict[str, Any]:

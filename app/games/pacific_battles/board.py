@@ -22,7 +22,7 @@ from app.services.games import GameService
 from app.visible import readable, retracted_lines, viewer_of
 from engine.core.events import Command
 from engine.games import get_rules
-from engine.games.pacific_battles import face_up, queries, sequence, tables
+from engine.games.pacific_battles import battles, face_up, queries, sequence, tables
 from engine.games.pacific_battles.flow import turn_name
 
 LOG_LINES = 80
@@ -112,6 +112,13 @@ class PBBoard:
     invite_url: str | None = None
     welcome: bool = False  # just seated: the private link is shown open, first
     briefing: list[dict[str, Any]] = field(default_factory=list)  # "since your last move", by phase (full pages)
+    owed_units: list[str] = field(default_factory=list)  # own units that must still attack (14.11)
+    owed_hexes: list[str] = field(default_factory=list)  # enemy hexes that must still be attacked (14.11)
+
+    @property
+    def owed_names(self) -> list[str]:
+        """The hexes owed an attack as the prompt names them ("1633, Kukum")."""
+        return [queries.hex_name(h) for h in self.owed_hexes]
 
     @property
     def base(self) -> str:
@@ -288,7 +295,10 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
     board.choosers = _choosers(view, state, legal)
     if select and select in board.own_ids():
         board.selected = _piece(view, state, select, side)
+    board.owed_units, board.owed_hexes = owed(state, side)
     marks = _marks(board, rules, state, service, game, side)
+    marks += [Mark(h, "owed", f"{queries.hex_name(h)}: must still be attacked this phase (14.11)")
+              for h in board.owed_hexes]
     if inspect:
         board.inspect = inspect
         board.here = [Button(c.type, _json(c), _label(rules, state, c)) for c in board.at(inspect)]
@@ -297,8 +307,20 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
         board.selected_buttons = [Button(c.type, _json(c), _label(rules, state, c)) for c in legal
                                   if board.select in owners(c) and place(c) is None]
     board.layers = render_layers_svg(view, marks, selected=board.select, ready={c["id"] for c in board.choosers},
-                                     oob=oob)
+                                     oob=oob, owing=set(board.owed_units), fan=board.inspect or "")
     return board
+
+
+def owed(state: Any, side: str | None) -> tuple[list[str], list[str]]:
+    """14.11, for the side whose combat phase it is and no one else: its units in an enemy
+    ZOC not yet attacking (nor in the battle being declared) and the enemy hexes that
+    must still be attacked: what the prompt names (rules.py ``_owed_attacks``)."""
+    if (side is None or sequence.step(state.phase) != "combat" or sequence.side_of(state) != side
+            or state.fought or state.pending):
+        return [], []
+    units, hexes = battles.unmet(state, side)
+    busy = battles.in_battle(state)
+    return [u for u in units if u not in busy], hexes
 
 
 def pb_moment(game: Game, seat: Seat | None, state: Any, view: dict[str, Any], seq: int) -> PBBoard:
@@ -336,7 +358,8 @@ def _choosers(view: dict[str, Any], state: Any, legal: list[Command]) -> list[di
         u = names.get(pid)
         unit = u["unit"] if u else getattr(state.off.get(pid), "unit", pid)
         where = u["hex"] if u else "off the map"
-        out.append({"id": pid, "label": unit if unit == pid else f"{unit} ({pid})", "where": where})
+        out.append({"id": pid, "label": unit if unit == pid else f"{unit} ({pid})", "where": where,
+                    "hex": u["hex"] if u else ""})
     return out
 
 

@@ -6,6 +6,9 @@ already cut down to what the viewer may know."""
 
 from __future__ import annotations
 
+import html
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +34,9 @@ BREAKDOWN_TINT = "#f3e9c4"  # 2.31: breakdown units have a different tinted unit
 @dataclass
 class Mark:
     """A hex the map highlights for the player: ``kind`` "reach" (the selected piece may
-    go there, ``cost`` its movement points) or "target" (a command aims at it)."""
+    go there, ``cost`` its movement points), "target" (a command aims at it) or "owed"
+    (14.11: an enemy hex that must still be attacked; drawn over the others, not a
+    button of its own: a click there is the hex's)."""
 
     hex: str
     kind: str
@@ -52,8 +57,6 @@ def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, c
     ``bottom`` (the factors)."""
     fill, ink = colours or COLOURS.get(side, ("#ddd", "#222"))
     h = SIZE / 2
-    # one's own counters are buttons (select, Enter or Space); an enemy stack stands for its hex
-    attrs = (f' data-unit="{text(unit)}" role="button" tabindex="0" aria-label="{text(title)}"' if unit else "")
     if face:
         middle = (f'<g transform="translate({n(x)} {n(y)}) scale(0.5)">{face}</g>'
                   f'<text x="{n(x)}" y="{n(y - 4.6)}" font-size="3.2" text-anchor="middle" fill="{ink}">'
@@ -67,11 +70,19 @@ def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, c
                  'fill="#c0392b"/>'
                  f'<text x="{n(x + h - 2.5)}" y="{n(y - h + 4)}" font-size="4" text-anchor="middle" '
                  'fill="#fff">S</text>')
-    return (f'<g class="counter {css}" data-hex="{hex_id}"{attrs}><title>{text(title)}</title>'
-            f'<rect x="{n(x - h)}" y="{n(y - h)}" width="{n(SIZE)}" height="{n(SIZE)}" rx="1.5" fill="{fill}" '
-            f'stroke="{ink}" stroke-width="0.8"/>{middle}'
-            f'<text x="{n(x)}" y="{n(y + 6)}" font-size="4.6" text-anchor="middle" fill="{ink}">{text(bottom)}</text>'
-            f"{badge}</g>")
+    inside = (f'<rect x="{n(x - h)}" y="{n(y - h)}" width="{n(SIZE)}" height="{n(SIZE)}" rx="1.5" fill="{fill}" '
+              f'stroke="{ink}" stroke-width="0.8"/>{middle} '  # (spaces between the texts: read apart)
+              f'<text x="{n(x)}" y="{n(y + 6)}" font-size="4.6" text-anchor="middle" fill="{ink}">{text(bottom)}</text>'
+              f"{' ' + badge if badge else ''}")
+    if not unit:  # an enemy stack stands for its hex: not a button, its title is its description
+        return f'<g class="counter {css}" data-hex="{hex_id}"><title>{text(title)}</title>{inside}</g>'
+    # one's own counters are buttons (select, Enter or Space) whose name begins with what the
+    # counter reads (WCAG 2.5.3, label in name: "click 81 Inf 1-1-10" names it); the tooltip
+    # sits on a group around the button, so that it is not read as the button's text
+    reads = " ".join(html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", inside) if t.strip())
+    return (f'<g class="tip"><title>{text(title)}</title><g class="counter {css}" data-hex="{hex_id}" '
+            f'data-unit="{text(unit)}" role="button" tabindex="0" aria-label="{text(f"{reads}: {title}")}">'
+            f"{inside}</g></g>")
 
 
 def _face(u: dict[str, Any]) -> str:
@@ -111,11 +122,15 @@ def _short(name: str) -> str:
 def render_marks(marks: list[Mark]) -> str:
     board = load_board()
     out = ['<g class="marks">']
-    for m in marks:
+    for m in sorted(marks, key=lambda m: m.kind == "owed"):  # the owed outlines on top
         if m.hex not in board.km:
             continue
         x, y = _point(board, m.hex)
         label = m.label + (f", {m.cost} movement points" if m.cost else "")
+        if m.kind == "owed":
+            out.append(f'<polygon class="owed-mark" data-hex="{m.hex}" points="{_corners(x, y, HEX_RADIUS * 0.8)}">'
+                       f"<title>{text(label)}</title></polygon>")
+            continue
         out.append(f'<polygon class="mark {m.kind}" data-hex="{m.hex}" role="button" tabindex="0" '
                    f'aria-label="{text(label)}" points="{_corners(x, y, HEX_RADIUS * 0.92)}"><title>{text(label)}'
                    "</title></polygon>")
@@ -126,9 +141,12 @@ def render_marks(marks: list[Mark]) -> str:
     return "".join(out)
 
 
-def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | frozenset[str] = frozenset()) -> str:
+def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | frozenset[str] = frozenset(),
+                  owing: set[str] | frozenset[str] = frozenset(), fan: str = "") -> str:
     """The counters; ``ready``: one's own pieces that have an order to give now (in a
-    follow-on impulse only those that may still act, 13.0), drawn with a ring."""
+    follow-on impulse only those that may still act, 13.0), drawn with a ring; ``owing``:
+    one's own units that must still attack (14.11), drawn with a red dashed frame; ``fan``:
+    a hex whose stack of one's own is drawn spread out (the hex the player clicked)."""
     board = load_board()
     out = ['<g class="pieces">']
     for h in view.get("fortified", []):
@@ -147,28 +165,16 @@ def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | fr
     by_hex: dict[str, list[dict[str, Any]]] = {}
     for u in view.get("units", []):
         by_hex.setdefault(u["hex"], []).append(u)
+    fanned = ""
     for h, units in sorted(by_hex.items()):
         if h not in board.km:
             continue
         x, y = _point(board, h)
+        if h == fan and len(units) > 1:
+            fanned = _fanned(h, x, y, [_own(u, h, selected, ready, owing) for u in units])
+            continue
         for i, u in enumerate(units[:4]):
-            state = []
-            if u.get("suppressed"):
-                state.append("suppressed")
-            if u.get("kind") == "hq":
-                state.append("activated" if u.get("active") else "not activated")
-            if u.get("face_up"):
-                state.append("face up: the enemy sees it (34.0)")
-            title = f"{u['unit']} ({u['id']}) in {h}: {_factors(u)}" + (f", {', '.join(state)}" if state else "")
-            css = ("own" + (" suppressed" if u.get("suppressed") else "") + (" selected" if u["id"] == selected else "")
-                   + (" ready" if u["id"] in ready else ""))
-            face = _face(u)
-            size = "*" if u["unit"] in q.forces().battalion else u.get("size", "")  # 2.31: * a breakdown unit
-            top = _fit(f"{size} {u['unit']}", 10) if face else _short(u["unit"])
-            if u.get("kind") == "hq" and not u.get("active"):
-                css += " inactive"  # its non-activated side (2.31)
-            out.append(_counter(x + 2.5 * i, y - 2.5 * i, u["side"], top, _factors(u), title, css, h, u["id"], face,
-                                _colours(u)))
+            out.append(_own(u, h, selected, ready, owing)(x + 2.5 * i, y - 2.5 * i))
         if len(units) > 4:
             out.append(f'<text x="{n(x + SIZE)}" y="{n(y)}" font-size="6">+{len(units) - 4}</text>')
     for st in view.get("stacks", []):
@@ -184,6 +190,46 @@ def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | fr
         else:
             out.append(_counter(x, y, st["side"], "?", zoc, f"{st['side']} stack in {h}: not examined ({zoc}, 18.4)",
                                 "enemy unknown", h))
+    out.append(fanned + "</g>")  # (the fan last: over its neighbours' counters)
+    return "".join(out)
+
+
+def _own(u: dict[str, Any], h: str, selected: str, ready: set[str] | frozenset[str],
+         owing: set[str] | frozenset[str]) -> Callable[[float, float], str]:
+    """One's own counter, to be drawn at a point."""
+    state = []
+    if u.get("suppressed"):
+        state.append("suppressed")
+    if u.get("kind") == "hq":
+        state.append("activated" if u.get("active") else "not activated")
+    if u.get("face_up"):
+        state.append("face up: the enemy sees it (34.0)")
+    if u["id"] in owing:
+        state.append("must still attack (14.11)")
+    title = f"{u['unit']} ({u['id']}) in {h}: {_factors(u)}" + (f", {', '.join(state)}" if state else "")
+    css = ("own" + (" suppressed" if u.get("suppressed") else "") + (" selected" if u["id"] == selected else "")
+           + (" ready" if u["id"] in ready else "") + (" owes" if u["id"] in owing else ""))
+    face = _face(u)
+    size = "*" if u["unit"] in q.forces().battalion else u.get("size", "")  # 2.31: * a breakdown unit
+    top = _fit(f"{size} {u['unit']}", 10) if face else _short(u["unit"])
+    if u.get("kind") == "hq" and not u.get("active"):
+        css += " inactive"  # its non-activated side (2.31)
+    return lambda x, y: _counter(x, y, u["side"], top, _factors(u), title, css, h, u["id"], face, _colours(u))
+
+
+def _fanned(h: str, x: float, y: float, counters: list[Callable[[float, float], str]]) -> str:
+    """The stack in ``h`` spread out in a row centred on its hex, over its neighbours, on a
+    backdrop (a click on which is the hex's): every counter can be read and clicked (as
+    First Blood's fan)."""
+    gap = 3.0
+    width = len(counters) * SIZE + (len(counters) - 1) * gap + 2 * gap
+    right, _ = (float(v) for v in viewbox().split()[2:])
+    left = min(max(x - width / 2, 2.0), right - width - 2.0)
+    out = [f'<g class="fan" data-hex="{h}" aria-label="Stack in {h}, spread out">',
+           f'<rect class="fan-bg" x="{n(left)}" y="{n(y - SIZE / 2 - gap)}" width="{n(width)}" '
+           f'height="{n(SIZE + 2 * gap)}" rx="3"/>']
+    for i, draw in enumerate(counters):
+        out.append(draw(left + gap + SIZE / 2 + i * (SIZE + gap), y))
     out.append("</g>")
     return "".join(out)
 
@@ -197,14 +243,16 @@ def render_board_svg(view: dict[str, Any], marks: list[Mark] | None = None, sele
 
 
 def render_layers_svg(view: dict[str, Any], marks: list[Mark] | None = None, selected: str = "",
-                      ready: set[str] | frozenset[str] = frozenset(), oob: bool = False) -> str:
+                      ready: set[str] | frozenset[str] = frozenset(), oob: bool = False,
+                      owing: set[str] | frozenset[str] = frozenset(), fan: str = "") -> str:
     """The changing layer (marks and counters) as its own SVG over the base map (same
     viewBox): what an answer swaps in (``oob``) while the terrain stays."""
     swap = ' hx-swap-oob="true"' if oob else ""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="pb-map map-layers" id="pb-layers"{swap} '
             f'viewBox="{viewbox()}" aria-label="Counters and highlighted hexes">'
-            + _layer(view, marks, selected, ready) + "</svg>")
+            + _layer(view, marks, selected, ready, owing, fan) + "</svg>")
 
 
-def _layer(view: dict[str, Any], marks: list[Mark] | None, selected: str, ready: set[str] | frozenset[str]) -> str:
-    return render_marks(marks or []) + render_pieces(view, selected, ready)
+def _layer(view: dict[str, Any], marks: list[Mark] | None, selected: str, ready: set[str] | frozenset[str],
+           owing: set[str] | frozenset[str] = frozenset(), fan: str = "") -> str:
+    return render_marks(marks or []) + render_pieces(view, selected, ready, owing, fan)

@@ -1,0 +1,166 @@
+"""Pacific Battles from the set-up to the end of turn 1 by clicks, at a desk's size
+(1366x900) and a phone's (390x844), each side in its own browser context (issue 31).
+
+Every command is given as a player gives it: a piece is picked by its button, then a
+highlighted hex of the map is clicked (a real mouse click where the hex is drawn, on
+whatever lies there: a counter stands for its hex); a piece's own orders are buttons in
+its panel; the others are buttons; where several commands share a hex, the hex's panel
+lists them; a choice of a number with no piece or hex (air superiority fire) is picked from
+a list.  The one thing typed is the secret air allocation (numbers in a form).  The
+choices are the scripted turn's (``pb_turn``), read from the true state.  Screenshots of
+each side's first sight of every phase, and of the end, in test-artifacts/ (pb-click-*)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from conftest import ADMIN, running_server
+from pb_support import Truth
+from pb_turn import SCENARIO, SECRET, TurnDriver, acting_side
+from playwright.sync_api import Browser, Dialog, Page, expect
+
+from app.games.pacific_battles.board import owner, place
+from engine.core.events import Command
+from engine.games.pacific_battles.rules import RULES
+from engine.games.pacific_battles.state import PBState
+
+SIZES = {"desk": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(scope="module")
+def pb_server(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("pb-click-server"), SECRET) as url:
+        yield url
+
+
+def css(s: str) -> str:
+    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def said(page: Page) -> str:
+    errors = page.locator(".status .error, #net-error")
+    return " | ".join(t for t in errors.all_inner_texts() if t.strip()) or "(no error shown)"
+
+
+def unselect(page: Page) -> None:
+    if page.locator("#board-state").get_attribute("data-select"):
+        page.locator("form.unselect button").click()
+        expect(page.locator("#board-state")).to_have_attribute("data-select", "")
+
+
+def pick(page: Page, pid: str) -> None:
+    """Select ``pid`` by its button (from nothing selected: a piece's button with another
+    selected may stand for that one's move to its hex)."""
+    state = page.locator("#board-state")
+    if state.get_attribute("data-select") == pid:
+        return
+    unselect(page)
+    page.locator(f"section.commands form:has(input[name=unit][value={css(pid)}]) button.chooser").click()
+    expect(state).to_have_attribute("data-select", pid)
+
+
+def give(page: Page, cmd: Command, state: PBState, side: str) -> str:
+    """Give ``cmd`` by clicks; returns how ("map", "piece", "button", "list", "allocate")."""
+    data = json.dumps(cmd.data, sort_keys=True)
+    if cmd.type == "allocate":  # the one form typed into
+        for mission, points in cmd.data.items():
+            page.fill(f"form.allocate input[name={mission}]", str(points))
+        page.locator("form.allocate button").click()
+        return "allocate"
+    who, where = owner(cmd), place(cmd)
+    if cmd.type == "add":  # an attacker added: its button stands for it
+        page.locator(f"section.commands form:has(input[name=unit][value={css(who)}]) button.chooser").click()
+        return "piece"
+    if where:
+        if who:
+            pick(page, who)
+        else:
+            unselect(page)
+        mark = page.locator(f'#pb-layers polygon.mark[data-hex="{where}"]')
+        expect(mark).to_have_count(1)
+        mark.click(force=True)  # a real click where the hex is drawn, on whatever lies there
+        legal = RULES.legal_commands(state, side)
+        same = [c for c in legal if place(c) == where and (owner(c) == who if who else owner(c) is None)]
+        if len(same) > 1:  # several commands there: the hex's panel lists them
+            page.locator(f"section.here form:has(input[name=data][value={css(data)}]) button").click()
+        return "map"
+    if who:  # a piece's own order: a button in its panel
+        pick(page, who)
+        page.locator(f"section.selected-piece form:has(input[name=type][value={cmd.type}])"
+                     f":has(input[name=data][value={css(data)}]) button").click()
+        return "piece"
+    button = page.locator(f"form.command-button:has(input[name=type][value={cmd.type}])"
+                          f":has(input[name=data][value={css(data)}]) button")
+    if button.count():
+        button.first.click()
+        return "button"
+    # a choice between numbers or markers with no piece or hex (air superiority fire): a list
+    form = page.locator(f"form.command-group:has(input[name=type][value={cmd.type}])")
+    form.locator("select").select_option(value=data)
+    form.locator("button").click()
+    return "list"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_set_up_and_turn_one_by_clicks(browser: Browser, pb_server: str, artifacts: Path, size: str) -> None:
+    with httpx.Client(base_url=pb_server, timeout=30) as http:
+        created = http.post("/api/games", json={"game": "pacific_battles", "scenario": SCENARIO,
+                                                "side": "Japanese", "name": "Hyakutake"}).json()
+        gid = created["game_id"]
+        joined = http.post(f"/api/games/{gid}/join", json={"token": created["invite_url"].split("token=")[1],
+                                                          "name": "Vandegrift"}).json()
+        tokens = {"Japanese": created["token"], "Allied": joined["token"]}
+        truth = Truth(http, gid, ADMIN)
+        contexts = {side: browser.new_context(base_url=pb_server, viewport=SIZES[size], has_touch=size == "phone")
+                    for side in tokens}
+        try:
+            pages: dict[str, Page] = {}
+
+            def accept(dialog: Dialog) -> None:  # hx-confirm: what ending the phase leaves undone
+                dialog.accept()
+
+            for side, token in tokens.items():
+                pages[side] = contexts[side].new_page()
+                pages[side].on("dialog", accept)
+                pages[side].goto(f"/games/{gid}#token={token}")
+            driver, ways, seen, steps, owed_seen = TurnDriver(), {}, set(), 0, 0
+            while truth.state.turn < 2 and truth.state.result is None:
+                steps += 1
+                assert steps < 400, f"turn 1 did not end ({truth.state.phase})"
+                side = acting_side(truth.state)
+                assert side is not None
+                cmd = driver.next_command(truth.state, side)
+                page = pages[side]
+                if (truth.state.phase, side) not in seen:  # each side's first sight of each phase
+                    seen.add((truth.state.phase, side))
+                    if "still owed (14.11)" in RULES.prompt(truth.state).text:  # owed attacks: on its map only
+                        expect(page.locator("#pb-legend .owed-line")).to_be_visible()
+                        expect(page.locator("#pb-layers .owed-mark").first).to_be_attached()
+                        for other in (p for s, p in pages.items() if s != side):
+                            expect(other.locator("#pb-layers .owed-mark, #pb-legend .owed-line")).to_have_count(0)
+                        owed_seen += 1
+                    page.evaluate("window.scrollTo(0, 0)")  # the prompt and the map
+                    page.screenshot(path=str(artifacts / f"pb-click-{size}-{len(seen):02d}-{truth.state.phase}-"
+                                                         f"{side}.png"))
+                before = len(truth.events)
+                how = give(page, cmd, truth.state, side)
+                ways[how] = ways.get(how, 0) + 1
+                truth.wait_past(before, f"{side} gave {cmd.type} {cmd.data} by {how}; the page says: {said(page)}")
+                for p in pages.values():  # both boards follow
+                    expect(p.locator("#board-state")).to_have_attribute("data-seq", str(len(truth.events)),
+                                                                        timeout=15_000)
+            assert truth.state.turn == 2 and truth.state.result is None
+            for side, p in pages.items():
+                expect(p.locator(".status h1")).to_contain_text("September 1942")
+                p.screenshot(path=str(artifacts / f"pb-click-{size}-end-{side}.png"), full_page=True)
+            assert set(ways) >= {"map", "button", "allocate"}, ways
+            assert owed_seen, "no combat phase owed attacks: the owed marks were never checked"
+            assert ways["map"] >= 10, ways  # the set-up, the landings, recon, strikes, battles: on the map
+            assert http.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"] is True
+        finally:
+            for c in contexts.values():
+                c.close()
