@@ -1,0 +1,195 @@
+"""The game's record as a hash chain, kept with its log (app/services/record.py): each side's
+record file verifies with the engine's checker and holds nothing its view hides; a byte
+changed in the stored log is named; an old head is recognised, a made-up one is not; an
+import refuses a record that does not verify, with the checker's verdict."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from app_support import ADMIN, bearer, drive
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from app.services import record
+from engine.core.events import Event
+from engine.core.game import replay
+from engine.games import get_rules
+from engine.games.pacific_battles import leaks
+from engine.record import ADMIN as ADMIN_VIEWER
+from engine.record import verify_record
+
+
+def export(client: TestClient, gid: str, token: str | None = None) -> dict[str, Any]:
+    r = client.get(f"/api/games/{gid}/export", params={"format": "record"},
+                   **({"headers": bearer(token)} if token else {"auth": ADMIN}))
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def play(client: TestClient, game: dict[str, str], commands: int) -> None:
+    count = iter(range(commands + 1))
+    drive(client, game, lambda legal: next(count) == commands)
+
+
+def head_of(doc: dict[str, Any]) -> str:
+    return doc["entries"][-1]["hash"]
+
+
+def test_each_side_s_record_verifies_and_all_end_with_one_head(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    play(client, game, 12)
+    admin = export(client, gid)
+    assert admin["format"] == "hexwar-record" and admin["viewer"] == ADMIN_VIEWER and admin["game"] == "first_blood"
+    verdict = verify_record(admin)
+    assert verdict.ok, verdict.message
+    events = [i["entry"] for i in admin["entries"] if i["entry"]["kind"] == "event"]
+    assert len(events) == client.get(f"/api/games/{gid}").json()["seq"]
+    assert any(i["entry"]["kind"] == "command" for i in admin["entries"])
+    for side in ("US", "IJ"):
+        mine = export(client, gid, game[side])
+        assert mine["viewer"] == side
+        assert verify_record(mine, head_of(admin)).ok, verify_record(mine).message
+        assert "hidden until" not in json.dumps(mine)
+        # the creation event holds the dice secret: sealed for both sides while the game goes on
+        created = next(i for i in mine["entries"] if i.get("link", {}).get("kind") == "event")
+        assert "secret" not in json.dumps(created["link"]["public"]) and "entry" not in created
+    assert client.get(f"/api/games/{gid}/export", params={"format": "record"}).status_code == 401
+    check = client.get(f"/api/games/{gid}/record/check", params={"head": head_of(admin)}).json()
+    assert check["ok"] and check["head"] == head_of(admin) and check["entry"] == len(admin["entries"]) - 1
+
+
+def test_a_byte_changed_in_the_stored_log_is_named(client: TestClient, game: dict[str, str],
+                                                   database_url: str) -> None:
+    gid = game["id"]
+    play(client, game, 8)
+    before = export(client, gid)
+    assert verify_record(before).ok
+    victim = next(i["entry"] for i in before["entries"]
+                  if i["entry"]["kind"] == "event" and i["entry"]["n"] >= 3 and i["entry"]["event"]["data"])
+    n = victim["n"]
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            payload = conn.execute(text("SELECT payload FROM events WHERE game_id = :g AND seq = :n"),
+                                   {"g": gid, "n": n}).scalar_one()
+            if isinstance(payload, str):
+                payload = json.loads(payload)
+            key = sorted(payload)[0]
+            payload[key] = f"{payload[key]}x"  # one more byte
+            conn.execute(text("UPDATE events SET payload = :p WHERE game_id = :g AND seq = :n"),
+                         {"p": json.dumps(payload), "g": gid, "n": n})
+    finally:
+        engine.dispose()
+    after = export(client, gid)
+    verdict = verify_record(after)
+    assert not verdict.ok and verdict.bad_seq == victim["seq"], verdict.message
+    assert f"event {n}," in verdict.message and "hash" in verdict.message
+    for side in ("US", "IJ"):  # each side's copy names it too, sealed or not
+        mine = verify_record(export(client, gid, game[side]))
+        assert not mine.ok and mine.bad_seq == victim["seq"], mine.message
+    check = client.get(f"/api/games/{gid}/record/check", params={"head": head_of(before)}).json()
+    assert not check["ok"] and "changed" in check["message"]
+
+
+def test_an_old_head_is_recognised_a_made_up_one_is_not(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    play(client, game, 5)
+    old = head_of(export(client, gid, game["US"]))
+    play(client, game, 5)
+    now = export(client, gid)
+    assert head_of(now) != old
+    answer = client.get(f"/api/games/{gid}/record/check", params={"head": old.upper() + " "}).json()
+    assert answer["ok"] and answer["head"] == head_of(now), answer
+    made_up = f"{random.Random(7).getrandbits(256):064x}"
+    answer = client.get(f"/api/games/{gid}/record/check", params={"head": made_up}).json()
+    assert not answer["ok"] and "does not extend" in answer["message"]
+    answer = client.get(f"/api/games/{gid}/record/check", params={"head": "not a hash"}).json()
+    assert not answer["ok"] and "64 hex digits" in answer["message"]
+
+
+def test_the_admin_import_takes_a_record_that_verifies_and_refuses_one_that_does_not(
+        client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    play(client, game, 10)
+    doc = export(client, gid)
+    assert client.post("/api/admin/import", json=doc).status_code == 401
+    r = client.post("/api/admin/import", json=doc, auth=ADMIN)
+    assert r.status_code == 201, r.text
+    new = r.json()["game_id"]
+    again = export(client, new)
+    assert verify_record(again).ok
+    strip = [(i["entry"]["kind"], i["entry"].get("event"), i["entry"].get("command")) for i in doc["entries"][5:]]
+    assert strip == [(i["entry"]["kind"], i["entry"].get("event"), i["entry"].get("command"))
+                     for i in again["entries"][5:]]
+
+    spoiled = json.loads(json.dumps(doc))
+    k = next(k for k, i in enumerate(spoiled["entries"]) if i["entry"]["kind"] == "event" and i["entry"]["n"] == 4)
+    spoiled["entries"][k]["entry"]["event"]["side"] = "nobody"
+    r = client.post("/api/admin/import", json=spoiled, auth=ADMIN)
+    assert r.status_code == 422
+    assert r.json()["detail"] == f"the record does not verify: {verify_record(spoiled).message}"
+    assert r.json()["bad_seq"] == k
+    side_copy = export(client, gid, game["US"])
+    r = client.post("/api/admin/import", json=side_copy, auth=ADMIN)
+    assert r.status_code == 422 and "sealed" in r.json()["detail"]
+
+
+def test_a_head_remembered_wrong_costs_a_read_never_a_fork(client: TestClient, game: dict[str, str]) -> None:
+    """Another worker wrote the game: this one's remembered head is stale (or gone); the
+    write finds no row with it, reads the head and chains from there."""
+    gid = game["id"]
+    play(client, game, 3)
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    known, chain = record.remembered(gid, seq)
+    assert known and chain is not None
+    record.remember(gid, record.Chain(chain.game, chain.salt, chain.events, chain.seq, "f" * 64), seq)
+    play(client, game, 3)
+    record.forget(gid)
+    play(client, game, 3)
+    assert verify_record(export(client, gid)).ok
+
+
+@pytest.mark.parametrize("commands", [40, 120])
+def test_no_side_s_record_of_pacific_battles_holds_what_its_view_hides(client: TestClient, commands: int) -> None:
+    r = client.post("/api/games", json={"game": "pacific_battles", "scenario": "historical", "side": "Allied",
+                                        "name": "A"})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    gid, tokens = body["game_id"], {"Allied": body["token"]}
+    joined = client.post(f"/api/games/{gid}/join", json={"token": body["invite_url"].split("token=")[1], "name": "J"})
+    tokens["Japanese"] = joined.json()["token"]
+    client.cookies.clear()
+    rng = random.Random(commands)
+    for _ in range(commands):
+        side = None
+        for s in tokens:
+            legal = client.get(f"/api/games/{gid}/legal", headers=bearer(tokens[s])).json()
+            if legal["commands"]:
+                side = s
+                break
+        if side is None:
+            break
+        cmd = rng.choice(legal["commands"])
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(tokens[side]),
+                        json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+    admin = export(client, gid)
+    assert verify_record(admin).ok
+    rules = get_rules("pacific_battles")
+    state = replay(rules, [Event.from_json(i["entry"]["event"]) for i in admin["entries"]
+                           if i["entry"]["kind"] == "event"])
+    salt = None
+    for side in rules.sides:
+        mine = export(client, gid, tokens[side])
+        assert verify_record(mine, head_of(admin)).ok
+        words = json.dumps(mine, sort_keys=True)
+        needles = rules.secrets(state, side)
+        assert needles and leaks.find(needles, words) == [], side
+        assert leaks.find(needles, json.dumps(admin)), side  # the search bites
+        assert state.secret not in words
+        salt = salt or next(i for i in mine["entries"] if "salt" in i)["salt"]
+    assert salt is not None
