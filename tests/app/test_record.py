@@ -193,3 +193,24 @@ def test_no_side_s_record_of_pacific_battles_holds_what_its_view_hides(client: T
         assert state.secret not in words
         salt = salt or next(i for i in mine["entries"] if "salt" in i)["salt"]
     assert salt is not None
+
+
+def test_the_head_is_on_the_log_page_the_seat_s_card_and_each_your_move_mail(client: TestClient,
+                                                                              game: dict[str, str]) -> None:
+    gid = game["id"]
+    assert client.put(f"/api/games/{gid}/seat/email", headers=bearer(game["IJ"]),
+                      json={"email": "ij@example.org"}).status_code == 200
+    drive(client, game, lambda legal: legal["prompt"]["side"] == "IJ")  # the US sets up: IJ's move
+    head = head_of(export(client, gid))
+    assert f'<code id="record-head">{head}</code>' in client.get(f"/games/{gid}/log").text
+    client.cookies.clear()
+    client.post(f"/games/{gid}/seat", data={"token": game["US"]}, follow_redirects=False)  # the seat's cookie
+    board = client.get(f"/games/{gid}").text
+    assert f'<code id="record-head">{head}</code>' in board and f"/api/games/{gid}/record/check" in board
+    client.cookies.clear()
+    mails = [m for m in client.get("/api/admin/outbox", auth=ADMIN).json()["items"] if m["kind"] == "your_move"]
+    assert mails and mails[0]["side"] == "IJ"
+    assert f"The game's record now ends with hash {head}." in mails[0]["body"]
+    old = head
+    play(client, game, 4)
+    assert client.get(f"/api/games/{gid}/record/check", params={"head": old}).json()["ok"]
