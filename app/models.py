@@ -187,6 +187,9 @@ class AdminAudit(Base):
     action: Mapped[str] = mapped_column(String(40))  # e.g. "new_seat_link"
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     detail: Mapped[dict[str, Any]] = mapped_column(JsonType, default=dict)
+    # its entry in the game's record (app/services/record.py), if the game has one: place and hash
+    record_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    record_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class Mail(Base):

@@ -13,6 +13,7 @@ import orjson
 from sqlalchemy import LargeBinary, Update, and_, bindparam, exists, func, insert, select, text, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import instance_dict, set_committed_value
+from sqlalchemy.orm.util import identity_key
 
 from app.models import AdminAudit, EventRow, Game, Mail, Seat, Snapshot, utcnow
 from app.services import record
@@ -496,7 +497,35 @@ def set_seat(session: Session, seat: Seat, **values: Any) -> None:
 
 
 def add_audit(session: Session, admin: str, action: str, game_id: str | None, detail: dict[str, Any]) -> None:
-    session.add(AdminAudit(admin=admin, action=action, game_id=game_id, detail=detail, at=utcnow()))
+    """Note an admin's act; on a game with a record, as its next entry (part of the caller's
+    transaction: the game row's head moves with it, as an append's does)."""
+    place, hash_ = _chain_admin_act(session, game_id, admin, action, detail) if game_id is not None else (None, None)
+    session.add(AdminAudit(admin=admin, action=action, game_id=game_id, detail=detail, at=utcnow(),
+                           record_seq=place, record_hash=hash_))
+
+
+def _chain_admin_act(session: Session, game_id: str, admin: str, action: str, detail: dict[str, Any]
+                     ) -> tuple[int | None, str | None]:
+    for _ in range(5):  # an append that lands meanwhile moves the head: chain from the new one
+        row = session.execute(select(_games.c.game, _games.c.seq, _games.c.record_version, _games.c.record_salt,
+                                     _games.c.record_seq, _games.c.record_head)
+                              .where(_games.c.id == game_id)).first()
+        if row is None or not row.record_version or row.record_salt is None or row.record_head is None:
+            return None, None
+        chain = record.Chain(row.game, row.record_salt, row.seq, row.record_seq, row.record_head)
+        hash_, after = record.chain_admin_act(chain, admin, action, detail)
+        moved = session.execute(update(_games).where(_games.c.id == game_id, _games.c.seq == row.seq,
+                                                     _games.c.record_head == row.record_head)
+                                .values(record_seq=after.seq, record_head=after.head)
+                                .execution_options(synchronize_session=False))
+        if moved.rowcount == 1:
+            record.remember(game_id, after, row.seq)
+            game = session.identity_map.get(identity_key(Game, game_id))
+            if game is not None:
+                set_committed_value(game, "record_seq", after.seq)
+                set_committed_value(game, "record_head", after.head)
+            return chain.seq, hash_
+    raise StaleSequence(current_seq(session, game_id))
 
 
 def list_audit(session: Session, offset: int = 0, limit: int = 50) -> tuple[int, list[AdminAudit]]:

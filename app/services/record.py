@@ -2,7 +2,9 @@
 
 Every event appended gets its entry's hash, ``chain_next(previous hash, link)``, stored
 with it (``events.record_hash``); a batch of a player's command starts with the
-command's own entry, whose hash the batch's first event keeps (``command_hash``).  The
+command's own entry, whose hash the batch's first event keeps (``command_hash``); an
+admin's act on the game (``store.add_audit``) is an entry too, its hash kept in its
+audit row.  Chat lines and clock entries are not in the chain yet.  The
 game row keeps its record's version, salt (the key of the sealed links, secret until the
 game is over), length and head; the append's optimistic lock checks the head too, so
 that two writers never chain two entries to one.
@@ -34,7 +36,7 @@ import orjson
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import EventRow, Game
+from app.models import AdminAudit, EventRow, Game
 from engine.core import record as rec
 from engine.core import seeds
 from engine.core.events import Event
@@ -132,6 +134,17 @@ def chain_batch(chain: Chain, events: list[Event], command: dict[str, Any] | Non
     return out, Chain(chain.game, chain.salt, chain.events + len(events), seq, head)
 
 
+def admin_entry(admin: str, action: str, detail: dict[str, Any], seq: int) -> dict[str, Any]:
+    """An admin's act on the game (the admin audit's row): every side reads it."""
+    return {"kind": rec.ADMIN_ACT, "admin": admin, "act": action, "detail": _plain(detail), "seq": seq}
+
+
+def chain_admin_act(chain: Chain, admin: str, action: str, detail: dict[str, Any]) -> tuple[str, Chain]:
+    """The hash of an admin's act as the chain's next entry, and the chain after it."""
+    head = rec.chain_next(chain.head, chain.link(admin_entry(admin, action, detail, chain.seq)))
+    return head, Chain(chain.game, chain.salt, chain.events, chain.seq + 1, head)
+
+
 # --- what this worker last wrote of each game's chain ------------------------------------------
 
 _CHAINS: OrderedDict[str, tuple[int, Chain | None]] = OrderedDict()  # game -> (events, chain or None)
@@ -199,6 +212,7 @@ def read(session: Session, game: Game) -> Record:
     for link in links:
         head = rec.chain_next(head, link)
         hashes.append(head)
+    placed: list[tuple[int, dict[str, Any], str]] = []  # (place, entry, hash stored) of each later entry
     rows = session.execute(select(EventRow.seq, EventRow.type, EventRow.payload, EventRow.side, EventRow.command,
                                   EventRow.record_seq, EventRow.record_hash, EventRow.command_hash)
                            .where(EventRow.game_id == game.id).order_by(EventRow.seq)).all()
@@ -206,14 +220,17 @@ def read(session: Session, game: Game) -> Record:
         if r.record_seq is None:
             continue
         if r.command is not None and r.command_hash is not None:
-            entry = command_entry(r.command, r.record_seq - 1)
-            entries.append(entry)
-            links.append(chain.link(entry))
-            hashes.append(r.command_hash)
-        entry = event_entry(r.seq, {"type": r.type, "data": r.payload, "side": r.side}, r.record_seq)
+            placed.append((r.record_seq - 1, command_entry(r.command, r.record_seq - 1), r.command_hash))
+        placed.append((r.record_seq, event_entry(r.seq, {"type": r.type, "data": r.payload, "side": r.side},
+                                                 r.record_seq), r.record_hash))
+    acts = session.execute(select(AdminAudit.admin, AdminAudit.action, AdminAudit.detail, AdminAudit.record_seq,
+                                  AdminAudit.record_hash)
+                           .where(AdminAudit.game_id == game.id, AdminAudit.record_seq.is_not(None))).all()
+    placed += [(a.record_seq, admin_entry(a.admin, a.action, a.detail, a.record_seq), a.record_hash) for a in acts]
+    for _, entry, hash_ in sorted(placed, key=lambda p: p[0]):
         entries.append(entry)
         links.append(chain.link(entry))
-        hashes.append(r.record_hash)
+        hashes.append(hash_)
     return Record(entries, links, hashes, chain.sides, chain.hidden_information)
 
 

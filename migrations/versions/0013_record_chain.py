@@ -1,5 +1,6 @@
 """The game's record as a hash chain (engine/core/record.py, docs/fair-dice.md): each event
-keeps its record hash (and, on a batch's first event, the hash of the command before it);
+keeps its record hash (and, on a batch's first event, the hash of the command before it),
+and so does each admin's act on a game;
 the game keeps its record's version, salt, length and head.  Games made before this have
 version 0: no chain, they verify as before (no backfill).
 
@@ -27,9 +28,15 @@ def upgrade() -> None:
         batch.add_column(sa.Column("record_seq", sa.Integer(), nullable=True))
         batch.add_column(sa.Column("record_hash", sa.String(length=64), nullable=True))
         batch.add_column(sa.Column("command_hash", sa.String(length=64), nullable=True))
+    with op.batch_alter_table("admin_audit") as batch:
+        batch.add_column(sa.Column("record_seq", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("record_hash", sa.String(length=64), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("admin_audit") as batch:
+        batch.drop_column("record_hash")
+        batch.drop_column("record_seq")
     with op.batch_alter_table("events") as batch:
         batch.drop_column("command_hash")
         batch.drop_column("record_hash")

@@ -214,3 +214,33 @@ def test_the_head_is_on_the_log_page_the_seat_s_card_and_each_your_move_mail(cli
     old = head
     play(client, game, 4)
     assert client.get(f"/api/games/{gid}/record/check", params={"head": old}).json()["ok"]
+
+
+def test_the_admin_s_acts_are_entries_of_the_record(client: TestClient, game: dict[str, str],
+                                                     database_url: str) -> None:
+    gid = game["id"]
+    play(client, game, 4)
+    old = head_of(export(client, gid))
+    r = client.post(f"/api/admin/games/{gid}/rulings", auth=ADMIN, json={"reason": "a word to both", "note": "hi"})
+    assert r.status_code == 200, r.text
+    r = client.post(f"/api/admin/games/{gid}/seats/IJ/new-link", auth=ADMIN)
+    assert r.status_code == 200, r.text
+    game["IJ"] = r.json()["token"]
+    play(client, game, 3)
+    doc = export(client, gid)
+    assert verify_record(doc).ok, verify_record(doc).message
+    acts = [i["entry"] for i in doc["entries"] if i["entry"]["kind"] == "admin"]
+    assert [(a["admin"], a["act"]) for a in acts] == [(ADMIN[0], "ruling"), (ADMIN[0], "new_seat_link")]
+    assert acts[1]["detail"] == {"side": "IJ"}
+    for side in ("US", "IJ"):
+        assert verify_record(export(client, gid, game[side]), head_of(doc)).ok
+    assert client.get(f"/api/games/{gid}/record/check", params={"head": old}).json()["ok"]
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE admin_audit SET detail = :d WHERE game_id = :g AND action = 'new_seat_link'"),
+                         {"d": json.dumps({"side": "US"}), "g": gid})
+    finally:
+        engine.dispose()
+    verdict = verify_record(export(client, gid))
+    assert not verdict.ok and verdict.bad_seq == acts[1]["seq"] and "admin" in verdict.message, verdict.message
