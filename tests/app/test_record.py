@@ -207,6 +207,8 @@ def test_the_head_is_on_the_log_page_the_seat_s_card_and_each_your_move_mail(cli
     client.post(f"/games/{gid}/seat", data={"token": game["US"]}, follow_redirects=False)  # the seat's cookie
     board = client.get(f"/games/{gid}").text
     assert f'<code id="record-head">{head}</code>' in board and f"/api/games/{gid}/record/check" in board
+    mine = client.get(f"/api/games/{gid}/export", params={"format": "record"})  # the card's link: the seat's cookie
+    assert mine.status_code == 200 and mine.json()["viewer"] == "US" and head_of(mine.json()) == head
     client.cookies.clear()
     mails = [m for m in client.get("/api/admin/outbox", auth=ADMIN).json()["items"] if m["kind"] == "your_move"]
     assert mails and mails[0]["side"] == "IJ"
@@ -244,3 +246,25 @@ def test_the_admin_s_acts_are_entries_of_the_record(client: TestClient, game: di
         engine.dispose()
     verdict = verify_record(export(client, gid))
     assert not verdict.ok and verdict.bad_seq == acts[1]["seq"] and "admin" in verdict.message, verdict.message
+
+
+def test_a_game_made_before_the_record_has_no_chain_and_plays_and_verifies_as_before(
+        client: TestClient, game: dict[str, str], database_url: str) -> None:
+    gid = game["id"]
+    play(client, game, 3)
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as conn:  # as migration 0013 leaves a game made before it
+            conn.execute(text("UPDATE games SET record_version = 0, record_salt = NULL, record_seq = 0, "
+                              "record_head = NULL WHERE id = :g"), {"g": gid})
+            conn.execute(text("UPDATE events SET record_seq = NULL, record_hash = NULL, command_hash = NULL "
+                              "WHERE game_id = :g"), {"g": gid})
+    finally:
+        engine.dispose()
+    play(client, game, 4)  # this worker remembered a chain: its writes find no row, read, and write none
+    r = client.get(f"/api/games/{gid}/export", params={"format": "record"}, headers=bearer(game["US"]))
+    assert r.status_code == 409 and "before the record" in r.json()["detail"]
+    assert client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"]
+    answer = client.get(f"/api/games/{gid}/record/check", params={"head": "0" * 64}).json()
+    assert not answer["ok"] and answer["head"] is None
+    assert 'id="record-head"' not in client.get(f"/games/{gid}/log").text
