@@ -44,7 +44,8 @@ class GameHead:
 # request, and loading ORM objects, cost more than the database's own work.
 _games, _seats, _events = Game.__table__, Seat.__table__, EventRow.__table__
 _HEAD_AND_SEAT = (
-    select(_games.c.id, _games.c.game, _games.c.seq, _seats.c.side, _seats.c.joined_at)
+    select(_games.c.id, _games.c.game, _games.c.seq, _seats.c.side, _seats.c.joined_at, _games.c.record_version,
+           _games.c.record_salt, _games.c.record_seq, _games.c.record_head)
     .outerjoin(_seats, and_(_seats.c.game_id == _games.c.id, _seats.c.token_hash == bindparam("token_hash")))
     .where(_games.c.id == bindparam("game_id")))
 _SEAT_HOLDS_SECRET = exists().where(_seats.c.game_id == bindparam("game_id"), _seats.c.side == bindparam("side"),
@@ -158,11 +159,15 @@ def head_and_seat(session: Session, game_id: str, token_hash: str) -> tuple[Game
     row = session.connection().execute(_HEAD_AND_SEAT, {"game_id": game_id, "token_hash": token_hash}).first()
     if row is None:
         return None, None
+    if not row.record_version or row.record_head is not None:  # the chain the write will follow
+        record.remember(row.id, record.Chain(row.game, row.record_salt, row.seq, row.record_seq, row.record_head)
+                        if row.record_version else None, row.seq, read=True)
     return GameHead(row.id, row.game, row.seq), (row.side if row.joined_at is not None else None)
 
 
 def get_game(session: Session, game_id: str) -> Game | None:
-    return session.get(Game, game_id)
+    game = session.get(Game, game_id)
+    return None if game is None else record.noted(game)
 
 
 def game_and_seat(session: Session, game_id: str, token_hash: str) -> tuple[Game | None, Seat | None]:
@@ -184,7 +189,7 @@ def game_with_seats(session: Session, game_id: str) -> Game | None:
     # the seats as the relationship's own loaded value: a joined eager load built the same
     # objects at half again the cost
     set_committed_value(game, "seats", [seat for _, seat in rows if seat is not None])
-    return game
+    return record.noted(game)
 
 
 def game_name(game: Game) -> str:

@@ -152,9 +152,12 @@ _LOCK = threading.Lock()
 _SIZE = 4096
 
 
-def remember(game_id: str, chain: Chain | None, events: int) -> None:
-    """The game's chain (None: a game without one) once its log is ``events`` long."""
+def remember(game_id: str, chain: Chain | None, events: int, read: bool = False) -> None:
+    """The game's chain (None: a game without one) once its log is ``events`` long (``read``:
+    as a game row read says, which never replaces what this worker knows of a longer log)."""
     with _LOCK:
+        if read and (known := _CHAINS.get(game_id)) is not None and known[0] > events:
+            return
         _CHAINS[game_id] = (events, chain)
         _CHAINS.move_to_end(game_id)
         while len(_CHAINS) > _SIZE:
@@ -174,6 +177,14 @@ def remembered(game_id: str, events: int) -> tuple[bool, Chain | None]:
 def forget(game_id: str) -> None:
     with _LOCK:
         _CHAINS.pop(game_id, None)
+
+
+def noted(game: Game) -> Game:
+    """Remember the chain of a game row just read (the event loop's next write on it needs it)."""
+    if game.record_version and (game.record_salt is None or game.record_head is None):
+        return game  # no event yet
+    remember(game.id, chain_of(game), game.seq, read=True)
+    return game
 
 
 def chain_of(game: Game) -> Chain | None:

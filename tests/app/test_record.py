@@ -14,6 +14,7 @@ from app_support import ADMIN, bearer, drive
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+from app import store
 from app.services import record
 from engine.core.events import Event
 from engine.core.game import replay
@@ -140,17 +141,35 @@ def test_the_admin_import_takes_a_record_that_verifies_and_refuses_one_that_does
 
 def test_a_head_remembered_wrong_costs_a_read_never_a_fork(client: TestClient, game: dict[str, str]) -> None:
     """Another worker wrote the game: this one's remembered head is stale (or gone); the
-    write finds no row with it, reads the head and chains from there."""
+    write finds no row with it, reads the head and chains from there (through the API, and
+    through the thread path's append on a head it did not read)."""
     gid = game["id"]
     play(client, game, 3)
-    seq = client.get(f"/api/games/{gid}").json()["seq"]
-    known, chain = record.remembered(gid, seq)
-    assert known and chain is not None
-    record.remember(gid, record.Chain(chain.game, chain.salt, chain.events, chain.seq, "f" * 64), seq)
-    play(client, game, 3)
-    record.forget(gid)
-    play(client, game, 3)
-    assert verify_record(export(client, gid)).ok
+    service = client.app.state.games
+    for spoil in ("stale", "gone", "stale"):
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
+        side = legal["prompt"]["side"]
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game[side])).json()
+        seq = legal["seq"]
+        known, chain = record.remembered(gid, seq)
+        assert known and chain is not None
+        if spoil == "stale":
+            record.remember(gid, record.Chain(chain.game, chain.salt, chain.events, chain.seq, "f" * 64), seq)
+        else:
+            record.forget(gid)
+        cmd = legal["commands"][0]
+        with client.app.state.db.sessions() as session:
+            service.submit(session, store.GameHead(gid, "first_blood", seq), side, cmd, seq)
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game[side])).json()
+        if legal["prompt"]["side"] == side:  # the event loop's write (PostgreSQL) on a head remembered wrong
+            record.remember(gid, record.Chain(chain.game, chain.salt, legal["seq"], 0, "d" * 64), legal["seq"])
+            r = client.post(f"/api/games/{gid}/commands", headers=bearer(game[side]),
+                            json={**legal["commands"][0], "expected_seq": legal["seq"]})
+            assert r.status_code == 200, r.text
+    doc = export(client, gid)
+    assert verify_record(doc).ok, verify_record(doc).message
+    assert len([i for i in doc["entries"] if i["entry"]["kind"] == "event"]) == client.get(
+        f"/api/games/{gid}").json()["seq"]
 
 
 @pytest.mark.parametrize("commands", [40, 120])
