@@ -468,14 +468,15 @@ RECORD = "record"  # ?format= of the record file (docs/fair-dice.md)
 @router.get("/games/{game_id}/export", responses={**READ, **responses(401, 409),
                                                    200: {"description": "the export file (JSON)"}})
 def export_game(game: GameDep, seat: OptionalSeatDep, is_admin: IsAdminDep, session: SessionDep,
-                service: ServiceDep, format: Annotated[str, Query(
-                    max_length=16, description="'record': the game's record file (docs/fair-dice.md) as the "
-                                               "seat's side may read it, at any time (the admin's holds it all); "
-                                               "else the whole game's export file, once the game is over")] = ""
+                service: ServiceDep, file_format: Annotated[str, Query(
+                    alias="format", max_length=16,
+                    description="'record': the game's record file (docs/fair-dice.md) as the seat's side may read "
+                                "it, at any time (the admin's holds it all); else the whole game's export file, "
+                                "once the game is over")] = ""
                 ) -> JSONResponse:
     """The game as one file: its record as the asking side may read it (``format=record``,
     any time), or the whole game (dice secret included, so only once the game is over)."""
-    if format == RECORD:
+    if file_format == RECORD:
         if seat is None and not is_admin:
             raise HTTPException(401, NO_SECRET, headers={"WWW-Authenticate": "Bearer"})
         try:
