@@ -72,6 +72,13 @@ class Game(Base):
     phase: Mapped[str] = mapped_column(String(80), default="", server_default="")
     to_move: Mapped[str] = mapped_column(String(40), default="", server_default="")  # sides deciding, "A,B"
     winner: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # the game's record as a hash chain (app/services/record.py): 0 for a game made before it
+    # (no chain), else the version a new game gets; its salt (secret until the game is over),
+    # how many entries it holds and the last one's hash (the optimistic lock checks it too)
+    record_version: Mapped[int] = mapped_column(Integer, default=1, server_default="0")
+    record_salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    record_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    record_head: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.side")
 
@@ -138,6 +145,11 @@ class EventRow(Base):
     command: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)  # on a batch's first event
     text: Mapped[str | None] = mapped_column(Text, nullable=True)  # the log line
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # its entry in the game's record (null in a game of record version 0): its place and hash,
+    # and on a batch's first event the hash of its command's entry (the place before it)
+    record_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    record_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    command_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class Snapshot(Base):
@@ -175,6 +187,9 @@ class AdminAudit(Base):
     action: Mapped[str] = mapped_column(String(40))  # e.g. "new_seat_link"
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     detail: Mapped[dict[str, Any]] = mapped_column(JsonType, default=dict)
+    # its entry in the game's record (app/services/record.py), if the game has one: place and hash
+    record_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    record_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class Mail(Base):

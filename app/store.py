@@ -13,8 +13,10 @@ import orjson
 from sqlalchemy import LargeBinary, Update, and_, bindparam, exists, func, insert, select, text, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import instance_dict, set_committed_value
+from sqlalchemy.orm.util import identity_key
 
 from app.models import AdminAudit, EventRow, Game, Mail, Seat, Snapshot, utcnow
+from app.services import record
 from app.text import dump_json
 from engine.core import rulings
 from engine.core.events import Command, Event
@@ -42,7 +44,8 @@ class GameHead:
 # request, and loading ORM objects, cost more than the database's own work.
 _games, _seats, _events = Game.__table__, Seat.__table__, EventRow.__table__
 _HEAD_AND_SEAT = (
-    select(_games.c.id, _games.c.game, _games.c.seq, _seats.c.side, _seats.c.joined_at)
+    select(_games.c.id, _games.c.game, _games.c.seq, _seats.c.side, _seats.c.joined_at, _games.c.record_version,
+           _games.c.record_salt, _games.c.record_seq, _games.c.record_head)
     .outerjoin(_seats, and_(_seats.c.game_id == _games.c.id, _seats.c.token_hash == bindparam("token_hash")))
     .where(_games.c.id == bindparam("game_id")))
 _SEAT_HOLDS_SECRET = exists().where(_seats.c.game_id == bindparam("game_id"), _seats.c.side == bindparam("side"),
@@ -73,9 +76,13 @@ class Listed:
 @cache
 def _advance(with_status: bool, guarded: bool) -> Update:
     """UPDATE games: the optimistic lock (and, ``guarded``, the seat check) of an append."""
-    where = [_games.c.id == bindparam("game_id"), _games.c.seq == bindparam("expected")]
+    where = [_games.c.id == bindparam("game_id"), _games.c.seq == bindparam("expected"),
+             _games.c.record_head.is_not_distinct_from(bindparam("prev_head"))]
     values = {"seq": bindparam("new_seq"), "result": bindparam("new_result"), "updated_at": bindparam("now"),
-              **{name: bindparam(name) for name in LISTED}}
+              **{name: bindparam(name) for name in LISTED},
+              "record_seq": func.coalesce(bindparam("record_seq"), _games.c.record_seq),
+              "record_head": bindparam("record_head"),
+              "record_salt": func.coalesce(bindparam("record_salt"), _games.c.record_salt)}
     if with_status:
         values["status"] = bindparam("new_status")
     return update(_games).where(*where, *([_SEAT_HOLDS_SECRET] if guarded else [])).values(**values)
@@ -92,18 +99,25 @@ advanced AS (
     UPDATE games SET seq = :new_seq, result = CAST(:new_result AS jsonb), updated_at = :now,
                      status = COALESCE(CAST(:new_status AS varchar), status),
                      turn_no = :turn_no, turn_name = :turn_name, phase = :phase, to_move = :to_move,
-                     winner = :winner
+                     winner = :winner, record_seq = COALESCE(CAST(:record_seq AS integer), record_seq),
+                     record_head = CAST(:record_head AS varchar),
+                     record_salt = COALESCE(CAST(:record_salt AS varchar), record_salt)
     WHERE id = :game_id AND seq = :expected
+      -- the record's chain (app/services/record.py): its head is the one the hashes follow
+      AND record_head IS NOT DISTINCT FROM CAST(:prev_head AS varchar)
       AND (CAST(:token_hash AS varchar) IS NULL OR EXISTS (
           SELECT 1 FROM seats WHERE seats.game_id = :game_id AND seats.side = CAST(:side AS varchar)
                                 AND seats.token_hash = CAST(:token_hash AS varchar) AND seats.joined_at IS NOT NULL))
     -- live updates (app/live.py): every worker's LISTEN hears of it once this commits
     RETURNING {columns}, pg_notify(:channel, id || ':' || CAST(:new_seq AS text)))"""
 _INSERT_PG = """
-INSERT INTO events (game_id, seq, type, payload, side, actor, text, created_at, command)
-SELECT advanced.id, r.seq, r.type, r.payload, r.side, CAST(:actor AS varchar), r.text, :now, r.command
+INSERT INTO events (game_id, seq, type, payload, side, actor, text, created_at, command,
+                    record_seq, record_hash, command_hash)
+SELECT advanced.id, r.seq, r.type, r.payload, r.side, CAST(:actor AS varchar), r.text, :now, r.command,
+       r.record_seq, r.record_hash, r.command_hash
 FROM advanced, jsonb_to_recordset(CAST(:rows AS jsonb))
-    AS r(seq integer, type varchar, payload jsonb, side varchar, text text, command jsonb)
+    AS r(seq integer, type varchar, payload jsonb, side varchar, text text, command jsonb,
+         record_seq integer, record_hash varchar, command_hash varchar)
 ORDER BY r.seq"""
 # its row count: the events appended (none: refused)
 APPEND_PG = text(f"WITH {_ADVANCE_PG.format(columns='id')}{_INSERT_PG}")
@@ -145,11 +159,15 @@ def head_and_seat(session: Session, game_id: str, token_hash: str) -> tuple[Game
     row = session.connection().execute(_HEAD_AND_SEAT, {"game_id": game_id, "token_hash": token_hash}).first()
     if row is None:
         return None, None
+    if not row.record_version or row.record_head is not None:  # the chain the write will follow
+        record.remember(row.id, record.Chain(row.game, row.record_salt, row.seq, row.record_seq, row.record_head)
+                        if row.record_version else None, row.seq, read=True)
     return GameHead(row.id, row.game, row.seq), (row.side if row.joined_at is not None else None)
 
 
 def get_game(session: Session, game_id: str) -> Game | None:
-    return session.get(Game, game_id)
+    game = session.get(Game, game_id)
+    return None if game is None else record.noted(game)
 
 
 def game_and_seat(session: Session, game_id: str, token_hash: str) -> tuple[Game | None, Seat | None]:
@@ -171,7 +189,7 @@ def game_with_seats(session: Session, game_id: str) -> Game | None:
     # the seats as the relationship's own loaded value: a joined eager load built the same
     # objects at half again the cost
     set_committed_value(game, "seats", [seat for _, seat in rows if seat is not None])
-    return game
+    return record.noted(game)
 
 
 def game_name(game: Game) -> str:
@@ -246,28 +264,87 @@ def append(session: Session, game: Game | GameHead, expected_seq: int, events: l
     too: the caller then finds out which it was)."""
     batch = Batch(game.id, expected_seq, events, texts, actor, command, status, result, token_hash,
                   listed=listed or Listed(), by=by)
-    conn = session.connection()
-    if conn.dialect.name == "postgresql":
-        written = conn.execute(APPEND_PG, batch.pg_params()).rowcount == len(events)
-    else:
-        params = batch.params()
-        done = conn.execute(_advance(status is not None, token_hash is not None), {**params, "new_result": result})
-        written = done.rowcount == 1
-        if written:  # Core, not the unit of work: these rows are never read back in this session
-            conn.execute(_INSERT_EVENTS, [{**r, "game_id": game.id, "actor": actor, "created_at": batch.now}
-                                          for r in batch.rows()])
+    _chain_for(session, batch, game)
+    written = _write(session, batch)
+    if not written and batch.chained is not None:
+        # a head this worker remembered wrong (another worker wrote the game): read it, once
+        fresh = session.execute(select(_games.c.seq, _games.c.record_head).where(_games.c.id == game.id)).first()
+        if fresh is not None and fresh.seq == expected_seq and fresh.record_head != batch.chained[0]:
+            record.forget(game.id)
+            batch = Batch(game.id, expected_seq, events, texts, actor, command, status, result, token_hash,
+                          listed=listed or Listed(), by=by)
+            _chain_for(session, batch, store_head(session, game.id, game.game, expected_seq))
+            written = _write(session, batch)
     if not written:
         session.rollback()
         raise StaleSequence(current_seq(session, game.id))
+    _, _, after = batch.chained  # type: ignore[misc]
+    record.remember(game.id, after, batch.new_seq)
     if isinstance(game, Game):  # the row as written, without reading it back
         written = {"seq": batch.new_seq, "result": result, "updated_at": batch.now, "status": status,
                    **batch.listed.params()}
+        if after is not None:
+            written.update(record_seq=after.seq, record_head=after.head, record_salt=after.salt)
         for key, value in written.items():
             if key != "status" or status is not None:
                 set_committed_value(game, key, value)
     else:
         game.seq = batch.new_seq
     return batch.new_seq
+
+
+def _write(session: Session, batch: Batch) -> bool:
+    """The append's statements; whether they wrote the batch."""
+    conn = session.connection()
+    if conn.dialect.name == "postgresql":
+        return bool(conn.execute(APPEND_PG, batch.pg_params()).rowcount == len(batch.events))
+    params = batch.params()
+    done = conn.execute(_advance(batch.status is not None, batch.token_hash is not None),
+                        {**params, "new_result": batch.result})
+    if done.rowcount != 1:
+        return False
+    # Core, not the unit of work: these rows are never read back in this session
+    conn.execute(_INSERT_EVENTS, [{**r, "game_id": batch.game_id, "actor": batch.actor, "created_at": batch.now}
+                                  for r in batch.rows()])
+    return True
+
+
+@dataclass
+class _StoredHead:
+    """The record's columns of a game row, read."""
+    id: str
+    game: str
+    seq: int
+    record_version: int
+    record_salt: str | None
+    record_seq: int
+    record_head: str | None
+
+
+def store_head(session: Session, game_id: str, kind: str, seq: int) -> _StoredHead:
+    row = session.execute(select(_games.c.record_version, _games.c.record_salt, _games.c.record_seq,
+                                 _games.c.record_head).where(_games.c.id == game_id)).first()
+    if row is None:
+        return _StoredHead(game_id, kind, seq, 0, None, 0, None)
+    return _StoredHead(game_id, kind, seq, row.record_version, row.record_salt, row.record_seq, row.record_head)
+
+
+def _chain_for(session: Session, batch: Batch, game: Game | GameHead | _StoredHead) -> None:
+    """Set the chain ``batch`` follows: the game row's, as read (a ``Game``), else as this
+    worker remembers it, else as read now."""
+    if isinstance(game, GameHead):
+        known, chain = record.remembered(game.id, batch.expected_seq)
+        if known:
+            batch.chain_from(chain.head if chain is not None else None, chain)
+            return
+        game = store_head(session, game.id, game.game, batch.expected_seq)
+    if not game.record_version:
+        batch.chain_from(game.record_head, None)
+    elif game.record_salt is None or game.record_head is None:  # the game's first batch: its record starts
+        batch.chain_from(game.record_head, record.start(game.game, game.record_salt or record.new_salt()))
+    else:
+        batch.chain_from(game.record_head, record.Chain(game.game, game.record_salt, batch.expected_seq,
+                                                        game.record_seq, game.record_head))
 
 
 @dataclass
@@ -286,21 +363,53 @@ class Batch:
     now: datetime = field(default_factory=utcnow)
     listed: Listed = field(default_factory=Listed)
     by: str | None = None  # who sent the command when not the seat's player ("computer:greedy")
+    # the record's chain (app/services/record.py): (the head the write requires, each row's
+    # record columns, the chain after the batch); None until known
+    chained: tuple[str | None, list[dict[str, Any]], record.Chain | None] | None = None
+
+    def chain_from(self, prev_head: str | None, chain: record.Chain | None) -> None:
+        """Follow ``chain`` (None: the game has none), whose head in the game row is ``prev_head``."""
+        if chain is None:
+            self.chained = (prev_head, [{}] * len(self.events), None)
+            return
+        columns, after = record.chain_batch(chain, self.events, self.command_json())
+        self.chained = (prev_head, columns, after)
+
+    def _chained(self) -> tuple[str | None, list[dict[str, Any]], record.Chain | None]:
+        """The chain as set, else as this worker remembers the game at ``expected_seq`` (the
+        event loop's write, which reads nothing first), else a head no game has: the write
+        then finds no row and the thread path writes the batch."""
+        if self.chained is None:
+            known, chain = record.remembered(self.game_id, self.expected_seq)
+            if not known:
+                return record.MISSING_HEAD, [{}] * len(self.events), None
+            self.chain_from(chain.head if chain is not None else None, chain)
+            record.remember(self.game_id, self.chained[2], self.new_seq)  # type: ignore[index]
+        return self.chained  # type: ignore[return-value]
+
+    def command_json(self) -> dict[str, Any] | None:
+        return None if self.command is None else {**self.command.to_json(), **({"by": self.by} if self.by else {})}
 
     @property
     def new_seq(self) -> int:
         return self.expected_seq + len(self.events)
 
     def rows(self) -> list[dict[str, Any]]:
-        command = None if self.command is None else {**self.command.to_json(), **({"by": self.by} if self.by else {})}
+        command = self.command_json()
+        columns = self._chained()[1]
         return [{"seq": self.expected_seq + i, "type": event.type, "payload": event.data, "side": event.side,
-                 "text": text, "command": command if i == 0 else None}
+                 "text": text, "command": command if i == 0 else None, "record_seq": None, "record_hash": None,
+                 "command_hash": None, **columns[i]}
                 for i, (event, text) in enumerate(zip(self.events, self.texts, strict=True))]
 
     def params(self) -> dict[str, Any]:
+        prev_head, _, after = self._chained()
         return {"game_id": self.game_id, "expected": self.expected_seq, "new_seq": self.new_seq, "now": self.now,
                 "new_status": self.status, "side": self.actor, "token_hash": self.token_hash,
-                **self.listed.params()}
+                **self.listed.params(), "prev_head": prev_head,
+                "record_seq": None if after is None else after.seq,
+                "record_head": prev_head if after is None else after.head,
+                "record_salt": None if after is None else after.salt}
 
     def pg_params(self) -> dict[str, Any]:
         """The parameters of ``APPEND_PG`` and ``APPEND_PG_RETURNING``."""
@@ -393,7 +502,35 @@ def set_seat(session: Session, seat: Seat, **values: Any) -> None:
 
 
 def add_audit(session: Session, admin: str, action: str, game_id: str | None, detail: dict[str, Any]) -> None:
-    session.add(AdminAudit(admin=admin, action=action, game_id=game_id, detail=detail, at=utcnow()))
+    """Note an admin's act; on a game with a record, as its next entry (part of the caller's
+    transaction: the game row's head moves with it, as an append's does)."""
+    place, hash_ = _chain_admin_act(session, game_id, admin, action, detail) if game_id is not None else (None, None)
+    session.add(AdminAudit(admin=admin, action=action, game_id=game_id, detail=detail, at=utcnow(),
+                           record_seq=place, record_hash=hash_))
+
+
+def _chain_admin_act(session: Session, game_id: str, admin: str, action: str, detail: dict[str, Any]
+                     ) -> tuple[int | None, str | None]:
+    for _ in range(5):  # an append that lands meanwhile moves the head: chain from the new one
+        row = session.execute(select(_games.c.game, _games.c.seq, _games.c.record_version, _games.c.record_salt,
+                                     _games.c.record_seq, _games.c.record_head)
+                              .where(_games.c.id == game_id)).first()
+        if row is None or not row.record_version or row.record_salt is None or row.record_head is None:
+            return None, None
+        chain = record.Chain(row.game, row.record_salt, row.seq, row.record_seq, row.record_head)
+        hash_, after = record.chain_admin_act(chain, admin, action, detail)
+        moved = session.execute(update(_games).where(_games.c.id == game_id, _games.c.seq == row.seq,
+                                                     _games.c.record_head == row.record_head)
+                                .values(record_seq=after.seq, record_head=after.head)
+                                .execution_options(synchronize_session=False))
+        if moved.rowcount == 1:
+            record.remember(game_id, after, row.seq)
+            game = session.identity_map.get(identity_key(Game, game_id))
+            if game is not None:
+                set_committed_value(game, "record_seq", after.seq)
+                set_committed_value(game, "record_head", after.head)
+            return chain.seq, hash_
+    raise StaleSequence(current_seq(session, game_id))
 
 
 def list_audit(session: Session, offset: int = 0, limit: int = 50) -> tuple[int, list[AdminAudit]]:

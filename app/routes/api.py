@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from app import command_path, store
@@ -21,6 +22,8 @@ from app.answers import Encoded, json_answer
 from app.command_path import Sending
 from app.config import Settings
 from app.deps import (
+    NO_SECRET,
+    AdminDep,
     GameDep,
     IsAdminDep,
     LimitsDep,
@@ -68,7 +71,8 @@ from app.schemas import (
 )
 from app.security import GAME_ID, cookie_name, hash_token, sign
 from app.services import clock, computer
-from app.services.games import BadImport, GameLike, GameService, SeatChanged
+from app.services import record as game_record
+from app.services.games import BadImport, GameLike, GameService, NoRecord, SeatChanged
 from app.store import StaleSequence
 from app.text import BadText, dump_json
 from app.visible import readable_events, viewer_of
@@ -76,6 +80,7 @@ from engine.core import choices
 from engine.core.errors import NotInThisGame, RuleError
 from engine.core.events import Event
 from engine.games import get_rules
+from engine.record.book import ADMIN as ADMIN_VIEWER
 
 router = APIRouter(prefix="/api", tags=["games"], route_class=StrictJSONRoute, responses=responses(413, 422))
 # the import takes whole export files: its own router, with a larger body limit
@@ -492,14 +497,51 @@ def game_log(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service:
     return service.log(session, game, offset, limit, reveal=False, viewer=viewer_of(game, seat.side if seat else None))
 
 
-@router.get("/games/{game_id}/export", responses={**SEAT, **responses(409),
+RECORD = "record"  # ?format= of the record file (docs/fair-dice.md)
+
+
+@router.get("/games/{game_id}/export", responses={**READ, **responses(401, 409),
                                                    200: {"description": "the export file (JSON)"}})
-def export_game(game: GameDep, seat: SeatDep, session: SessionDep, service: ServiceDep) -> JSONResponse:
-    """The whole game as one file (dice secret included, so only once the game is over)."""
+def export_game(game: GameDep, seat: OptionalSeatDep, is_admin: IsAdminDep, session: SessionDep,
+                service: ServiceDep, file_format: Annotated[str, Query(
+                    alias="format", max_length=16,
+                    description="'record': the game's record file (docs/fair-dice.md) as the seat's side may read "
+                                "it, at any time (the admin's holds it all); else the whole game's export file, "
+                                "once the game is over")] = ""
+                ) -> JSONResponse:
+    """The game as one file: its record as the asking side may read it (``format=record``,
+    any time), or the whole game (dice secret included, so only once the game is over)."""
+    if file_format == RECORD:
+        if seat is None and not is_admin:
+            raise HTTPException(401, NO_SECRET, headers={"WWW-Authenticate": "Bearer"})
+        try:
+            data = service.export_record(session, game, seat.side if seat is not None else ADMIN_VIEWER)
+        except NoRecord as exc:
+            raise HTTPException(409, str(exc)) from None
+        return export_response(data, game.id)
+    if seat is None:
+        raise HTTPException(401, NO_SECRET, headers={"WWW-Authenticate": "Bearer"})
     if game.status != "finished":
         raise HTTPException(409, "a game can be exported by its players once it is over "
                                  "(the file reveals the dice secret); an admin can export it any time")
     return export_response(service.export(session, game), game.id)
+
+
+class RecordCheckOut(BaseModel):
+    ok: bool = Field(..., description="whether today's record extends the one that ended with that head")
+    message: str
+    entry: int | None = Field(None, description="the entry whose hash that head is")
+    head: str | None = Field(None, description="today's head (null: a game without a record chain)")
+
+
+@router.get("/games/{game_id}/record/check", response_model=RecordCheckOut, responses=READ)
+def check_record_head(game: GameDep, session: SessionDep,
+                      head: Annotated[str, Query(max_length=200, description="a head seen before (a mail, a page)")]
+                      ) -> Any:
+    """Whether today's record of the game extends the one whose head was ``head``: that hash
+    is one of its entries', and every hash from the first to today's holds."""
+    said = game_record.extends(session, game, head)
+    return RecordCheckOut(ok=said.ok, message=said.message, entry=said.seq, head=game_record.head(game))
 
 
 def export_response(data: dict[str, Any], game_id: str) -> JSONResponse:
@@ -520,6 +562,20 @@ def import_game(data: Annotated[dict[str, Any], Body(description="an export file
     except BadImport as exc:
         return error_json(exc.status, str(exc), kind="malformed" if exc.status == 422 else "forbidden",
                           bad_seq=exc.seq)
+    gid = created.game.id
+    return ImportResult(game_id=gid, seats={s: seat_link(settings.base_url, gid, t) for s, t in created.tokens.items()})
+
+
+@imports.post("/admin/import", response_model=ImportResult, status_code=201, tags=["admin"],
+              responses=responses(401, 422, e422=ImportErrorOut))
+def admin_import(data: Annotated[dict[str, Any], Body(description="a record file (the admin's) or an export file")],
+                 admin: AdminDep, session: SessionDep, service: ServiceDep, settings: SettingsDep) -> Any:
+    """A new game from a record file (docs/fair-dice.md), refused with the engine checker's
+    verdict unless it verifies, or from an export file (replayed, as ``/api/games/import``)."""
+    try:
+        created = service.import_game(session, data, admin=True)
+    except BadImport as exc:
+        return error_json(exc.status, str(exc), kind="malformed", bad_seq=exc.seq)
     gid = created.game.id
     return ImportResult(game_id=gid, seats={s: seat_link(settings.base_url, gid, t) for s, t in created.tokens.items()})
 

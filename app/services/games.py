@@ -21,6 +21,7 @@ from app.answers import Encoded
 from app.models import Game, Seat, utcnow
 from app.security import hash_token, new_dice_secret, new_game_id, new_token
 from app.services import clock
+from app.services import record as game_record
 from app.services.notices import Notices
 from app.text import check_line, dump_json
 from app.visible import readable
@@ -32,6 +33,8 @@ from engine.core.game import Outcome, Prompt
 from engine.core.verify import LogEntry, Verdict, verify_log
 from engine.core.visibility import ADMIN
 from engine.games import game_ids, get_rules
+from engine.record import book
+from engine.record.check import verify_record
 
 EXPORT_FORMAT = "guadalcanal-pbem/1"
 SEEN_EVERY = 15.0  # seconds: how stale "last seen" may be (the mail's grace is a minute)
@@ -620,11 +623,30 @@ class GameService:
     def verify(self, session: Session, game: Game) -> Verdict:
         return verify_log(get_rules(game.game), store.load_entries(session, game.id))
 
+    def export_record(self, session: Session, game: Game, viewer: str) -> dict[str, Any]:
+        """The game's record file (docs/fair-dice.md) as ``viewer`` (a side, or ``book.ADMIN``)
+        may have it, at any time; ``NoRecord`` for a game made before the record chain."""
+        if not game_record.has_chain(game):
+            raise NoRecord("this game was made before the record chain: it has no record file (its export "
+                           "file comes once it is over)")
+        return game_record.export(session, game, viewer)
+
+    def verify_chain(self, session: Session, game: Game) -> Any:
+        """The engine's checker (``verify_record``) on the admin's record file of the game."""
+        if not game_record.has_chain(game):
+            raise NoRecord("this game was made before the record chain")
+        return game_record.verify(session, game)
+
     def import_game(self, session: Session, data: dict[str, Any], admin: bool = False) -> Created:
         """A new game from an export file.  The file must be exactly what this server
         would export for the game its log replays to: every event in order with its
         ``seq``, the side the engine says acted, and the game's status and result;
-        otherwise it is refused, naming the first event that differs."""
+        otherwise it is refused, naming the first event that differs.  A record file
+        (docs/fair-dice.md: the admin's, every entry whole) must verify with the engine's
+        checker first; its verdict's message is the refusal."""
+        from_record = isinstance(data, dict) and data.get("format") == book.FORMAT
+        if from_record:
+            data = _from_record(data)
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise BadImport(f"not an export file (expected format {EXPORT_FORMAT!r})")
         if data.get("game") not in game_ids():
@@ -648,6 +670,8 @@ class GameService:
             raise BadImport(f"event {verdict.bad_seq} is refused: {verdict.message}", verdict.bad_seq)
         result = verdict.state.result
         statuses = ("finished",) if result is not None else ("waiting", "active")
+        if from_record:  # a record holds no status: its log's is the one
+            data = {**data, "result": result, "status": statuses[0]}
         if data.get("result") != result or data.get("status") not in statuses:
             raise BadImport(f"the file's status {data.get('status')!r} and result {data.get('result')!r} are not "
                             f"what its log gives ({' or '.join(statuses)}, {result!r})", len(entries) - 1)
@@ -675,7 +699,7 @@ class GameService:
             by_a_side = command is not None and command.type not in (rulings.RULING, rulings.REWIND)
             actor = rules.prompt(state).side if by_a_side else None
             for i in range(start, stop):
-                if raw[i].get("actor") != actor:
+                if not from_record and raw[i].get("actor") != actor:  # a record names no actor
                     session.rollback()
                     raise BadImport(f"event {i} is refused: the file says {raw[i].get('actor')!r} acted, "
                                     f"the rules say {actor!r}", i)
@@ -683,6 +707,32 @@ class GameService:
                                          batch[0].command, state)
         session.commit()
         return Created(row, tokens)
+
+
+class NoRecord(Exception):
+    """A game made before the record chain (record version 0)."""
+
+
+def _from_record(doc: dict[str, Any]) -> dict[str, Any]:
+    """A record file as the export file it holds the log of, once the engine's checker
+    passes it (else ``BadImport`` with its verdict)."""
+    verdict = verify_record(doc)
+    if not verdict.ok:
+        raise BadImport(f"the record does not verify: {verdict.message}", verdict.bad_seq)
+    entries = [item.get("entry") for item in doc["entries"]]
+    if any(e is None for e in entries):
+        raise BadImport("the record holds sealed entries: only the admin's copy (every entry whole) can be imported")
+    events: list[dict[str, Any]] = []
+    command = None
+    for entry in entries:
+        if entry["kind"] == "command":
+            command = entry["command"]
+        elif entry["kind"] == "event":
+            e = entry["event"]
+            events.append({"seq": entry["n"], "type": e.get("type"), "data": e.get("data"), "side": e.get("side"),
+                           "actor": None, "command": command})
+            command = None
+    return {"format": EXPORT_FORMAT, "game": doc.get("game"), "events": events, "seats": [], "title": ""}
 
 
 def listed_after(rules: Any, state: Any, prompt: Prompt | None = None) -> store.Listed:

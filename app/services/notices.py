@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from app import mail, store
 from app.models import Seat, utcnow
+from app.services import record
 from engine.core.game import Prompt
 
 
@@ -58,9 +59,19 @@ class Notices:
         for seat in self._subscribed(seats, after.side):
             mail.enqueue(session, kind="your_move", dedupe=f"{game_id}:{seq}:{seat.side}", to=seat.email or "",
                          subject=f"Your move: {name}"[:200],
-                         body=self._body(game_id, seat.side, f"It is your decision ({seat.side}): {after.text}"),
+                         body=self._body(game_id, seat.side, f"It is your decision ({seat.side}): {after.text}"
+                                         + self._record_line(game_id, seq)),
                          game_id=game_id, side=seat.side, game_seq=seq,
                          not_before=utcnow() + timedelta(seconds=self.grace_seconds))
+
+    def _record_line(self, game_id: str, seq: int) -> str:
+        """The head of the game's record once its log is ``seq`` long, as the append that made
+        it so left it (no query), for the player to keep: any later head must extend it."""
+        known, chain = record.remembered(game_id, seq)
+        if not known or chain is None:
+            return ""
+        return (f"\n\nThe game's record now ends with hash {chain.head}. Keep this mail: on the board "
+                "(your private link's card) you can check that the game's record still extends it.")
 
     def after_chat(self, session: Session, game_id: str, writer: str, name: str, message_id: int,
                    text: str) -> None:

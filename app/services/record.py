@@ -1,0 +1,294 @@
+"""A game's record as a hash chain, kept with its log (engine/core/record.py, docs/fair-dice.md).
+
+Every event appended gets its entry's hash, ``chain_next(previous hash, link)``, stored
+with it (``events.record_hash``); a batch of a player's command starts with the
+command's own entry, whose hash the batch's first event keeps (``command_hash``); an
+admin's act on the game (``store.add_audit``) is an entry too, its hash kept in its
+audit row.  Chat lines and clock entries are not in the chain yet.  The
+game row keeps its record's version, salt (the key of the sealed links, secret until the
+game is over), length and head; the append's optimistic lock checks the head too, so
+that two writers never chain two entries to one.
+
+Record version 1 (this server until the players' entropy lands, issue 36): the dice are
+still ``engine.core.dice.roll`` of the game's secret (in its creation event, sealed from
+everybody until the game is over).  So entry 0 commits to no seed (its commitments are 64
+zeros, which no seed hashes to), each side's entropy is the empty text, every event is
+keyed to period 1 of the hidden chain (whose seed is never published) and lists no rolls:
+the record proves the order and content of the log, not yet the dice.  A game of version
+0 (made before the chain) has none.
+
+The hot path computes a batch's hashes from the game's chain as this worker last wrote
+it (``remembered``): the event loop's single-statement write has no time to read it
+first.  Where this worker has not written the game at that length, the write is sent
+with a head that matches no game, finds no row, and the thread path writes it after
+reading the head (app/store.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any
+
+import orjson
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.models import AdminAudit, EventRow, Game
+from engine.core import record as rec
+from engine.core import seeds
+from engine.core.events import Event
+from engine.games import get_rules
+from engine.record import book
+from engine.record.check import Verdict, verify_record
+
+VERSION = 1  # the record version of a game made now
+PERIODS = 1
+KEY = [seeds.HIDDEN, 1]  # what every event of version 1 says keyed its dice (see above)
+NO_SEED = rec.GENESIS  # the commitment of a chain of version 1: none
+NO_ENTROPY = ""
+NOTE = ("record version 1: the dice are engine.core.dice.roll of the game's secret (in its creation event); "
+        "no seed is committed to, no entropy given")
+MISSING_HEAD = "-"  # a head no game has: the write finds no row, and the thread path writes it
+
+
+def new_salt() -> str:
+    return secrets.token_hex(32)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as the database gives it back (JSON: string keys, lists), so that the hash
+    computed on writing is the one computed on reading."""
+    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A game's record as far as its log's ``events`` events: ``seq`` entries, the last hashed ``head``."""
+    game: str
+    salt: str
+    events: int
+    seq: int
+    head: str
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(sorted(get_rules(self.game).sides))
+
+    @property
+    def hidden_information(self) -> bool:
+        return bool(get_rules(self.game).hidden_information)
+
+    def link(self, entry: dict[str, Any]) -> dict[str, Any]:
+        return rec.link(entry, self.salt, self.sides, self.hidden_information)
+
+
+def prefix(game: str) -> list[dict[str, Any]]:
+    """The entries before the first event: entry 0 (the dice, here none) and each side's entropy."""
+    rules = get_rules(game)
+    sides = sorted(rules.sides)
+    out: list[dict[str, Any]] = [{"kind": rec.DICE, "game": rules.id, "sides": sides,
+                                  "hidden_information": bool(rules.hidden_information), "periods": PERIODS,
+                                  seeds.OPEN: NO_SEED, seeds.HIDDEN: NO_SEED, "record_version": VERSION,
+                                  "note": NOTE}]
+    out += [{"kind": rec.ENTROPY_COMMIT, "side": s, "commitment": seeds.entropy_commitment(NO_ENTROPY)}
+            for s in sides]
+    out += [{"kind": rec.ENTROPY, "side": s, "entropy": NO_ENTROPY} for s in sides]
+    return [{**e, "seq": k} for k, e in enumerate(out)]
+
+
+def start(game: str, salt: str) -> Chain:
+    """The chain of a new game, before its first event."""
+    head = rec.GENESIS
+    entries = prefix(game)
+    chain = Chain(game, salt, 0, len(entries), head)
+    for entry in entries:
+        head = rec.chain_next(head, chain.link(entry))
+    return replace(chain, head=head)
+
+
+def command_entry(command: dict[str, Any], seq: int) -> dict[str, Any]:
+    return {"kind": rec.COMMAND, "command": _plain(command), "seq": seq}
+
+
+def event_entry(n: int, event: dict[str, Any], seq: int) -> dict[str, Any]:
+    return {"kind": rec.EVENT, "n": n, "event": _plain(event), "key": list(KEY), "seq": seq}
+
+
+def chain_batch(chain: Chain, events: list[Event], command: dict[str, Any] | None
+                ) -> tuple[list[dict[str, Any]], Chain]:
+    """Each event's record columns (``record_seq``, ``record_hash``, ``command_hash``) and the
+    chain after the batch (``command``: the stored command of the batch's first event)."""
+    seq, head = chain.seq, chain.head
+    command_hash = None
+    if command is not None and events:
+        head = command_hash = rec.chain_next(head, chain.link(command_entry(command, seq)))
+        seq += 1
+    out = []
+    for i, event in enumerate(events):
+        head = rec.chain_next(head, chain.link(event_entry(chain.events + i, event.to_json(), seq)))
+        out.append({"record_seq": seq, "record_hash": head, "command_hash": command_hash if i == 0 else None})
+        seq += 1
+    return out, Chain(chain.game, chain.salt, chain.events + len(events), seq, head)
+
+
+def admin_entry(admin: str, action: str, detail: dict[str, Any], seq: int) -> dict[str, Any]:
+    """An admin's act on the game (the admin audit's row): every side reads it."""
+    return {"kind": rec.ADMIN_ACT, "admin": admin, "act": action, "detail": _plain(detail), "seq": seq}
+
+
+def chain_admin_act(chain: Chain, admin: str, action: str, detail: dict[str, Any]) -> tuple[str, Chain]:
+    """The hash of an admin's act as the chain's next entry, and the chain after it."""
+    head = rec.chain_next(chain.head, chain.link(admin_entry(admin, action, detail, chain.seq)))
+    return head, Chain(chain.game, chain.salt, chain.events, chain.seq + 1, head)
+
+
+# --- what this worker last wrote of each game's chain ------------------------------------------
+
+_CHAINS: OrderedDict[str, tuple[int, Chain | None]] = OrderedDict()  # game -> (events, chain or None)
+_LOCK = threading.Lock()
+_SIZE = 4096
+
+
+def remember(game_id: str, chain: Chain | None, events: int, read: bool = False) -> None:
+    """The game's chain (None: a game without one) once its log is ``events`` long (``read``:
+    as a game row read says, which never replaces what this worker knows of a longer log)."""
+    with _LOCK:
+        if read and (known := _CHAINS.get(game_id)) is not None and known[0] > events:
+            return
+        _CHAINS[game_id] = (events, chain)
+        _CHAINS.move_to_end(game_id)
+        while len(_CHAINS) > _SIZE:
+            _CHAINS.popitem(last=False)
+
+
+def remembered(game_id: str, events: int) -> tuple[bool, Chain | None]:
+    """(known, chain) of the game when its log was ``events`` long, as this worker last wrote
+    it (known False: not remembered; chain None: a game without a chain)."""
+    with _LOCK:
+        got = _CHAINS.get(game_id)
+    if got is None or got[0] != events:
+        return False, None
+    return True, got[1]
+
+
+def forget(game_id: str) -> None:
+    with _LOCK:
+        _CHAINS.pop(game_id, None)
+
+
+def noted(game: Game) -> Game:
+    """Remember the chain of a game row just read (the event loop's next write on it needs it)."""
+    if game.record_version and (game.record_salt is None or game.record_head is None):
+        return game  # no event yet
+    remember(game.id, chain_of(game), game.seq, read=True)
+    return game
+
+
+def chain_of(game: Game) -> Chain | None:
+    """The chain as the game row read says (None: version 0, or no event yet)."""
+    if not game.record_version or game.record_salt is None or game.record_head is None:
+        return None
+    return Chain(game.game, game.record_salt, game.seq, game.record_seq, game.record_head)
+
+
+# --- reading the record back ---------------------------------------------------------------------
+
+@dataclass
+class Record:
+    entries: list[dict[str, Any]]
+    links: list[dict[str, Any]]
+    hashes: list[str]
+    sides: tuple[str, ...]
+    hidden_information: bool
+
+    @property
+    def head(self) -> str:
+        return self.hashes[-1] if self.hashes else rec.GENESIS
+
+
+def has_chain(game: Game) -> bool:
+    return bool(game.record_version) and game.record_salt is not None
+
+
+def read(session: Session, game: Game) -> Record:
+    """The game's record: its entries rebuilt from the stored log, with the hashes stored
+    (so that a changed byte makes the checker name its entry)."""
+    chain = start(game.game, game.record_salt or "")
+    entries = prefix(game.game)
+    links = [chain.link(e) for e in entries]
+    hashes, head = [], rec.GENESIS
+    for link in links:
+        head = rec.chain_next(head, link)
+        hashes.append(head)
+    placed: list[tuple[int, dict[str, Any], str]] = []  # (place, entry, hash stored) of each later entry
+    rows = session.execute(select(EventRow.seq, EventRow.type, EventRow.payload, EventRow.side, EventRow.command,
+                                  EventRow.record_seq, EventRow.record_hash, EventRow.command_hash)
+                           .where(EventRow.game_id == game.id).order_by(EventRow.seq)).all()
+    for r in rows:
+        if r.record_seq is None:
+            continue
+        if r.command is not None and r.command_hash is not None:
+            placed.append((r.record_seq - 1, command_entry(r.command, r.record_seq - 1), r.command_hash))
+        placed.append((r.record_seq, event_entry(r.seq, {"type": r.type, "data": r.payload, "side": r.side},
+                                                 r.record_seq), r.record_hash))
+    acts = session.execute(select(AdminAudit.admin, AdminAudit.action, AdminAudit.detail, AdminAudit.record_seq,
+                                  AdminAudit.record_hash)
+                           .where(AdminAudit.game_id == game.id, AdminAudit.record_seq.is_not(None))).all()
+    placed += [(a.record_seq, admin_entry(a.admin, a.action, a.detail, a.record_seq), a.record_hash) for a in acts]
+    for _, entry, hash_ in sorted(placed, key=lambda p: p[0]):
+        entries.append(entry)
+        links.append(chain.link(entry))
+        hashes.append(hash_)
+    return Record(entries, links, hashes, chain.sides, chain.hidden_information)
+
+
+def export(session: Session, game: Game, viewer: str) -> dict[str, Any]:
+    """The record file (engine/record/book.py) as ``viewer`` (a side, ``book.ADMIN`` or
+    ``book.SPECTATOR``) may have it."""
+    record = read(session, game)
+    return book.export(game.game, record.entries, record.links, record.hashes, viewer, record.sides,
+                       record.hidden_information, game.record_salt or "")
+
+
+def verify(session: Session, game: Game) -> Verdict:
+    """The engine's checker on the admin's export."""
+    return verify_record(export(session, game, book.ADMIN), game.record_head)
+
+
+def head(game: Game) -> str | None:
+    """The head of the game's record (None: a game without a chain, or nothing written)."""
+    return game.record_head if has_chain(game) else None
+
+
+@dataclass(frozen=True)
+class Extends:
+    ok: bool
+    message: str
+    seq: int | None = None  # the entry that head is the hash of
+
+
+def extends(session: Session, game: Game, old_head: str) -> Extends:
+    """Whether today's record extends the one whose head was ``old_head`` (from a mail, a
+    page): that hash is one of its entries', and the chain from the start to today's head
+    holds (every hash recomputed)."""
+    old_head = old_head.strip().lower()
+    if not has_chain(game):
+        return Extends(False, "this game has no record chain (it was made before the record)")
+    if len(old_head) != 64 or any(c not in "0123456789abcdef" for c in old_head):
+        return Extends(False, "a head is 64 hex digits")
+    record = read(session, game)
+    if old_head not in record.hashes:
+        return Extends(False, "no entry of this game's record has that hash: today's record does not extend it")
+    k = record.hashes.index(old_head)
+    prev = rec.GENESIS
+    for i, link in enumerate(record.links):
+        prev = rec.chain_next(prev, link)
+        if prev != record.hashes[i]:
+            return Extends(False, f"entry {i} of today's record does not hash to what is stored: the record was "
+                                  "changed", i)
+    return Extends(True, f"yes: that is the hash of entry {k} of {len(record.hashes)}, and today's record "
+                         f"(head {record.head[:16]}...) extends it", k)
+
