@@ -41,6 +41,7 @@ from app.ratelimit import client_address
 from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock, computer
+from app.services import record as game_record
 from app.services.games import Decision, GameService, SeatChanged
 from app.services.moments import moment_context
 from app.services.signin import COOKIE as SIGNIN_COOKIE
@@ -617,6 +618,14 @@ def moment_page(request: Request, seq: int, access: AccessDep, session: SessionD
         raise HTTPException(404, f"this game has {game.seq} events: moments 0 to {game.seq}")
     side = seat.side if seat else None
     return page(request, "moment.html", **moment_context(session, service, game, seq, side, seat))
+
+
+@router.get("/games/{game_id}/record/check", response_class=HTMLResponse)
+def record_check(request: Request, game: GameDep, session: SessionDep,
+                 head: str = Query("", max_length=200)) -> HTMLResponse:
+    """The board's record check: whether today's record extends a head from an old mail or
+    page (the API's ``/api/games/{id}/record/check`` in words)."""
+    return page(request, "partials/record_check.html", said=game_record.extends(session, game, head))
 
 
 @router.get("/games/{game_id}/log", response_class=HTMLResponse)

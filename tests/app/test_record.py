@@ -225,7 +225,7 @@ def test_the_head_is_on_the_log_page_the_seat_s_card_and_each_your_move_mail(cli
     client.cookies.clear()
     client.post(f"/games/{gid}/seat", data={"token": game["US"]}, follow_redirects=False)  # the seat's cookie
     board = client.get(f"/games/{gid}").text
-    assert f'<code id="record-head">{head}</code>' in board and f"/api/games/{gid}/record/check" in board
+    assert f'<code id="record-head">{head}</code>' in board and f"/games/{gid}/record/check" in board
     mine = client.get(f"/api/games/{gid}/export", params={"format": "record"})  # the card's link: the seat's cookie
     assert mine.status_code == 200 and mine.json()["viewer"] == "US" and head_of(mine.json()) == head
     client.cookies.clear()
@@ -235,6 +235,11 @@ def test_the_head_is_on_the_log_page_the_seat_s_card_and_each_your_move_mail(cli
     old = head
     play(client, game, 4)
     assert client.get(f"/api/games/{gid}/record/check", params={"head": old}).json()["ok"]
+    # the board's check box answers in words
+    said = client.get(f"/games/{gid}/record/check", params={"head": old}).text
+    assert 'class="ok"' in said and "extends it" in said
+    said = client.get(f"/games/{gid}/record/check", params={"head": "ab" * 32}).text
+    assert 'class="error"' in said and "does not extend it" in said
 
 
 def test_the_admin_s_acts_are_entries_of_the_record(client: TestClient, game: dict[str, str],
