@@ -506,16 +506,19 @@ def export_game(game: GameDep, seat: OptionalSeatDep, is_admin: IsAdminDep, sess
                 service: ServiceDep, file_format: Annotated[str, Query(
                     alias="format", max_length=16,
                     description="'record': the game's record file (docs/fair-dice.md) as the seat's side may read "
-                                "it, at any time (the admin's holds it all); else the whole game's export file, "
-                                "once the game is over")] = ""
+                                "it, at any time (the admin's, and a player's once the game is over, hold it all); "
+                                "else the whole game's export file, once the game is over")] = ""
                 ) -> JSONResponse:
     """The game as one file: its record as the asking side may read it (``format=record``,
     any time), or the whole game (dice secret included, so only once the game is over)."""
     if file_format == RECORD:
         if seat is None and not is_admin:
             raise HTTPException(401, NO_SECRET, headers={"WWW-Authenticate": "Bearer"})
+        # once the game is over nothing is hidden any more (its export file shows all): each
+        # player gets the whole record, every entry with its salt, to check all of it offline
+        viewer = seat.side if seat is not None and game.status != "finished" else ADMIN_VIEWER
         try:
-            data = service.export_record(session, game, seat.side if seat is not None else ADMIN_VIEWER)
+            data = service.export_record(session, game, viewer)
         except NoRecord as exc:
             raise HTTPException(409, str(exc)) from None
         return export_response(data, game.id)

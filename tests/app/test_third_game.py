@@ -88,6 +88,13 @@ def test_the_third_game_is_played_over_the_api_with_its_bids_sealed(third: TestC
     view = third.get(f"/api/games/{gid}").json()
     assert view["result"] is not None and view["lot"] == 3
     assert any((e["text"] or "").startswith(("Game over", "A draw")) for e in end["events"])
+    # over, each player's copy of the record is the whole record: it verifies, rules replayed
+    from engine.record.check import verify_record
+
+    record = third.get(f"/api/games/{gid}/export", params={"format": "record"}, headers=bearer(g["South"])).json()
+    assert all("link" not in e for e in record["entries"]) and '"decision":7' in json.dumps(record).replace(" ", "")
+    verdict = verify_record(record)
+    assert verdict.ok, verdict.message
     # the log names the lots as the game's turns
     log = third.get(f"/api/games/{gid}/log", params={"limit": 100}).json()
     assert [e["text"] for e in log["items"] if e["type"] == "lot_opened"] == ["Lot 1", "Lot 2", "Lot 3"]
