@@ -139,7 +139,7 @@ def next_command(client: httpx.Client, base: str, c: Copy) -> tuple[str, dict[st
 
 def time_bare(client: httpx.Client, bare_url: str, bare: list[float], fails: list[str], record: bool) -> None:
     t = time.perf_counter()
-    r = client.post(f"{bare_url}/bare", json=BARE_BODY)
+    r = client.post(f"{bare_url}/bare", json=BARE_BODY)  # (the bare ASGI app answers any path)
     ms = (time.perf_counter() - t) * 1000
     if r.status_code != 200:
         fails.append(f"{r.status_code} {r.text[:200]}")
@@ -218,11 +218,16 @@ def kb(x: float) -> str:
     return "-" if math.isnan(x) else f"{x / 1024:.1f}"
 
 
-def report(stages: list[Stage], bare: list[float], bare_fails: list[str]) -> None:
+def report(stages: list[Stage], bare: list[float], bare_fails: list[str], asgi: list[float],
+           asgi_fails: list[str]) -> None:
     b50, b99 = percentile(bare, 50), percentile(bare, 99)
+    a50, a99 = percentile(asgi, 50), percentile(asgi, 99)
     print(f"\nfloor: bare write n={len(bare)} p50 {b50:.2f} ms, p99 {b99:.2f} ms, "
           f"max {max(bare, default=math.nan):.2f} ms"
           + (f"; {len(bare_fails)} failed, first: {bare_fails[0]}" if bare_fails else ""))
+    print(f"second floor: bare ASGI write (no framework, no ORM: psycopg alone) n={len(asgi)} p50 {a50:.2f} ms, "
+          f"p99 {a99:.2f} ms, max {max(asgi, default=math.nan):.2f} ms"
+          + (f"; {len(asgi_fails)} failed, first: {asgi_fails[0]}" if asgi_fails else ""))
     head = (f"{'stage':>10} {'n':>4} {'JSON p50':>9} {'p99':>7} {'x bare':>12} {'brw p50':>8} {'p99':>7} "
             f"{'x bare':>6} {'ans KB p50':>10} {'page KB p50/max':>16} {'page ms':>8}")
     for game in GAMES:
@@ -265,6 +270,21 @@ def report(stages: list[Stage], bare: list[float], bare_fails: list[str]) -> Non
                 print(f"  {KINDS[k]}: {len(whole.failures[k])} failed (left out of the times); "
                       f"first: {whole.failures[k][0]}")
         goals(whole, b50, b99)
+        asgi_goals(whole, a50, a99)
+
+
+def asgi_goals(s: Stage, a50: float, a99: float) -> None:
+    """Issue 35's goals, against the bare ASGI floor: a whole move over the JSON API (its
+    answer holds the next legal list: one round trip) and in the browser."""
+    j, w = s.times["json"], s.times["browser"]
+    rows = [
+        ("JSON move p50 <= 2x bare ASGI", percentile(j, 50) / a50, 2.0, not s.failures["json"]),
+        ("JSON move p99 <= 3x bare ASGI", percentile(j, 99) / a99, 3.0, not s.failures["json"]),
+        ("browser move p50 <= 3x bare ASGI", percentile(w, 50) / a50, 3.0, not s.failures["browser"]),
+    ]
+    print("goals against the bare ASGI floor (issue 35):")
+    for label, value, limit, clean in rows:
+        print(f"  {label:32} {value:8.2f}x   {'PASS' if value <= limit and clean else 'MISS'}")
 
 
 def goals(s: Stage, b50: float, b99: float) -> None:
@@ -309,7 +329,8 @@ def main() -> int:
     with fresh_postgres_database("bench_latency") as url:
         server = LiveServer(server_env(url, admin_password=ADMIN_PASSWORD), workers=1)
         bare_app = LiveServer({"DATABASE_URL": url}, app="bare_app:app", app_dir=ROOT / "benchmarks", workers=1)
-        with server, bare_app, httpx.Client(timeout=60.0) as client:
+        bare_asgi = LiveServer({"DATABASE_URL": url}, app="bare_asgi:app", app_dir=ROOT / "benchmarks", workers=1)
+        with server, bare_app, bare_asgi, httpx.Client(timeout=60.0) as client:
             base = server.url
             t = time.perf_counter()
             stages = [Stage(g, n) for g in games for n in cuts]
@@ -331,9 +352,12 @@ def main() -> int:
                   f"PostgreSQL {url.rsplit('/', 1)[1]}", flush=True)
             bare: list[float] = []
             bare_fails: list[str] = []
+            asgi: list[float] = []
+            asgi_fails: list[str] = []
             for _ in range(args.warmup):
                 for i in range(0, len(warm), 2):
                     time_bare(client, bare_app.url, bare, bare_fails, False)
+                    time_bare(client, bare_asgi.url, asgi, asgi_fails, False)
                     time_command(client, base, warm[i], "json", None)
                     time_command(client, base, warm[i + 1], "browser", None)
             t = time.perf_counter()
@@ -341,12 +365,13 @@ def main() -> int:
                 for s in stages:
                     for cj, cb in zip(s.copies["json"], s.copies["browser"], strict=True):
                         time_bare(client, bare_app.url, bare, bare_fails, True)
+                        time_bare(client, bare_asgi.url, asgi, asgi_fails, True)
                         sent = time_command(client, base, cj, "json", s)
                         if sent is not None:
                             time_command(client, base, cb, "browser", s)
             print(f"timed in {time.perf_counter() - t:.1f} s", flush=True)
             unverified = verify(client, base, stages, admin)
-    report(stages, bare, bare_fails)
+    report(stages, bare, bare_fails, asgi, asgi_fails)
     copies = sum(len(s.copies["json"]) * 2 for s in stages)
     print(f"\nverified by replay (admin verify) after the run: {copies - len(unverified)}/{copies} positions played on")
     for line in unverified[:6]:
