@@ -5,6 +5,7 @@
 (function () {
   "use strict";
   var MIN = 0.6, MAX = 8, STEP = 1.25;
+  var PINCH_FROM = 24;  // px between two fingers before a pinch is measured (from less, it jumped to the most)
   var LEGIBLE = { desk: 28, phone: 24 };  // CSS px: a counter's width at the board's first view
   var zoom = 1;
 
@@ -15,7 +16,7 @@
 
   function apply(next, clientX, clientY) {
     var w = frame(), s = stack();
-    if (!w || !s) { return; }
+    if (!w || !s || !isFinite(next)) { return; }  // (a pinch measured from nothing: no zoom at all)
     next = Math.max(MIN, Math.min(MAX, next));
     var box = w.getBoundingClientRect();
     var px = clientX === undefined ? box.width / 2 : clientX - box.left;
@@ -68,8 +69,12 @@
       touches[event.pointerId] = { x: event.clientX, y: event.clientY };
       var ids = Object.keys(touches);
       if (pinch && ids.length === 2) {
-        var a = touches[ids[0]], b = touches[ids[1]];
-        apply(pinch.zoom * Math.hypot(a.x - b.x, a.y - b.y) / pinch.d, (a.x + b.x) / 2, (a.y + b.y) / 2);
+        var a = touches[ids[0]], b = touches[ids[1]], d = Math.hypot(a.x - b.x, a.y - b.y);
+        if (pinch.d < PINCH_FROM) {  // fingers put down together: the pinch is measured once they part
+          if (d >= PINCH_FROM) { pinch = { d: d, zoom: zoom }; }
+          return;
+        }
+        apply(pinch.zoom * d / pinch.d, (a.x + b.x) / 2, (a.y + b.y) / 2);
       }
       return;
     }

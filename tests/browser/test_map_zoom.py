@@ -65,3 +65,56 @@ def test_on_a_phone_the_map_fits_and_the_actions_are_in_reach(browser: Browser, 
         page.screenshot(path=str(artifacts / "phone-board.png"))
     finally:
         context.close()
+
+
+def _pinch(page, cx: float, cy: float, start: float, end: float, steps: int = 8) -> None:  # noqa: ANN001
+    """Two fingers on the screen, ``start`` px apart, spread (or closed) to ``end`` px, as a
+    phone's touch screen sends them (Chromium's own touch input, through its DevTools)."""
+    cdp = page.context.new_cdp_session(page)
+
+    def points(d: float) -> list[dict]:
+        return [{"x": cx - d / 2, "y": cy, "id": 1}, {"x": cx + d / 2, "y": cy, "id": 2}]
+
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(start)})
+    for i in range(1, steps + 1):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
+                                              "touchPoints": points(start + (end - start) * i / steps)})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_a_two_finger_pinch_zooms_the_map_and_leaves_it_drawn(browser: Browser, server: str,
+                                                              artifacts: Path) -> None:
+    """Issue 31: a pinch blanked the map until "Fit".  Spread, then close, then two fingers
+    put down on one spot: the zoom follows, stays a number, and the counters are drawn."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+    context = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{created['game_id']}#token={created['token']}")
+        page.wait_for_load_state("networkidle")
+        box = page.locator(".map-wrap").bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+        def zoom() -> int:
+            return int(page.locator("#zoom-level").text_content().rstrip("%"))
+
+        before = zoom()
+        _pinch(page, cx, cy, 60, 180)
+        spread = zoom()
+        assert spread > before
+        _pinch(page, cx, cy, 180, 60)
+        assert zoom() < spread
+        _pinch(page, cx, cy, 0, 0)  # two fingers on one spot: nothing to measure a pinch by
+        closed = zoom()
+        assert closed > 0
+        _pinch(page, cx, cy, 0, 60)  # put down together, then spread: measured once they part
+        assert closed < zoom() <= closed * 60 / 24 + 1  # not a jump to the most (it was 800%)
+        width = page.locator(".map-wrap .map-stack").evaluate("e => e.getBoundingClientRect().width")
+        assert width > 0 and zoom() > 0  # a number, not NaN: the map is drawn at a size
+        seen = page.locator(".map-wrap g.counter").first.bounding_box()
+        assert seen is not None and seen["width"] > 0
+        page.screenshot(path=str(artifacts / "map-after-pinch.png"))
+    finally:
+        context.close()
