@@ -45,8 +45,8 @@ class Answer(Protocol):
         """Whether the answer to ``command`` (a game of ``kind``) can be drawn from what the
         write returns, so that it may be written from the event loop."""
 
-    def landed(self, request: Request, landed: Landed, sending: Sending) -> Response | None:
-        """The answer to a command written from the event loop (None: the thread answers)."""
+    async def landed(self, request: Request, landed: Landed, sending: Sending) -> Response:
+        """The answer to a command written from the event loop (it is written: answer it)."""
 
     def in_thread(self, request: Request, sending: Sending) -> Response:
         """In a thread: read what the answer needs, submit, and answer (refusals too)."""
@@ -74,10 +74,8 @@ async def send(request: Request, game_id: str, command: dict[str, Any], expected
             landed = await submit_fast(state.games, state.appends, game_id, known[1], hash_token(known[0]),
                                        command, expected_seq, returning=answer.returning)
             if isinstance(landed, Landed):
-                done = answer.landed(request, landed, sending)
-                if done is not None:
-                    return done
-            elif isinstance(landed, Decision):
+                return await answer.landed(request, landed, sending)
+            if isinstance(landed, Decision):
                 sending = Sending(game_id, command, expected_seq, known, counted=True, decided=landed)
     elif known is not None:
         sending = Sending(game_id, command, expected_seq, known)

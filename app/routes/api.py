@@ -428,11 +428,12 @@ class _ApiAnswer:
     def fast(self, kind: str, command: dict[str, Any]) -> bool:
         return True
 
-    def landed(self, request: Request, landed: Landed, sending: Sending) -> Response | None:
+    async def landed(self, request: Request, landed: Landed, sending: Sending) -> Response:
         assert sending.known is not None
         kind, side = sending.known[1]
-        return command_answer(readable_events(landed.done[0], kind, side), landed.done[1],
-                              _next(request, sending.game_id, kind, side, landed.done[1]))
+        # the next legal list in a thread: a game's list can take milliseconds, not the event loop's
+        then = await run_in_threadpool(_next, request, sending.game_id, kind, side, landed.done[1])
+        return command_answer(readable_events(landed.done[0], kind, side), landed.done[1], then)
 
     def in_thread(self, request: Request, sending: Sending) -> Response:
         state = request.app.state

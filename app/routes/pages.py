@@ -418,11 +418,11 @@ class BoardAnswer:
         # (a take-back's answer reads the log again from the database: lines were struck)
         return board_for(kind).answers_from_row and isinstance(command["data"], dict) and command["type"] != undo.UNDO
 
-    def landed(self, request: Request, landed: Landed, sending: Sending) -> Response | None:
-        """Drawn from ``landed.game``, the row the write answered with, reading nothing."""
+    async def landed(self, request: Request, landed: Landed, sending: Sending) -> Response:
+        """Drawn from ``landed.game``, the row the write answered with (``returning``), reading
+        nothing, on the event loop (only a board that says it may: ``answers_from_row``)."""
         game = landed.game
-        if not isinstance(game, Game):
-            return None
+        assert isinstance(game, Game)  # (returning: the row as written)
         seat = next(s for s in game.seats if s.side == landed.side)
         ctype, seq = sending.command["type"], sending.expected_seq
         return render_board(request, None, request.app.state.games, game, seat,
