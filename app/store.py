@@ -159,9 +159,7 @@ def head_and_seat(session: Session, game_id: str, token_hash: str) -> tuple[Game
     row = session.connection().execute(_HEAD_AND_SEAT, {"game_id": game_id, "token_hash": token_hash}).first()
     if row is None:
         return None, None
-    if not row.record_version or row.record_head is not None:  # the chain the write will follow
-        record.remember(row.id, record.Chain(row.game, row.record_salt, row.seq, row.record_seq, row.record_head)
-                        if row.record_version else None, row.seq, read=True)
+    record.noted(row)  # the chain the write will follow
     return GameHead(row.id, row.game, row.seq), (row.side if row.joined_at is not None else None)
 
 
@@ -271,8 +269,6 @@ def append(session: Session, game: Game | GameHead, expected_seq: int, events: l
         fresh = session.execute(select(_games.c.seq, _games.c.record_head).where(_games.c.id == game.id)).first()
         if fresh is not None and fresh.seq == expected_seq and fresh.record_head != batch.chained[0]:
             record.forget(game.id)
-            batch = Batch(game.id, expected_seq, events, texts, actor, command, status, result, token_hash,
-                          listed=listed or Listed(), by=by)
             _chain_for(session, batch, store_head(session, game.id, game.game, expected_seq))
             written = _write(session, batch)
     if not written:
@@ -515,9 +511,9 @@ def _chain_admin_act(session: Session, game_id: str, admin: str, action: str, de
         row = session.execute(select(_games.c.game, _games.c.seq, _games.c.record_version, _games.c.record_salt,
                                      _games.c.record_seq, _games.c.record_head)
                               .where(_games.c.id == game_id)).first()
-        if row is None or not row.record_version or row.record_salt is None or row.record_head is None:
+        chain = None if row is None else record.chain_of(row)
+        if chain is None:
             return None, None
-        chain = record.Chain(row.game, row.record_salt, row.seq, row.record_seq, row.record_head)
         hash_, after = record.chain_admin_act(chain, admin, action, detail)
         moved = session.execute(update(_games).where(_games.c.id == game_id, _games.c.seq == row.seq,
                                                      _games.c.record_head == row.record_head)

@@ -179,15 +179,16 @@ def forget(game_id: str) -> None:
         _CHAINS.pop(game_id, None)
 
 
-def noted(game: Game) -> Game:
-    """Remember the chain of a game row just read (the event loop's next write on it needs it)."""
+def noted(game: Any) -> Any:
+    """Remember the chain of a game row just read (a ``Game``, or a row of its columns: the
+    event loop's next write on it needs it)."""
     if game.record_version and (game.record_salt is None or game.record_head is None):
         return game  # no event yet
     remember(game.id, chain_of(game), game.seq, read=True)
     return game
 
 
-def chain_of(game: Game) -> Chain | None:
+def chain_of(game: Any) -> Chain | None:
     """The chain as the game row read says (None: version 0, or no event yet)."""
     if not game.record_version or game.record_salt is None or game.record_head is None:
         return None
