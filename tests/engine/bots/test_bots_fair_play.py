@@ -11,14 +11,13 @@ import json
 import time
 from dataclasses import replace
 
+import bot_support
 import pytest
 
 from engine.bots import BotInput, make_bot
 from engine.bots.knowledge import Believer
-from engine.bots.seat import Seats
 from engine.core.dice import commitment, derive_secret
 from engine.core.events import Command, Event
-from engine.core.game import replay
 from engine.games import get_rules
 
 RULES = get_rules("first_blood")
@@ -27,23 +26,8 @@ RULES = get_rules("first_blood")
 def recorded_inputs(decisions: int = 160) -> list[tuple[BotInput, Command]]:
     """The greedy US's inputs and commands over the opening of a game against random."""
     events = RULES.create("campaign", {}, derive_secret(7, "fair-play"))
-    state = replay(RULES, events)
-    seats = Seats(RULES, events)
     bots = {"US": make_bot("first_blood", "greedy"), "IJ": make_bot("first_blood", "random")}
-    out = []
-    for _ in range(decisions):
-        side = RULES.prompt(state).side
-        if side is None:
-            break
-        inp = seats.input_for(state, side, f"seed-{side}")
-        cmd = bots[side].decide(inp).command
-        if side == "US" and len(inp.legal) > 1:
-            out.append((inp, cmd))
-        new = RULES.decide(state, Command(cmd.type, cmd.data, side))
-        for e in new:
-            RULES.apply(state, e)
-        seats.hand_out(new)
-    return out
+    return bot_support.recorded_inputs(RULES, events, bots, "US", decisions, lambda inp: len(inp.legal) > 1)
 
 
 @pytest.fixture(scope="module")

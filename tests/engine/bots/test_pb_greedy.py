@@ -9,14 +9,13 @@ import json
 import time
 from dataclasses import replace
 
+import bot_support
 import pytest
 
 from engine.arena import run
 from engine.bots import BotInput, levels_for, make_bot
-from engine.bots.seat import Seats
 from engine.core.dice import commitment, derive_secret
 from engine.core.events import Command, Event
-from engine.core.game import replay
 from engine.games import get_rules
 from engine.games.pacific_battles import air
 
@@ -27,23 +26,9 @@ GAME = "pacific_battles"
 def recorded_inputs(greedy: str, decisions: int = 900) -> list[tuple[BotInput, Command]]:
     """The greedy side's inputs and commands (more than one legal) over a game against random."""
     events = RULES.create("campaign", {}, derive_secret(11, "pb-fair-play"))
-    state = replay(RULES, events)
-    seats = Seats(RULES, events)
     bots = {s: make_bot(GAME, "greedy" if s == greedy else "random") for s in RULES.sides}
-    out = []
-    for _ in range(decisions):
-        side = RULES.prompt(state).side
-        if side is None:
-            break
-        inp = seats.input_for(state, side, f"seed-{side}")
-        cmd = bots[side].decide(inp).command
-        if side == greedy and len([c for c in inp.legal if c.type != "undo"]) > 1:
-            out.append((inp, cmd))
-        new = RULES.decide(state, Command(cmd.type, cmd.data, side))
-        for e in new:
-            RULES.apply(state, e)
-        seats.hand_out(new)
-    return out
+    return bot_support.recorded_inputs(RULES, events, bots, greedy, decisions,
+                                       lambda inp: len([c for c in inp.legal if c.type != "undo"]) > 1)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,33 @@
+"""Bots' inputs for the no-cheating tests (importable because pytest puts tests/ on the path)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.bots import BotInput
+from engine.bots.seat import Seats
+from engine.core.events import Command, Event
+from engine.core.game import replay
+
+
+def recorded_inputs(rules: Any, events: list[Event], bots: dict[str, Any], side: str, decisions: int,
+                    kept: Callable[[BotInput], bool]) -> list[tuple[BotInput, Command]]:
+    """A game played from ``events`` by ``bots`` (one per side), and ``side``'s inputs with the
+    command its bot gave for each, those that ``kept`` keeps (a real choice, say)."""
+    state = replay(rules, events)
+    seats = Seats(rules, events)
+    out = []
+    for _ in range(decisions):
+        acting = rules.prompt(state).side
+        if acting is None:
+            break
+        inp = seats.input_for(state, acting, f"seed-{acting}")
+        cmd = bots[acting].decide(inp).command
+        if acting == side and kept(inp):
+            out.append((inp, cmd))
+        new = rules.decide(state, Command(cmd.type, cmd.data, acting))
+        for e in new:
+            rules.apply(state, e)
+        seats.hand_out(new)
+    return out
