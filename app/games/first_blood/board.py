@@ -166,7 +166,9 @@ def board_context(session: Session | None, service: GameService, game: Game, sea
             if where:  # hexes, entry points and boxes alike
                 highlights[where] = str(reach[where]["cost"]) if where in reach else ""
             unit_buttons.append(_button(service.label(game, state, side, c), c))
-    what_if = _what_if(rules, state, view, side, selected, reach) if selected and side and reach else []
+    what_if = service.cache.memo(game.id, game.seq, ("what_if", side, selected),  # once per state and unit
+                                 lambda: _what_if(rules, state, view, side, selected, reach)) \
+        if selected and side and reach else []
     sorts = service.cache.memo(game.id, game.seq, ("sorted", side), lambda: _sort(legal))
     targets |= sorts.targets
 
