@@ -10,13 +10,15 @@
     return document.getElementById("board-state");
   }
 
-  function send(target) {
+  function send(target, hex) {
     var s = state();
     if (!s || !window.htmx) {
       return;
     }
-    var values = { seq: s.dataset.seq, select: s.dataset.select, hex: "", unit: "" };
-    if (target.dataset.unit) {
+    var values = { seq: s.dataset.seq, select: s.dataset.select, hex: hex || "", unit: "" };
+    if (hex) {
+      // (a hex told by where the click fell on a map drawn as one picture)
+    } else if (target.dataset.unit) {
       values.unit = target.dataset.unit;
       // (Pacific Battles: a counter picked out of a fanned stack comes with its hex, and
       // the stack folds again)
@@ -36,11 +38,51 @@
     return map ? event.target.closest("[data-unit], [data-loc], g.hex[data-hex], .pb-map [data-hex]") : null;
   }
 
+  function pad(n) {
+    return (n < 10 ? "0" : "") + n;
+  }
+
+  // Pacific Battles draws its terrain as one picture (a file the browser keeps), with
+  // its hex grid on the map (data-grid: hex row r, column c is centred at ox + c * sx
+  // (+ half on an odd row), oy + r * sy; radius: centre to corner): the hex of a click
+  // is the one whose centre is nearest, as anywhere inside a hex is nearest its centre.
+  function hexAt(event) {
+    var svg = event.target.closest && event.target.closest(".map-stack svg[data-grid]");
+    if (!svg || !svg.getScreenCTM()) {
+      return null;
+    }
+    var g = svg.getAttribute("data-grid").split(" ").map(Number);
+    var pt = svg.createSVGPoint();
+    pt.x = event.clientX;
+    pt.y = event.clientY;
+    var p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    var best = null, nearest = g[5] * g[5];
+    var row0 = Math.round((p.y - g[1]) / g[3]);
+    for (var r = Math.max(0, row0 - 1); r <= row0 + 1; r++) {
+      var shift = r % 2 ? g[4] : 0;
+      var col0 = Math.round((p.x - g[0] - shift) / g[2]);
+      for (var c = Math.max(0, col0 - 1); c <= col0 + 1; c++) {
+        var dx = g[0] + c * g[2] + shift - p.x, dy = g[1] + r * g[3] - p.y;
+        if (dx * dx + dy * dy <= nearest && r < 100 && c < 100) {
+          nearest = dx * dx + dy * dy;
+          best = pad(r) + pad(c);
+        }
+      }
+    }
+    return best;
+  }
+
   document.addEventListener("click", function (event) {
     var target = clickable(event);
     if (target) {
       event.preventDefault();
       send(target);
+      return;
+    }
+    var hex = hexAt(event);
+    if (hex) {
+      event.preventDefault();
+      send(event.target, hex);
     }
   });
 

@@ -36,6 +36,7 @@ from app.deps import (
 from app.fast_commands import Landed
 from app.games import BoardRequest, MapClick, board_for, boards
 from app.games.base import shown_parts
+from app.games.maps import map_file
 from app.models import Game, Seat
 from app.ratelimit import client_address
 from app.routes.api import invite_link, seat_link, set_seat_cookie
@@ -46,6 +47,7 @@ from app.services.games import Decision, GameService, SeatChanged
 from app.services.moments import moment_context
 from app.services.signin import COOKIE as SIGNIN_COOKIE
 from app.services.story import narrative
+from app.static_files import IMMUTABLE, REVALIDATE
 from app.store import StaleSequence
 from app.templating import page
 from app.text import BadText, check_email, check_line, strict_json
@@ -112,6 +114,22 @@ def note_seen(request: Request, session: SessionDep, service: ServiceDep, game_i
             return
         store.touch_seat(session, game_id, email=email)
     session.commit()
+
+
+@router.get("/maps/{name}.svg")
+def map_drawing(request: Request, name: str) -> Response:
+    """A game's map as its own SVG file (app/games/maps.py): the same for every game of
+    its kind, kept by the browser (for a year when asked by its versioned address)."""
+    boards()  # (each board publishes its maps as it is found)
+    found = map_file(name)
+    if found is None:
+        raise HTTPException(404, "No such map.")
+    etag = f'"{found.version}"'
+    versioned = request.query_params.get("v") == found.version
+    headers = {"ETag": etag, "Cache-Control": IMMUTABLE if versioned else REVALIDATE}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(found.body, media_type="image/svg+xml", headers=headers)
 
 
 @router.get("/signin", response_class=HTMLResponse)

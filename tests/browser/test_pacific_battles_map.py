@@ -1,7 +1,7 @@
 """Pacific Battles' map in real Chromium (issue 12): the Japanese set up by clicking (a
 piece, then one of the hexes the map highlights for it) and by keyboard alone (Enter on
-the piece's button, Enter on a highlighted hex); a click where the piece may not go says
-the rule; on a phone the map fits and the commands come right after it."""
+the piece's button, Enter on a highlighted hex); a click in a hex where the piece may not
+go, on the terrain drawn as one picture, says the rule; on a phone the map fits and the commands come right after it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,29 @@ from pathlib import Path
 import httpx
 from e2e_pages import assert_fits_a_phone
 from pb_support import SET_UP, new_game
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
+
+from app.games.pacific_battles.map_svg import grid, viewbox
+from engine.core.hexes import parse_hex_id
+
+
+def click_hex(page: Page, hex_id: str) -> None:
+    """A real click in the middle of a hex of the terrain (one picture: the page's script
+    tells the hex from the grid), wherever the map is scrolled or zoomed."""
+    ox, oy, sx, sy, half, _ = grid()
+    row, col = parse_hex_id(hex_id)
+    x, y = ox + col * sx + (half if row % 2 else 0), oy + row * sy
+    width, height = (float(v) for v in viewbox().split()[2:])
+    svg = page.locator(".map-stack svg.pb-map").first
+    svg.scroll_into_view_if_needed()
+    box = svg.bounding_box()
+    assert box is not None
+    page.locator(".map-wrap").evaluate("(w, p) => { w.scrollLeft = p[0] - w.clientWidth / 2; "
+                                       "w.scrollTop = p[1] - w.clientHeight / 2; }",
+                                       [x * box["width"] / width, y * box["height"] / height])
+    box = svg.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + x * box["width"] / width, box["y"] + y * box["height"] / height)
 
 
 def test_set_up_by_clicking_the_map_and_by_keyboard(browser: Browser, server: str, artifacts: Path) -> None:
@@ -29,7 +51,7 @@ def test_set_up_by_clicking_the_map_and_by_keyboard(browser: Browser, server: st
         assert marks.count() > 5  # the hexes within three of Henderson Field it may set up in (25.4)
         page.screenshot(path=str(artifacts / "pb-select-highlights.png"))
         # a hex far from Henderson Field: the engine's reason, nothing placed
-        page.locator('.pb-map polygon.hex[data-hex="1648"]').click(force=True)
+        click_hex(page, "1648")
         expect(page.locator(".status .error")).to_contain_text("25.4")
         seq = page.locator("#board-state").get_attribute("data-seq")
         target = marks.first.get_attribute("data-hex")

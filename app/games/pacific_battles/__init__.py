@@ -9,8 +9,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.games.base import BoardRequest, Click, MapClick
+from app.games.maps import map_file
 from app.games.pacific_battles.board import PBBoard, pb_context, pb_moment
-from app.games.pacific_battles.map_svg import render_pacific_map
 from app.models import Game, Seat
 from app.services.games import GameService
 from app.services.story import briefing
@@ -28,7 +28,7 @@ class PacificBattlesBoard:
     answers_from_row = False  # its answer reads the log window again
 
     def warm(self) -> None:
-        render_pacific_map()
+        map_file("pacific_battles")
 
     def context(self, session: Session | None, service: GameService, game: Game, seat: Seat | None,
                 req: BoardRequest) -> PBBoard:

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from app import store
 from app.games.base import page_title
-from app.games.pacific_battles.map_svg import render_pacific_map
+from app.games.pacific_battles.map_svg import map_frame
 from app.games.pacific_battles.pieces_svg import Mark, render_board_svg, render_layers_svg
 from app.models import Game, Seat
 from app.services.games import GameService
@@ -46,6 +46,7 @@ TITLES = {  # the kinds of command, as the player reads them, with their rule
     "artillery": "HQ artillery (29.0)", "buy_marker": "Buy a command marker, 2 VP (27.2)",
     "show": "Turn a unit face up for the enemy to see (34.0)", "hide": "Turn a unit face down again (34.0)",
 }
+LIST_AT_MOST = 40  # choices in one list; a longer one is cut to the selected piece's own
 SINGLE = ("end_phase", "close", "cancel", "fight", "pass", "stop", "undo")
 UNIT_FIELDS = ("unit", "carrier", "engineer", "hq", "supply")  # the fields that name the pieces a command uses
 PLACE_FIELDS = ("to", "hex", "target")  # the fields that name the hex a command goes to
@@ -77,6 +78,7 @@ class Group:
     type: str
     title: str
     options: list[tuple[str, str]] = field(default_factory=list)  # (data as JSON, label)
+    hint: str = ""  # why nothing is listed (too many choices, none of them the selected piece's)
 
 
 @dataclass
@@ -122,7 +124,7 @@ class PBBoard:
 
     @property
     def base(self) -> str:
-        return render_pacific_map()
+        return map_frame()
 
     @property
     def svg(self) -> str:  # a moment's page draws base and pieces as one
@@ -267,7 +269,7 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
     acting = side is not None and side in rules.prompt(state).acting
     legal = service.legal(game, state, side) if acting else []
     view = service.view(session, game, side, listed=False)
-    groups: dict[str, Group] = {}
+    kinds: dict[str, list[Command]] = {}
     buttons = []
     allocate = False
     for c in legal:
@@ -276,25 +278,25 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
             continue
         if c.type == "crt":  # answered beside the tables (crt_buttons)
             continue
-        label = _label(rules, state, c)
         if c.type in SINGLE:
             notes = rules.end_phase_notes(state) if c.type == "end_phase" else []
             confirm = (" ".join(f"{n[0].upper()}{n[1:]}." for n in notes) + " End the phase?") if notes else None
-            buttons.append(Button(c.type, _json(c), label, confirm))
+            buttons.append(Button(c.type, _json(c), _label(rules, state, c), confirm))
             continue
-        g = groups.setdefault(c.type, Group(c.type, TITLES.get(c.type, c.type)))
-        g.options.append((_json(c), label))
+        kinds.setdefault(c.type, []).append(c)
     first = max(0, game.seq - LOG_LINES)
     rows = store.events_between(session, game.id, first, game.seq) if game.seq else []
     rows = readable(rows, game, viewer_of(game, side))
     gone = retracted_lines(rows)  # taken back: struck through, as in First Blood's log
     lines = [{"seq": r.seq, "text": r.text, "retracted": r.seq in gone} for r in reversed(rows) if r.text]
-    board = PBBoard(game, seat, view, state, legal, game.seq, "", list(groups.values()), buttons, allocate, lines,
+    board = PBBoard(game, seat, view, state, legal, game.seq, "", [], buttons, allocate, lines,
                     error=error, oob=oob, private_url=private_url, invite_url=invite_url,
                     welcome=welcome and not oob)
     board.choosers = _choosers(view, state, legal)
     if select and select in board.own_ids():
         board.selected = _piece(view, state, select, side)
+    board.groups = [_group(rules, state, kind, cmds, board.select if board.selected else "")
+                    for kind, cmds in kinds.items()]
     board.owed_units, board.owed_hexes = owed(state, side)
     marks = _marks(board, rules, state, service, game, side)
     marks += [Mark(h, "owed", f"{queries.hex_name(h)}: must still be attacked this phase (14.11)")
@@ -309,6 +311,19 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
     board.layers = render_layers_svg(view, marks, selected=board.select, ready={c["id"] for c in board.choosers},
                                      oob=oob, owing=set(board.owed_units), fan=board.inspect or "")
     return board
+
+
+def _group(rules: Any, state: Any, kind: str, cmds: list[Command], select: str) -> Group:
+    """A kind of command as one list to choose from; a list too long to read (every
+    landing hex of every reinforcement: some 1,500) holds only the selected piece's own."""
+    g = Group(kind, TITLES.get(kind, kind))
+    if len(cmds) > LIST_AT_MOST:
+        own = [c for c in cmds if select and select in owners(c)]
+        if not own:
+            g.hint = f"{len(cmds):,} choices: select a piece (above, or on the map) to list its own."
+        cmds = own
+    g.options = [(_json(c), _label(rules, state, c)) for c in cmds]
+    return g
 
 
 def owed(state: Any, side: str | None) -> tuple[list[str], list[str]]:

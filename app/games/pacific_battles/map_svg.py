@@ -1,14 +1,19 @@
-"""The reconstructed map of Guadalcanal for Pacific Battles as SVG (issue 12 will put it
-in the board): terrain by hex, the sea, rivers along hexsides, the coast road and the
-trails, places and objective hexes, the off-map bases, and the note that it is a
-reconstruction.  Drawn once per process from ``engine/games/pacific_battles/board.py``."""
+"""The reconstructed map of Guadalcanal for Pacific Battles as SVG: terrain by hex, the
+sea, rivers along hexsides, the coast road and the trails, places and objective hexes,
+the off-map bases, and the note that it is a reconstruction.  Drawn once per process
+from ``engine/games/pacific_battles/board.py`` and served as its own file
+(``app/games/maps.py``), which a page's map (``map_frame``) shows under its counters:
+the same in every game, so a browser fetches it once instead of with every page.  A
+click on it is told a hex by the page's script from the grid (``GRID``)."""
 
 from __future__ import annotations
 
 import math
 from functools import cache
 
+from app.games.maps import map_url, publish
 from app.render.counters import n, text
+from engine.core.hexes import parse_hex_id
 from engine.games.pacific_battles.board import Board, load_board
 
 PX_PER_KM = 12.0
@@ -43,6 +48,40 @@ def viewbox() -> str:
     """The map's viewBox, shared by the layer drawn over it."""
     width, _, height = _extent(load_board())
     return f"0 0 {n(width)} {n(height)}"
+
+
+@cache
+def grid() -> tuple[float, float, float, float, float, float]:
+    """The hex grid in map pixels: hex (row, col) is centred at (ox + col * sx + (half if
+    the row is odd), oy + row * sy), as ``(ox, oy, sx, sy, half, radius)``; read off the
+    board's own centres and checked against every one of them."""
+    board = load_board()
+    rc = {h: parse_hex_id(h) for h in board.km}
+    first, last = min(rc, key=rc.get), max(rc, key=rc.get)  # rows apart
+    even = sorted((c, h) for h, (r, c) in rc.items() if r % 2 == 0)  # columns apart, in a row unshifted
+    (ca, ha), (cb, hb) = even[0], even[-1]
+    sx = (_point(board, hb)[0] - _point(board, ha)[0]) / (cb - ca)
+    ox = _point(board, ha)[0] - ca * sx
+    sy = (_point(board, last)[1] - _point(board, first)[1]) / (rc[last][0] - rc[first][0])
+    oy = _point(board, first)[1] - rc[first][0] * sy
+    odd = next(h for h, (r, _) in rc.items() if r % 2)
+    half = _point(board, odd)[0] - ox - rc[odd][1] * sx
+    for h, (r, c) in rc.items():
+        x, y = _point(board, h)
+        assert math.isclose(x, ox + c * sx + (half if r % 2 else 0), abs_tol=1e-6), h
+        assert math.isclose(y, oy + r * sy, abs_tol=1e-6), h
+    return ox, oy, sx, sy, half, HEX_RADIUS
+
+
+def map_frame(layer: str = "") -> str:
+    """The map as a page shows it: the published drawing under ``layer`` (a moment's
+    counters, drawn into the same picture), with the grid a click is read by."""
+    width, _, height = _extent(load_board())
+    note = text(load_board().note)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="pb-map" viewBox="{viewbox()}" role="img" '
+            f'aria-label="{note}" data-grid="{" ".join(format(v, ".7g") for v in grid())}"><title>{note}</title>'
+            f'<image class="terrain" href="{map_url("pacific_battles")}" x="0" y="0" width="{n(width)}" '
+            f'height="{n(height)}"/>{layer}</svg>')
 
 
 @cache
@@ -99,3 +138,6 @@ def render_pacific_map() -> str:
                f'font-family="sans-serif" font-size="12">{text(board.note)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+publish("pacific_battles", render_pacific_map)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.games.pacific_battles.map_svg import HEX_RADIUS, PX_PER_KM, _corners, _point, render_pacific_map, viewbox
+from app.games.pacific_battles.map_svg import HEX_RADIUS, PX_PER_KM, _corners, _point, map_frame, viewbox
 from app.render.counters import n, nato_frame, text
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.board import load_board
@@ -238,8 +238,7 @@ def render_board_svg(view: dict[str, Any], marks: list[Mark] | None = None, sele
                      ready: set[str] | frozenset[str] = frozenset()) -> str:
     """The reconstructed map with the view's marks and pieces on it (marks under the
     counters, so that both stay clickable), as one SVG."""
-    base = render_pacific_map()
-    return base[: base.rindex("</svg>")] + _layer(view, marks, selected, ready) + "</svg>"
+    return map_frame(_layer(view, marks, selected, ready))
 
 
 def render_layers_svg(view: dict[str, Any], marks: list[Mark] | None = None, selected: str = "",
