@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from fastapi.testclient import TestClient
+
 from app.games.pacific_battles.map_svg import render_pacific_map
 from engine.games.pacific_battles.board import load_board
 
@@ -61,3 +63,28 @@ def test_counters_follow_the_rulebooks_conventions() -> None:
     assert counters["r"].find(f".//{NS}ellipse") is not None  # mechanised
     assert counters["m"].find(f".//{NS}ellipse") is None
     assert all(g.get("role") == "button" and g.get("tabindex") == "0" for g in counters.values())
+
+
+def test_the_terrain_is_one_cached_file_that_every_board_page_draws_under_its_counters(client: TestClient) -> None:
+    """The page holds the map's frame (the grid a click is read by, the picture's address),
+    not its 600-odd hexes: the file is fetched once and kept (versioned: a year)."""
+    from app.games.pacific_battles.map_svg import grid, map_frame
+
+    frame = map_frame()
+    url = re.search(r'href="([^"]+)"', frame).group(1)
+    assert url.startswith("/maps/pacific_battles.svg?v=") and len(frame) < 1000
+    r = client.get(url)
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    assert "immutable" in r.headers["cache-control"] and r.text == render_pacific_map()
+    again = client.get("/maps/pacific_battles.svg", headers={"If-None-Match": r.headers["etag"]})
+    assert again.status_code == 304 and "immutable" not in again.headers["cache-control"]
+    assert client.get("/maps/no_such_game.svg").status_code == 404
+    # every land hex's centre lies where the grid the page reads says (a click there is that hex)
+    ox, oy, sx, sy, half, radius = (float(v) for v in re.search(r'data-grid="([^"]+)"', frame).group(1).split())
+    assert (ox, oy, sx, sy, half, radius) == tuple(float(format(v, ".7g")) for v in grid())
+    drawn = {p.get("data-hex"): p.get("points") for p in ET.fromstring(render_pacific_map()).iter(f"{NS}polygon")}
+    for h, points in drawn.items():
+        row, col = int(h[:2]), int(h[2:])
+        corners = [tuple(map(float, xy.split(","))) for xy in points.split()]
+        cx, cy = sum(x for x, _ in corners) / 6, sum(y for _, y in corners) / 6
+        assert abs(cx - (ox + col * sx + (half if row % 2 else 0))) < 0.05 and abs(cy - (oy + row * sy)) < 0.05, h
