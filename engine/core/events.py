@@ -46,7 +46,15 @@ class Command:
         return hash(self.key())
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Command) and self.key() == other.key()
+        # the verb first and equal data at once: a legality check compares a command with
+        # hundreds of listed ones (every landing hex), most of another verb or plainly other
+        if not isinstance(other, Command) or self.type != other.type:
+            return False
+        return self.data == other.data or self.key() == other.key()
+
+    def matches(self, key: tuple) -> bool:
+        """Whether this command has ``key`` (another's ``key()``, worked out once for many)."""
+        return self.type == key[0] and self.key() == key
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,34 @@ def place(c: Command) -> str | None:
     return next((c.data[f] for f in PLACE_FIELDS if isinstance(c.data.get(f), str)), None)
 
 
+@dataclass(frozen=True)
+class Order:
+    """A legal command with the pieces it uses and the hex it goes to, read once per state
+    (a landing phase lists some 1,500: the board asks of each several times)."""
+
+    command: Command
+    owner: str | None
+    owners: frozenset[str]
+    place: str | None
+
+
+def orders_of(legal: list[Command]) -> list[Order]:
+    """``owner``, ``owners`` and ``place`` of each command, in one pass (plain loops: this
+    is the board's busiest line in a landing phase)."""
+    out = []
+    for c in legal:
+        d = c.data
+        pieces = [v for f in UNIT_FIELDS if isinstance(v := d.get(f), str)]
+        to = None
+        for f in PLACE_FIELDS:
+            v = d.get(f)
+            if isinstance(v, str):
+                to = v
+                break
+        out.append(Order(c, pieces[0] if pieces else None, frozenset(pieces), to))
+    return out
+
+
 @dataclass
 class Group:
     type: str
@@ -116,6 +144,7 @@ class PBBoard:
     briefing: list[dict[str, Any]] = field(default_factory=list)  # "since your last move", by phase (full pages)
     owed_units: list[str] = field(default_factory=list)  # own units that must still attack (14.11)
     owed_hexes: list[str] = field(default_factory=list)  # enemy hexes that must still be attacked (14.11)
+    orders: list[Order] = field(default_factory=list)  # the legal commands, each with its pieces and hex
 
     @property
     def owed_names(self) -> list[str]:
@@ -208,10 +237,10 @@ class PBBoard:
         """The commands a click on ``hex_id`` may stand for: the selected piece's to there,
         else those that name only the hex (declare a battle on it, recon it, ...)."""
         if self.selected:
-            mine = [c for c in self.legal if owner(c) == self.select and place(c) == hex_id]
+            mine = [o.command for o in self.orders if o.owner == self.select and o.place == hex_id]
             if mine:
                 return mine
-        return [c for c in self.legal if owner(c) is None and place(c) == hex_id]
+        return [o.command for o in self.orders if o.owner is None and o.place == hex_id]
 
     def command_for_click(self, hex_id: str | None, unit: str | None) -> list[Command]:
         """What a click means: a counter of one's own stands for itself (added to a battle
@@ -222,7 +251,7 @@ class PBBoard:
                 return adds[:1]
             where = next((u["hex"] for u in self.view["units"] if u["id"] == unit), None)
             if where and self.selected and unit != self.select:
-                return [c for c in self.legal if owner(c) == self.select and place(c) == where]
+                return [o.command for o in self.orders if o.owner == self.select and o.place == where]
             return []
         return self.at(hex_id) if hex_id else []
 
@@ -269,10 +298,12 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
     acting = side is not None and side in rules.prompt(state).acting
     legal = service.legal(game, state, side) if acting else []
     view = service.view(session, game, side, listed=False)
-    kinds: dict[str, list[Command]] = {}
+    orders = service.cache.memo(game.id, game.seq, ("pb-orders", side), lambda: orders_of(legal)) if legal else []
+    kinds: dict[str, list[Order]] = {}
     buttons = []
     allocate = False
-    for c in legal:
+    for o in orders:
+        c = o.command
         if c.type == "allocate":
             allocate = True
             continue
@@ -283,7 +314,7 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
             confirm = (" ".join(f"{n[0].upper()}{n[1:]}." for n in notes) + " End the phase?") if notes else None
             buttons.append(Button(c.type, _json(c), _label(rules, state, c), confirm))
             continue
-        kinds.setdefault(c.type, []).append(c)
+        kinds.setdefault(c.type, []).append(o)
     first = max(0, game.seq - LOG_LINES)
     rows = store.events_between(session, game.id, first, game.seq) if game.seq else []
     rows = readable(rows, game, viewer_of(game, side))
@@ -291,8 +322,8 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
     lines = [{"seq": r.seq, "text": r.text, "retracted": r.seq in gone} for r in reversed(rows) if r.text]
     board = PBBoard(game, seat, view, state, legal, game.seq, "", [], buttons, allocate, lines,
                     error=error, oob=oob, private_url=private_url, invite_url=invite_url,
-                    welcome=welcome and not oob)
-    board.choosers = _choosers(view, state, legal)
+                    welcome=welcome and not oob, orders=orders)
+    board.choosers = _choosers(view, state, orders)
     if select and select in board.own_ids():
         board.selected = _piece(view, state, select, side)
     board.groups = [_group(rules, state, kind, cmds, board.select if board.selected else "")
@@ -306,23 +337,23 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
         board.here = [Button(c.type, _json(c), _label(rules, state, c)) for c in board.at(inspect)]
         board.stack = _stack(view, inspect)
     if board.selected:
-        board.selected_buttons = [Button(c.type, _json(c), _label(rules, state, c)) for c in legal
-                                  if board.select in owners(c) and place(c) is None]
+        board.selected_buttons = [Button(o.command.type, _json(o.command), _label(rules, state, o.command))
+                                  for o in orders if board.select in o.owners and o.place is None]
     board.layers = render_layers_svg(view, marks, selected=board.select, ready={c["id"] for c in board.choosers},
                                      oob=oob, owing=set(board.owed_units), fan=board.inspect or "")
     return board
 
 
-def _group(rules: Any, state: Any, kind: str, cmds: list[Command], select: str) -> Group:
+def _group(rules: Any, state: Any, kind: str, listed: list[Order], select: str) -> Group:
     """A kind of command as one list to choose from; a list too long to read (every
     landing hex of every reinforcement: some 1,500) holds only the selected piece's own."""
     g = Group(kind, TITLES.get(kind, kind))
-    if len(cmds) > LIST_AT_MOST:
-        own = [c for c in cmds if select and select in owners(c)]
+    if len(listed) > LIST_AT_MOST:
+        own = [o for o in listed if select and select in o.owners]
         if not own:
-            g.hint = f"{len(cmds):,} choices: select a piece (above, or on the map) to list its own."
-        cmds = own
-    g.options = [(_json(c), _label(rules, state, c)) for c in cmds]
+            g.hint = f"{len(listed):,} choices: select a piece (above, or on the map) to list its own."
+        listed = own
+    g.options = [(_json(o.command), _label(rules, state, o.command)) for o in listed]
     return g
 
 
@@ -348,12 +379,9 @@ def _marks(board: PBBoard, rules: Any, state: Any, service: GameService, game: G
     """The hexes the map highlights: where the selected piece may go (with the cost of a
     move, 11.0), and the hexes commands of no piece name (battles to declare, strikes)."""
     by_hex: dict[str, list[Command]] = {}
-    for c in board.legal:
-        h = place(c)
-        if h is None:
-            continue
-        if (board.selected and owner(c) == board.select) or owner(c) is None:
-            by_hex.setdefault(h, []).append(c)
+    for o in board.orders:
+        if o.place is not None and ((board.selected and o.owner == board.select) or o.owner is None):
+            by_hex.setdefault(o.place, []).append(o.command)
     reach = service.reachable(game, state, side, board.select) if board.selected and side else {}
     marks = []
     for h, cmds in sorted(by_hex.items()):
@@ -364,12 +392,12 @@ def _marks(board: PBBoard, rules: Any, state: Any, service: GameService, game: G
     return marks
 
 
-def _choosers(view: dict[str, Any], state: Any, legal: list[Command]) -> list[dict[str, str]]:
+def _choosers(view: dict[str, Any], state: Any, orders: list[Order]) -> list[dict[str, str]]:
     """The own pieces with an order to give now, on the map or off it (set-up, landings);
     turning a unit face up (34.0), always possible, is not such an order."""
     names = {u["id"]: u for u in view["units"]}
     out = []
-    for pid in sorted({o for c in legal if c.type not in face_up.KINDS for o in owners(c)}):
+    for pid in sorted({p for o in orders if o.command.type not in face_up.KINDS for p in o.owners}):
         u = names.get(pid)
         unit = u["unit"] if u else getattr(state.off.get(pid), "unit", pid)
         where = u["hex"] if u else "off the map"

@@ -246,8 +246,9 @@ class FirstBlood(RulesBase[FBState]):
             if kind == "list":
                 data[name] = sorted(data[name])  # a list of units is a set: any order will do
         cmd = Command(command.type, data, side)
+        want = cmd.key()
         try:
-            legal = any(c == cmd for c in self._iter_legal(state, side, cmd))  # stops at the match
+            legal = any(c.matches(want) for c in self._iter_legal(state, side, cmd))  # stops at the match
         except (TypeError, KeyError) as exc:  # malformed data inside an otherwise known command
             raise MalformedCommandError("", f"malformed {command.type} command: {exc}") from None
         if not legal:

@@ -287,9 +287,10 @@ class PacificBattles(RulesBase[PBState]):
             if kind == "list":
                 data[name] = sorted(data[name])
         cmd = Command(command.type, data, side)
+        want = cmd.key()
         if cmd.type == "allocate":
             planning.check_allocate(state, side, data)
-        elif not any(c == cmd for c in self._iter_legal(state, side, cmd)):
+        elif not any(c.matches(want) for c in self._iter_legal(state, side, cmd)):
             raise self._why(state, side, cmd)
         em = Emitter(self, state, describe)
         if cmd.type == "play":
