@@ -138,16 +138,22 @@ def buyable(state: PBState, side: str) -> list[str]:
     return sorted(u.name for u in q.forces().of_group(g.name) if u.name not in state.off and u.name not in state.pieces)
 
 
-def gen_reinforcements(state: PBState, side: str) -> Iterator[Command]:
+def gen_reinforcements(state: PBState, side: str, unit: str | None = None) -> Iterator[Command]:
+    """The phase's commands; ``unit``: only that piece's landings and its going to the home
+    base (a command about it being judged: not every other piece's hexes first)."""
     if state.interdicted:  # 16.61: the rolls are over; the phase ends with them
         yield Command("end_phase")
         return
     memo: dict[Any, list[str]] = {}
     for pid in due_units(state, side) + base_units(state, side):
+        if unit is not None and pid != unit:
+            continue
         for h in landing_hexes(state, side, pid, memo):
             yield Command("land", {"unit": pid, "hex": h})
         if state.off[pid].box == "track":
             yield Command("to_base", {"unit": pid})
+    if unit is not None:
+        return
     for pid in evacuable(state, side):
         yield Command("evacuate", {"unit": pid})
     for unit in buyable(state, side):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from functools import cache, lru_cache
 
 from engine.core.visibility import ADMIN, SPECTATOR
 from engine.games.pacific_battles import queries as q
@@ -103,6 +104,7 @@ def _untold(state: PBState, side: str) -> set[str]:
     return out
 
 
+@cache
 def _names() -> list[str]:
     f = q.forces()
     names = [*f.units, *f.battalion, *f.groups, *(m for side in SIDES for m in f.markers[side])]
@@ -112,12 +114,17 @@ def _names() -> list[str]:
 def find(needles: Iterable[str], text: str) -> list[str]:
     """The needles found in ``text`` as whole words (``4 Inf`` is not in ``24 Inf``, and
     ``1 Mar`` is not in ``1 Mar Div HQ``: longer names that are no needle are masked first)."""
-    needles = sorted(set(needles), key=len, reverse=True)
-    if not needles:
+    # only the needles the text holds at all (a plain substring test): most texts hold
+    # none, and a name that holds a needle the text lacks is not in the text either
+    wanted = {n for n in needles if n in text}
+    if not wanted:
         return []
-    wanted = set(needles)
     for name in _names():
         if name not in wanted and any(n in name for n in wanted):
             text = text.replace(name, "\u00a7")
-    pattern = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(n) for n in needles) + r")(?![\w])")
-    return sorted(set(pattern.findall(text)))
+    return sorted(set(_whole_words(tuple(sorted(wanted, key=lambda n: (-len(n), n)))).findall(text)))
+
+
+@lru_cache(maxsize=256)
+def _whole_words(needles: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w])(?:" + "|".join(re.escape(n) for n in needles) + r")(?![\w])")

@@ -217,6 +217,9 @@ class PacificBattles(RulesBase[PBState]):
         if phase.startswith("markers_"):
             yield from planning.gen_buy(state, side)
         elif phase.startswith("reinforcements_"):
+            if only is not None and only.type in ("land", "to_base") and isinstance(only.data.get("unit"), str):
+                yield from arrivals.gen_reinforcements(state, side, only.data["unit"])
+                return
             yield from arrivals.gen_reinforcements(state, side)
         elif phase.startswith("logistics_"):
             yield from supplying.gen_logistics(state, side)
