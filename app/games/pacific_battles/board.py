@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.orm import Session
 
@@ -73,31 +73,39 @@ def place(c: Command) -> str | None:
     return next((c.data[f] for f in PLACE_FIELDS if isinstance(c.data.get(f), str)), None)
 
 
-@dataclass(frozen=True)
-class Order:
+class Order(NamedTuple):
     """A legal command with the pieces it uses and the hex it goes to, read once per state
     (a landing phase lists some 1,500: the board asks of each several times)."""
 
     command: Command
     owner: str | None
-    owners: frozenset[str]
+    owners: tuple[str, ...]
     place: str | None
 
 
 def orders_of(legal: list[Command]) -> list[Order]:
-    """``owner``, ``owners`` and ``place`` of each command, in one pass (plain loops: this
-    is the board's busiest line in a landing phase)."""
+    """``owner``, ``owners`` and ``place`` of each command, in one pass: which fields to
+    read is worked out once per set of fields (this is the board's busiest loop)."""
     out = []
+    plans: dict[tuple[str, ...], tuple[list[str], list[str]]] = {}
     for c in legal:
         d = c.data
-        pieces = [v for f in UNIT_FIELDS if isinstance(v := d.get(f), str)]
+        keys = tuple(d)
+        plan = plans.get(keys)
+        if plan is None:
+            plan = plans[keys] = [f for f in UNIT_FIELDS if f in d], [f for f in PLACE_FIELDS if f in d]
+        units, places = plan
+        if len(units) == 1:  # (nearly always: one piece, one hex)
+            v = d[units[0]]
+            pieces: tuple[str, ...] = (v,) if isinstance(v, str) else ()
+        else:
+            pieces = tuple(v for v in (d[f] for f in units) if isinstance(v, str))
         to = None
-        for f in PLACE_FIELDS:
-            v = d.get(f)
-            if isinstance(v, str):
-                to = v
+        for f in places:
+            if isinstance(d[f], str):
+                to = d[f]
                 break
-        out.append(Order(c, pieces[0] if pieces else None, frozenset(pieces), to))
+        out.append(Order(c, pieces[0] if pieces else None, pieces, to))
     return out
 
 
