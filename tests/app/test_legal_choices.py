@@ -7,8 +7,23 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from app_support import bearer, listed
 from fastapi.testclient import TestClient
+
+from app.config import Settings
+from engine.core.events import Command
+from engine.games import get_rules
+from engine.selfplay import Chooser, choose
+
+LIMIT = 20_000  # bytes: the most a /legal answer may be (issue 38)
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """Whole games are thousands of commands in a minute: beyond the per-seat limit a person
+    needs (its own tests are in test_limits.py)."""
+    return settings.model_copy(update={"rate_limit_commands": "100000/minute"})
 
 
 def _keys(commands: list[dict]) -> list[str]:
@@ -39,3 +54,46 @@ def test_the_default_is_the_list_told_compactly_and_a_command_answers_with_it(cl
         {"seq": after["seq"], "prompt": None, "your_turn": False, "choices": [], "described": []}
     assert client.get(f"/api/games/{gid}/legal", params={"form": "list"}, headers=ij).json()["commands"] == []
     assert client.get(f"/api/games/{gid}/legal", params={"form": "all"}, headers=us).status_code == 422
+
+
+def seated(client: TestClient, game: str) -> tuple[str, dict[str, str]]:
+    """A new game of ``game`` in its longest scenario, both seats taken: its id and their secrets."""
+    first, second = get_rules(game).sides
+    r = client.post("/api/games", json={"game": game, "side": first, "name": "Alice"})
+    assert r.status_code == 201, r.text
+    gid = r.json()["game_id"]
+    joined = client.post(f"/api/games/{gid}/join", json={"token": r.json()["invite_url"].split("token=")[1]})
+    assert joined.status_code == 200, joined.text
+    client.cookies.clear()
+    return gid, {first: r.json()["token"], second: joined.json()["token"]}
+
+
+@pytest.mark.parametrize("game", ["first_blood", "pacific_battles"])
+def test_no_answer_of_a_whole_game_is_over_20_kb(client: TestClient, game: str) -> None:
+    """A whole game of each, played over the API by the self-play chooser from the default
+    answers: at every decision each seat's /legal answer, as sent, is at most 20 KB."""
+    gid, tokens = seated(client, game)
+    rng, largest, most, asked = Chooser(f"legal-size:{game}"), 0, 0, 0
+    for _ in range(5000):
+        answers = {}
+        for side, token in tokens.items():
+            r = client.get(f"/api/games/{gid}/legal", headers={**bearer(token), "accept-encoding": "identity"})
+            assert r.status_code == 200, r.text
+            assert len(r.content) <= LIMIT, f"{game} event {r.json()['seq']}, {side}: {len(r.content)} bytes"
+            largest, asked = max(largest, len(r.content)), asked + 1
+            answers[side] = r.json()
+        acting = [side for side, answer in answers.items() if answer["your_turn"]]
+        if not acting:
+            assert next(iter(answers.values()))["prompt"]["side"] is None  # the game is over
+            break
+        side, answer = acting[0], answers[acting[0]]
+        commands = listed(answer)
+        most = max(most, len(commands))
+        cmd = choose(rng, answer["prompt"]["kind"], [Command(c["type"], c["data"]) for c in commands])
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(tokens[side]),
+                        json={"type": cmd.type, "data": cmd.data, "expected_seq": answer["seq"]})
+        assert r.status_code == 200, r.text
+    else:
+        raise AssertionError("the game did not end")
+    assert client.get(f"/api/games/{gid}").json()["status"] == "finished"
+    assert asked > 500 and most > 1000, (asked, most, largest)  # the set-up's long lists were among them
