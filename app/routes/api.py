@@ -173,10 +173,10 @@ async def legal_commands(game_id: str, request: Request, form: LegalForm = "grou
     server judges commands by), as `choices`: those that differ in one field only told
     once with that field's values (docs/api-client.md), so that no answer of a whole game
     is over 20 KB (a set-up's 2,300 placements are some 40 units, each with its hexes).
-    Where the choices are too many to list (Pacific Battles' air allocation: any split of
-    the Reserve), `described` gives each such command as a JSON Schema of its data, from
-    the code that judges it: any command that fits is legal.  `form=list`: the commands
-    one by one as `commands` instead of `choices`, possibly large."""
+    Where the commands are too many to list even so (Pacific Battles' air allocation, any
+    split of the Reserve), `described` gives each such command as a JSON Schema of its
+    data, from the code that judges it: any command that fits is legal.  `form=list`: the
+    commands one by one as `commands` instead of `choices`, possibly large."""
     # asked before every command: like the command route, one trip to a thread and one light query
     return await run_in_threadpool(_legal_in_session, game_id, request, form == "grouped")
 
