@@ -59,11 +59,34 @@ class EventOut(BaseModel):
     data: dict[str, Any]
 
 
+class _LegalHead(BaseModel):
+    seq: int
+    prompt: dict[str, Any]
+    your_turn: bool
+    # commands too many to list: {"type", "text", "rule", "schema": a JSON Schema of the data;
+    # "x-sum-at-most": {"fields", "value"} bounds the fields' sum}
+    described: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class LegalOut(_LegalHead):
+    """/legal's answer (and a command's ``next``): your commands grouped as choices."""
+
+    # {"type", "data": what its commands share, "product": {field: values}}, a command for
+    # every combination of the product's values (docs/api-client.md)
+    choices: list[dict[str, Any]] = Field(..., description="your legal commands, grouped (none: not your turn)")
+
+
+class LegalListOut(_LegalHead):
+    """/legal?form=list's answer: your commands one by one (possibly large)."""
+
+    commands: list[dict[str, Any]] = Field(..., description="your legal commands, {\"type\", \"data\"} each")
+
+
 class CommandResult(BaseModel):
     seq: int
     events: list[EventOut]
-    # what the sender needs next: /legal?form=grouped after the command (null: ask /legal)
-    next: dict[str, Any] | None = None
+    # what the sender needs next: /legal's answer after the command (null: ask /legal)
+    next: LegalOut | None = None
 
 
 class FieldError(BaseModel):
@@ -88,19 +111,6 @@ class ConflictOut(ErrorOut):
 
 class ImportErrorOut(ErrorOut):
     bad_seq: int | None = Field(None, description="the first event of the file that is refused")
-
-
-class LegalOut(BaseModel):
-    seq: int
-    prompt: dict[str, Any]
-    your_turn: bool
-    commands: list[dict[str, Any]] = Field(default_factory=list)  # form=list (the default)
-    # form=grouped: {"type", "data": what its commands share, "product": {field: values}}, a
-    # command for every combination of the product's values (docs/api-client.md)
-    choices: list[dict[str, Any]] | None = None
-    # commands too many to list: {"type", "text", "rule", "schema": a JSON Schema of the data;
-    # "x-sum-at-most": {"fields", "value"} bounds the fields' sum}
-    described: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class MapHex(BaseModel):

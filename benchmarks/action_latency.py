@@ -14,7 +14,7 @@ The positions (``benchmarks/positions.py``): ``--positions`` whole random games 
 each game are played by the engine in this process and each is cut after
 ``--stages`` events (set-up to last turn) and imported by an admin, twice: one copy
 for the JSON API, one for the board.  From each position both copies are sent the
-same ``--commands`` commands (the self-play chooser on ``/legal``'s list, same seed:
+same ``--commands`` commands (the self-play chooser on ``/legal``'s choices, same seed:
 the same command in the same position, the same dice).  Then, interleaved in one run
 (bare, JSON, browser, bare, ...) over one keep-alive httpx client, it times:
 

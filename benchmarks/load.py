@@ -17,7 +17,7 @@ board page with its seat cookie, asks ``/legal`` whose turn it is, and polls
 ``/games/{id}/poll?seq=S`` every ~3 s (with the digests of the map parts its page
 shows, as the page's script sends them, and patching its parts with the answer as
 htmx does); whenever it is its side's turn it thinks 0.5-2 s and posts one legal
-command over the JSON API (the self-play chooser on ``/legal``'s list; on 409 it asks
+command over the JSON API (the self-play chooser on ``/legal``'s choices; on 409 it asks
 again), and goes on while the turn stays its own.  After ``--duration`` seconds nobody starts a
 new request; those in flight finish or hit the client timeout (60 s, an error).
 

@@ -10,7 +10,7 @@ seat cookie is had as a browser has it, by posting the secret to ``POST
 /games/{id}/seat``.
 
 Over the API the benchmarks then play on from there with :func:`pick`, the same
-chooser on the list ``/legal`` answers, so that two copies of one position (one for
+chooser on the commands ``/legal`` answers, so that two copies of one position (one for
 the JSON API, one for the board's form post) are sent the same commands and roll the
 same dice.
 """
@@ -24,6 +24,7 @@ from typing import Any
 
 import httpx
 
+from engine.core.choices import expand
 from engine.core.dice import derive_secret
 from engine.core.events import Command
 from engine.core.game import replay
@@ -131,9 +132,10 @@ def seat_cookie(client: httpx.Client, base: str, gid: str, token: str) -> str:
 
 
 def pick(legal: dict[str, Any], rng: Chooser) -> dict[str, Any] | None:
-    """A command for the ``/legal`` answer ``legal`` by the self-play chooser, as JSON
-    (None: nothing listed).  Take-backs are left out: a benchmark times moving on."""
-    commands = [Command(c["type"], c.get("data") or {}) for c in legal["commands"] if c["type"] != "undo"]
+    """A command for the ``/legal`` answer ``legal`` (its choices, expanded) by the
+    self-play chooser, as JSON (None: nothing listed).  Take-backs are left out: a
+    benchmark times moving on."""
+    commands = [Command(c["type"], c["data"]) for c in expand(legal["choices"]) if c["type"] != "undo"]
     if not commands:
         return None
     kind = f"{legal['prompt'].get('kind') or ''} {legal['prompt'].get('rule') or ''}".lower()

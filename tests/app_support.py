@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from engine.core.choices import expand
 from engine.games.first_blood.board import load_board
 
 ADMIN = ("admin", "admin-test-password")
@@ -19,10 +20,16 @@ BOARD = load_board()
 Legal = dict[str, Any]
 
 
+def listed(legal: Legal) -> list[dict[str, Any]]:
+    """The commands a ``/legal`` answer (its default form, or a command's ``next``) stands
+    for, one by one as ``{"type", "data"}``: its choices expanded."""
+    return expand(legal["choices"])
+
+
 def pick(client: TestClient, gid: str, side: str, legal: Legal) -> dict[str, Any]:
     """A deterministic player: place first; in movement, step next to the enemy if it
     can; otherwise end the phase (or take the first legal command)."""
-    cmds = legal["commands"]
+    cmds = listed(legal)
     places = [c for c in cmds if c["type"] == "place"]
     if places:
         return places[0]

@@ -33,6 +33,8 @@ from typing import Any
 import httpx
 import psycopg
 
+from engine.core.choices import expand
+
 ROOT = Path(__file__).resolve().parents[1]
 PG_ADMIN_DSN = os.environ.get("TEST_POSTGRES_DSN", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
 PG_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/{db}")
@@ -229,7 +231,7 @@ def set_up_and_hand_over(http: Any, game_id: str, token: str, side: str = "US") 
         legal = http.get(f"/api/games/{game_id}/legal", headers=headers).json()
         if legal["prompt"]["side"] != side:
             return
-        cmd = next((c for c in legal["commands"] if c["type"] == "place"), {"type": "end_phase", "data": {}})
+        cmd = next((c for c in expand(legal["choices"]) if c["type"] == "place"), {"type": "end_phase", "data": {}})
         r = http.post(f"/api/games/{game_id}/commands", headers=headers,
                       json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text
@@ -240,7 +242,7 @@ def place_set_up(http: Any, game_id: str, token: str, n: int) -> list[int]:
     auth, moments = {"Authorization": f"Bearer {token}"}, []
     for _ in range(n):
         legal = http.get(f"/api/games/{game_id}/legal", headers=auth).json()
-        place = next(c for c in legal["commands"] if c["type"] == "place")
+        place = next(c for c in expand(legal["choices"]) if c["type"] == "place")
         moments.append(legal["seq"])
         answer = http.post(f"/api/games/{game_id}/commands", headers=auth, json={**place, "expected_seq": legal["seq"]})
         assert answer.status_code == 200, answer.text

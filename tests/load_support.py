@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 import httpx
-from app_support import bearer
+from app_support import bearer, listed
 from live_server import invitation_token, simple_pick
 
 
@@ -67,10 +67,11 @@ def writer(url: str, game: dict[str, str], rec: Recorder, stop: threading.Event)
                 side, legal = acting_legal(client, game)
                 if side is None:
                     return
-                if not legal["commands"]:  # the game moved on between the two reads: ask again
+                commands = listed(legal)
+                if not commands:  # the game moved on between the two reads: ask again
                     time.sleep(0.02)
                     continue
-                cmd = simple_pick(legal["commands"])
+                cmd = simple_pick(commands)
                 r = client.post(f"/api/games/{game['id']}/commands", headers=bearer(game[side]),
                                 json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
             except (httpx.TransportError, httpx.HTTPStatusError) as exc:  # the server is down: expected
@@ -106,7 +107,7 @@ def nothing_lost(client: httpx.Client, games: list[dict[str, str]], rec: Recorde
         side, legal = acting_legal(client, game)
         assert side is not None, f"{gid}: the game ended during the test"
         assert legal["seq"] == page["total"]
-        cmd = simple_pick(legal["commands"])
+        cmd = simple_pick(listed(legal))
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(game[side]),
                         json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text

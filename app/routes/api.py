@@ -57,6 +57,7 @@ from app.schemas import (
     ImportResult,
     Joined,
     JoinRequest,
+    LegalListOut,
     LegalOut,
     LogPage,
     MapOut,
@@ -161,16 +162,21 @@ async def game_stream(request: Request, game_id: str, seq: Annotated[int, Query(
     return state.hub.response(game_id, seq, chat)
 
 
-@router.get("/games/{game_id}/legal", response_model=LegalOut, responses=READ)
-async def legal_commands(game_id: str, request: Request,
-                         form: Annotated[Literal["list", "grouped"], Query()] = "list") -> Response:
-    """Whose decision it is, and your legal commands if it is yours (the same list the
-    server judges commands by).  Where the choices are too many to list (Pacific Battles'
-    air allocation: any split of the Reserve), `described` gives each such command as a JSON
-    Schema of its data, from the code that judges it: any command that fits is legal.
-    `form=grouped`: the same commands as `choices` instead of `commands`, those that differ
-    in one field only told once with that field's values (docs/api-client.md), so that no
-    answer of a whole game is over 20 KB (a set-up lists some 2,300 placements)."""
+LegalForm = Annotated[Literal["grouped", "list"], Query(
+    description="`grouped` (the default): the commands as `choices`; `list`: one by one as `commands`, "
+                "possibly large (First Blood's set-up: some 160 KB)")]
+
+
+@router.get("/games/{game_id}/legal", response_model=LegalOut | LegalListOut, responses=READ)
+async def legal_commands(game_id: str, request: Request, form: LegalForm = "grouped") -> Response:
+    """Whose decision it is, and your legal commands if it is yours (the same commands the
+    server judges commands by), as `choices`: those that differ in one field only told
+    once with that field's values (docs/api-client.md), so that no answer of a whole game
+    is over 20 KB (a set-up's 2,300 placements are some 40 units, each with its hexes).
+    Where the commands are too many to list even so (Pacific Battles' air allocation, any
+    split of the Reserve), `described` gives each such command as a JSON Schema of its
+    data, from the code that judges it: any command that fits is legal.  `form=list`: the
+    commands one by one as `commands` instead of `choices`, possibly large."""
     # asked before every command: like the command route, one trip to a thread and one light query
     return await run_in_threadpool(_legal_in_session, game_id, request, form == "grouped")
 
@@ -188,7 +194,8 @@ def _legal_in_session(game_id: str, request: Request, grouped: bool) -> Response
 
 
 def legal_body(service: GameService, game: GameLike, state: Any, side: str | None, grouped: bool) -> dict[str, Any]:
-    """``/legal``'s answer for ``side`` (``grouped``: its commands as choices)."""
+    """``/legal``'s answer for ``side``: its commands as ``choices`` (``grouped``, the
+    default) or one by one as ``commands`` (``form=list``)."""
     rules = get_rules(game.game)
     p = rules.prompt(state)
     mine = side is not None and side in p.acting  # every side that decides now (a secret allocation: both)
@@ -197,7 +204,6 @@ def legal_body(service: GameService, game: GameLike, state: Any, side: str | Non
                             "your_turn": mine}
     legal = service.legal(game, state, side) if mine else []
     if grouped:
-        body["commands"] = []
         body["choices"] = service.cache.memo(game.id, game.seq, ("choices", side), lambda: choices.group(legal))
     else:
         body["commands"] = legal
@@ -474,7 +480,7 @@ API_ANSWER = _ApiAnswer()
 def command_answer(events: list[tuple[int, Event, str | None]], seq: int,
                    then: dict[str, Any] | None = None) -> Response:
     """The events a command wrote, as its sender may read them, and ``then``: what the
-    sender needs next (``/legal?form=grouped`` after the command), so that a client never
+    sender needs next (``/legal``'s answer after the command), so that a client never
     asks for it after its own move."""
     return Response(dump_json({"seq": seq, "events": [{"seq": n, "type": e.type, "side": e.side, "text": t,
                                                        "data": _public(e.type, e.data)} for n, e, t in events],
@@ -483,7 +489,7 @@ def command_answer(events: list[tuple[int, Event, str | None]], seq: int,
 
 
 def _next(request: Request, game_id: str, kind: str, side: str, seq: int) -> dict[str, Any] | None:
-    """``/legal?form=grouped`` for the sender after its command (None: the state after it
+    """``/legal``'s answer for the sender after its command (None: the state after it
     is no longer this worker's newest, e.g. the opponent moved at once; ask ``/legal``)."""
     service: GameService = request.app.state.games
     state = service.cache.get(game_id, seq)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from app_support import ADMIN, bearer, drive
+from app_support import ADMIN, bearer, drive, listed
 from clock_support import new_game as new_clock_game
 from fastapi.testclient import TestClient
 from pb_support import SET_UP, seat
@@ -35,7 +35,7 @@ def pb_set_up(client: TestClient) -> tuple[dict[str, str], int]:
     g = new_pb_game(client)
     for _ in SET_UP:
         legal = client.get(f"/api/games/{g['id']}/legal", headers=bearer(g["Japanese"])).json()
-        place = next(c for c in legal["commands"] if c["type"] == "place")
+        place = next(c for c in listed(legal) if c["type"] == "place")
         r = client.post(f"/api/games/{g['id']}/commands", headers=bearer(g["Japanese"]),
                         json={**place, "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text
@@ -69,9 +69,9 @@ def test_the_history_finds_each_kind_and_the_figures_count_the_dice(client: Test
     gid = game["id"]
     first = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
-                    json={**first["commands"][0], "expected_seq": first["seq"]})
+                    json={**listed(first)[0], "expected_seq": first["seq"]})
     now = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
-    take_back = next(c for c in now["commands"] if c["type"] == "undo")
+    take_back = next(c for c in listed(now) if c["type"] == "undo")
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
                     json={**take_back, "expected_seq": now["seq"]})
     assert r.status_code == 200, r.text
@@ -194,7 +194,7 @@ def test_a_rewind_strikes_what_came_after_and_play_goes_on(client: TestClient, g
     for _ in range(2):  # the US places two units
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
         moments.append(legal["seq"])
-        place = next(c for c in legal["commands"] if c["type"] == "place")
+        place = next(c for c in listed(legal) if c["type"] == "place")
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
                         json={**place, "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text
@@ -214,7 +214,7 @@ def test_a_rewind_strikes_what_came_after_and_play_goes_on(client: TestClient, g
     for body in ({"to": rewound, "reason": "x"}, {"to": after_one + 1, "reason": "x"}, {"to": 1, "reason": " "}):
         assert client.post(f"/api/admin/games/{gid}/rewind", auth=ADMIN, json=body).status_code == 422, body
     legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
-    place = next(c for c in legal["commands"] if c["type"] == "place")
+    place = next(c for c in listed(legal) if c["type"] == "place")
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
                     json={**place, "expected_seq": legal["seq"]})
     assert r.status_code == 200, r.text
@@ -263,7 +263,7 @@ def test_a_rewind_across_a_reveal_names_what_each_side_saw_and_needs_both_player
             break
         side, legal = next((s, lg) for s in ("Allied", "Japanese")
                            if (lg := client.get(f"/api/games/{gid}/legal", headers=bearer(g[s])).json())["your_turn"])
-        cmd = next(c for c in legal["commands"] if c["type"] != "undo")
+        cmd = next(c for c in listed(legal) if c["type"] != "undo")
         if cmd["type"] == "allocate":
             allocations += 1
             if allocations == 2:  # the moment one allocation is sealed and the other not yet made
@@ -294,7 +294,7 @@ def test_a_draw_shows_its_inputs_and_that_the_secret_gives_it(client: TestClient
         drawn = [e for e in log if e["type"] == "marker_drawn"]
         if drawn or not legal["your_turn"]:
             break
-        cmd = next(c for c in legal["commands"] if c["type"] != "undo")
+        cmd = next(c for c in listed(legal) if c["type"] != "undo")
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(g["Japanese"]),
                         json={**cmd, "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text

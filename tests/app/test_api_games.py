@@ -8,7 +8,7 @@ import hashlib
 import re
 from typing import Any
 
-from app_support import ADMIN, BOARD, admin_games, bearer, drive
+from app_support import ADMIN, BOARD, admin_games, bearer, drive, listed
 from fastapi.testclient import TestClient
 
 from engine.core.events import Event
@@ -19,7 +19,7 @@ from engine.games.first_blood.rules import RULES
 
 def post_first_legal(client: TestClient, game: dict[str, str], side: str = "US") -> dict[str, Any]:
     legal = client.get(f"/api/games/{game['id']}/legal", headers=bearer(game[side])).json()
-    cmd = legal["commands"][0]
+    cmd = listed(legal)[0]
     r = client.post(f"/api/games/{game['id']}/commands", headers=bearer(game[side]),
                     json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
     assert r.status_code == 200, r.text
@@ -210,14 +210,14 @@ def test_legal_gives_the_prompt_and_commands_to_the_acting_side_only(client: Tes
     assert us["prompt"] == {"side": "US", "sides": ["US"], "kind": "us_setup", "text": view["prompt"]["text"],
                             "rule": ""}
     assert re.fullmatch(r"Set up your units \(\d+ left to place\)", us["prompt"]["text"])
-    assert us["your_turn"] is True and us["commands"]
-    assert all(c["type"] == "place" and set(c["data"]) == {"unit", "to"} for c in us["commands"])
+    assert us["your_turn"] is True and listed(us)
+    assert all(c["type"] == "place" and set(c["data"]) == {"unit", "to"} for c in listed(us))
     for other in (ij, spectator):
         assert other["prompt"] == {**us["prompt"], "text": view["prompt"]["waiting"]}
         assert other["prompt"]["text"].startswith("Waiting for US")
-        assert other["your_turn"] is False and other["commands"] == []
+        assert other["your_turn"] is False and listed(other) == []
 
-    cmd = us["commands"][0]
+    cmd = listed(us)[0]
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
                     json={"type": cmd["type"], "data": cmd["data"], "expected_seq": us["seq"]})
     assert r.status_code == 200, r.text
@@ -225,9 +225,9 @@ def test_legal_gives_the_prompt_and_commands_to_the_acting_side_only(client: Tes
     assert result["events"] and result["seq"] == us["seq"] + len(result["events"])
     after = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
     assert after["seq"] == result["seq"]
-    assert after["commands"] != us["commands"]
-    assert not [c for c in after["commands"] if c["data"].get("unit") == cmd["data"]["unit"]]  # placed already
-    last = after["commands"][-1]
+    assert listed(after) != listed(us)
+    assert not [c for c in listed(after) if c["data"].get("unit") == cmd["data"]["unit"]]  # placed already
+    last = listed(after)[-1]
     assert (last["type"], last["data"]) == ("undo", {"step": us["seq"]})  # the placement may be taken back
     left = int(re.search(r"\d+", us["prompt"]["text"]).group())
     assert after["prompt"]["text"] == f"Set up your units ({left - 1} left to place)"
@@ -236,7 +236,7 @@ def test_legal_gives_the_prompt_and_commands_to_the_acting_side_only(client: Tes
 def test_command_events_carry_their_log_lines(client: TestClient, game: dict[str, str]) -> None:
     gid = game["id"]
     legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
-    cmd = legal["commands"][0]
+    cmd = listed(legal)[0]
     result = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
                          json={**cmd, "expected_seq": legal["seq"]}).json()
     events = result["events"]
@@ -253,7 +253,7 @@ def test_command_events_carry_their_log_lines(client: TestClient, game: dict[str
 def test_a_bad_or_missing_expected_seq_is_a_validation_error(client: TestClient, game: dict[str, str]) -> None:
     gid = game["id"]
     legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
-    cmd = {"type": legal["commands"][0]["type"], "data": legal["commands"][0]["data"]}
+    cmd = listed(legal)[0]  # {"type", "data"}
     for body in ({**cmd, "expected_seq": -1}, {**cmd, "expected_seq": -100}, {**cmd, "expected_seq": "three"},
                  {**cmd, "expected_seq": None}, cmd):
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]), json=body)
@@ -289,7 +289,7 @@ def test_reachable_hexes_are_the_units_legal_moves(client: TestClient, game: dic
     view = client.get(f"/api/games/{gid}", headers=bearer(game[side])).json()
     assert view["phase"].endswith("_movement") and view["prompt"]["side"] == side
     moves: dict[str, set[str]] = {}
-    for c in legal["commands"]:
+    for c in listed(legal):
         if c["type"] == "move":
             moves.setdefault(c["data"]["unit"], set()).add(c["data"]["to"])
     assert moves
@@ -324,10 +324,10 @@ def test_reachable_hexes_are_the_units_legal_moves(client: TestClient, game: dic
 def test_attack_preview_refuses_illegal_attacks_and_predicts_the_resolution(client: TestClient,
                                                                             game: dict[str, str]) -> None:
     gid = game["id"]
-    side, legal = drive(client, game, lambda legal: any(c["type"] == "attack" for c in legal["commands"]))
+    side, legal = drive(client, game, lambda legal: any(c["type"] == "attack" for c in listed(legal)))
     other = "US" if side == "IJ" else "IJ"
     assert legal["prompt"]["kind"].endswith("_combat")
-    target = next(c["data"]["hex"] for c in legal["commands"] if c["type"] == "attack")
+    target = next(c["data"]["hex"] for c in listed(legal) if c["type"] == "attack")
     view = client.get(f"/api/games/{gid}").json()
     defenders = [u for u in view["units"] if u["loc"] == target]
     assert defenders and all(u["side"] == other for u in defenders)
@@ -362,7 +362,7 @@ def test_attack_preview_refuses_illegal_attacks_and_predicts_the_resolution(clie
     adds: list[str] = []
     while True:
         legal = client.get(f"/api/games/{gid}/legal", headers=auth).json()
-        more = [c for c in legal["commands"] if c["type"] == "add"]
+        more = [c for c in listed(legal) if c["type"] == "add"]
         if not more:
             break
         adds.append(more[0]["data"]["unit"])
@@ -384,7 +384,7 @@ def test_attack_preview_refuses_illegal_attacks_and_predicts_the_resolution(clie
     assert after["seq"] == legal["seq"] and after["combat"] == combat_before
     assert after["combat"]["assessment"] == preview
 
-    resolve = [c for c in legal["commands"] if c["type"] == "resolve"]
+    resolve = [c for c in listed(legal) if c["type"] == "resolve"]
     if resolve:  # the die is rolled with the odds and modifiers the preview showed
         r = client.post(f"/api/games/{gid}/commands", headers=auth, json={**resolve[0], "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text

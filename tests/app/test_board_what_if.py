@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from app_support import BOARD, bearer, drive
+from app_support import BOARD, bearer, drive, listed
 from fastapi.testclient import TestClient
 from pb_support import seat
 
@@ -26,12 +26,12 @@ def test_a_selected_mover_is_told_the_odds_of_the_attacks_it_could_join(client: 
             return False
         units = client.get(f"/api/games/{gid}").json()["units"]
         enemy = {u["loc"] for u in units if u["side"] != legal["prompt"]["side"] and u["kind"] == "ground"}
-        return any(next_to(c, enemy) for c in legal["commands"])
+        return any(next_to(c, enemy) for c in listed(legal))
 
     side, legal = drive(client, game, mover_near_the_enemy)
     units = client.get(f"/api/games/{gid}").json()["units"]
     enemy = {u["loc"] for u in units if u["side"] != side and u["kind"] == "ground"}
-    move = next(c for c in legal["commands"] if next_to(c, enemy))
+    move = next(c for c in listed(legal) if next_to(c, enemy))
     unit = move["data"]["unit"]
     seat(client, gid, game[side])
     board = client.get(f"/games/{gid}/board", params={"select": unit}).text

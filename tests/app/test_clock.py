@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from app_support import ADMIN, bearer, drive
+from app_support import ADMIN, bearer, drive, listed
 from clock_support import DAY, Clock, clock_of, moved_clock, new_game
 from fastapi.testclient import TestClient
 
@@ -166,9 +166,10 @@ def test_when_both_decide_at_once_each_clock_runs_from_the_start_and_neither_may
     tokens = {"Japanese": created["token"], "Allied": joined["token"]}
     while True:  # the Japanese set-up, then both allocate
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(tokens["Japanese"])).json()
-        if legal["prompt"]["sides"] == ["Allied", "Japanese"] or not legal["commands"]:
+        commands = listed(legal)
+        if legal["prompt"]["sides"] == ["Allied", "Japanese"] or not commands:
             break
-        cmd = next((c for c in legal["commands"] if c["type"] == "place"), legal["commands"][0])
+        cmd = next((c for c in commands if c["type"] == "place"), commands[0])
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(tokens["Japanese"]),
                         json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text
@@ -186,7 +187,7 @@ def test_when_both_decide_at_once_each_clock_runs_from_the_start_and_neither_may
         r = client.post(f"/api/games/{gid}/clock/claim", headers=bearer(tokens[side]))
         assert r.status_code == 409 and ("make it first" in r.text or "your own decision" in r.text), r.text
     legal = client.get(f"/api/games/{gid}/legal", headers=bearer(tokens["Allied"])).json()
-    alloc = next(c for c in legal["commands"] if c["type"] == "allocate")
+    alloc = next(c for c in listed(legal) if c["type"] == "allocate")
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(tokens["Allied"]),
                     json={"type": "allocate", "data": alloc["data"], "expected_seq": legal["seq"]})
     assert r.status_code == 200, r.text

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from app_support import pick
+from app_support import listed, pick
 from fastapi.testclient import TestClient
 from sqlalchemy import event, update
 
@@ -24,7 +24,7 @@ from app.services.games import Recent
 def first_place(client: TestClient, gid: str, token: str) -> tuple[dict[str, Any], int]:
     """The first legal placement for the side of ``token`` (the US sets up first), and the log's length."""
     legal = client.get(f"/api/games/{gid}/legal", headers={"Authorization": f"Bearer {token}"}).json()
-    return next(c for c in legal["commands"] if c["type"] == "place"), legal["seq"]
+    return next(c for c in listed(legal) if c["type"] == "place"), legal["seq"]
 
 
 def new_game(client: TestClient) -> dict[str, str]:
@@ -120,12 +120,12 @@ def test_a_legal_list_is_one_light_read(client: TestClient, game: dict[str, str]
     event.listen(client.app.state.db.engine, "before_cursor_execute",
                  lambda _c, _cur, statement, *_rest: seen.append(" ".join(statement.split())))
     legal = client.get(f"/api/games/{gid}/legal", headers={"Authorization": f"Bearer {game['US']}"})
-    assert legal.status_code == 200 and legal.json()["commands"]
+    assert legal.status_code == 200 and listed(legal.json())
     assert len(seen) == 1 and seen[0].startswith("SELECT"), seen
     assert "title" not in seen[0] and "display_name" not in seen[0], seen  # the head, not whole rows
     assert client.get(f"/api/games/{gid}/legal", headers={"Authorization": "Bearer wrong"}).status_code == 403
     spectator = client.get(f"/api/games/{gid}/legal").json()
-    assert spectator["commands"] == [] and spectator["prompt"]["side"] == "US" and spectator["your_turn"] is False
+    assert listed(spectator) == [] and spectator["prompt"]["side"] == "US" and spectator["your_turn"] is False
 
 
 def test_a_handover_reads_the_title_and_seats_once(client: TestClient, game: dict[str, str]) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from app_support import ADMIN, bearer
+from app_support import ADMIN, bearer, listed
 from fastapi.testclient import TestClient
 from live_server import LiveServer, server_env
 from sqlalchemy import text
@@ -29,8 +29,8 @@ def play_human(client: TestClient | httpx.Client, gid: str, token: str, moves: i
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(token)).json()
         if not legal["your_turn"]:
             break
-        cmd = next((c for c in legal["commands"] if c["type"] == "end_phase"), None) \
-            or next(c for c in legal["commands"] if c["type"] != "undo")
+        cmd = next((c for c in listed(legal) if c["type"] == "end_phase"), None) \
+            or next(c for c in listed(legal) if c["type"] != "undo")
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(token), json={**cmd, "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text
         played += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from app_support import bearer
+from app_support import bearer, listed
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
@@ -15,7 +15,7 @@ from app.models import EventRow
 def test_twenty_simultaneous_submissions_one_success(client: TestClient, game: dict[str, str]) -> None:
     gid = game["id"]
     legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
-    cmd = legal["commands"][0]
+    cmd = listed(legal)[0]
     body = {"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]}
     barrier = threading.Barrier(20)
     codes: list[int] = []
@@ -46,7 +46,7 @@ def test_twenty_simultaneous_submissions_one_success(client: TestClient, game: d
 def test_stale_sequence_gets_409_with_current_and_writes_nothing(client: TestClient, game: dict[str, str]) -> None:
     gid = game["id"]
     legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
-    cmd = legal["commands"][0]
+    cmd = listed(legal)[0]
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
                     json={**cmd, "expected_seq": legal["seq"] - 1})
     assert r.status_code == 409

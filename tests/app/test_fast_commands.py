@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from app_support import pick
+from app_support import listed, pick
 from fastapi.testclient import TestClient
 from sqlalchemy import event, text, update
 
@@ -85,7 +85,7 @@ def test_the_loop_answers_as_a_thread_does(pair: tuple[TestClient, TestClient]) 
     commands = 0
     for step in range(160):
         (side, now), (side2, now2) = legal(fast, games[fast]), legal(slow, games[slow])
-        assert (side, now["commands"]) == (side2, now2["commands"]), step
+        assert (side, listed(now)) == (side2, listed(now2)), step
         cmd = pick(fast, games[fast]["id"], side, now)
         select = cmd["data"].get("unit", "") if step % 3 == 0 else ""
         answers = [same(post(c, games[c], side, cmd, now["seq"], select), games[c]) for c in (fast, slow)]
@@ -109,7 +109,7 @@ def test_what_the_loop_does_not_take_is_answered_the_same(pair: tuple[TestClient
     side, now = legal(fast, games[fast])
     refused = {"type": "place", "data": {"unit": "no-such-unit", "hex": "0101"}}
     stale = pick(fast, games[fast]["id"], side, now)
-    undo = next(c for c in now["commands"] if c["type"] == "undo")
+    undo = next(c for c in listed(now) if c["type"] == "undo")
     for cmd, seq, shows in ((refused, now["seq"], 'role="alert"'), (stale, now["seq"] - 1, "The game moved on"),
                             (undo, now["seq"], "<del>")):
         answers = [same(post(c, games[c], side, cmd, seq), games[c]) for c in (fast, slow)]

@@ -6,7 +6,7 @@ placement as a game with fog of war would record it."""
 
 from __future__ import annotations
 
-from app_support import ADMIN, bearer
+from app_support import ADMIN, bearer, listed
 from fastapi.testclient import TestClient
 
 from app import store
@@ -57,7 +57,7 @@ def test_the_other_side_and_spectators_read_only_the_stub(client: TestClient, ga
     seq = plant(client, gid)
     # the US gives one more command, whose answer carries no hidden event
     legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
-    place = next(c for c in legal["commands"] if c["type"] == "place")
+    place = next(c for c in listed(legal) if c["type"] == "place")
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
                     json={**place, "expected_seq": legal["seq"]})
     assert r.status_code == 200 and SECRET not in r.text

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from app_support import ADMIN, BOARD, admin_games, bearer, drive
+from app_support import ADMIN, BOARD, admin_games, bearer, drive, listed
 from fastapi.testclient import TestClient
 
 from engine.core.dice import commitment, derive_secret
@@ -92,7 +92,7 @@ def test_admin_exports_and_verifies_an_unfinished_game_players_export_only_finis
     for _ in range(2):
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
-                        json={**legal["commands"][0], "expected_seq": legal["seq"]})
+                        json={**listed(legal)[0], "expected_seq": legal["seq"]})
         assert r.status_code == 200
     view = client.get(f"/api/games/{gid}").json()
     for side in ("US", "IJ"):
@@ -162,7 +162,7 @@ def test_an_export_imports_as_a_new_game_with_the_same_view(client: TestClient, 
 
     # the two games go their own ways; the old secrets do not open the new game
     assert client.get(f"/api/games/{new}/legal", headers=bearer(game[side])).status_code == 403
-    cmd = legal["commands"][0]
+    cmd = listed(legal)[0]
     r = client.post(f"/api/games/{new}/commands", headers=bearer(tokens[side]),
                     json={**cmd, "expected_seq": legal["seq"]})
     assert r.status_code == 200, r.text

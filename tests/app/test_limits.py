@@ -9,7 +9,7 @@ import socket
 from collections.abc import Iterator
 
 import pytest
-from app_support import ADMIN, admin_games, bearer
+from app_support import ADMIN, admin_games, bearer, listed
 from fastapi.testclient import TestClient
 from race_support import at_once
 
@@ -59,7 +59,7 @@ def test_commands_are_limited_per_seat(strict: TestClient) -> None:
     codes = []
     for _ in range(3):
         legal = strict.get(f"/api/games/{gid}/legal", headers=bearer(token)).json()
-        cmd = legal["commands"][0]
+        cmd = listed(legal)[0]
         codes.append(strict.post(f"/api/games/{gid}/commands", headers=bearer(token),
                                  json={**cmd, "expected_seq": legal["seq"]}).status_code)
     assert codes == [200, 200, 429]

@@ -12,7 +12,7 @@ import time
 
 import httpx
 import pytest
-from app_support import bearer
+from app_support import bearer, listed
 from live_server import LiveServer, server_env
 
 
@@ -62,7 +62,7 @@ def _new_game(http: httpx.Client) -> tuple[str, str, int]:
 def _move(http: httpx.Client, gid: str, token: str, seq: int) -> int:
     legal = http.get(f"/api/games/{gid}/legal", headers=bearer(token)).json()
     r = http.post(f"/api/games/{gid}/commands", headers=bearer(token),
-                  json={**legal["commands"][0], "expected_seq": seq})
+                  json={**listed(legal)[0], "expected_seq": seq})
     assert r.status_code == 200, r.text
     return http.get(f"/api/games/{gid}").json()["seq"]
 

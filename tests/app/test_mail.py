@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from app_support import ADMIN, bearer, drive
+from app_support import ADMIN, bearer, drive, listed
 from fastapi.testclient import TestClient
 from live_server import LiveServer, invitation_token, server_env, set_up_and_hand_over
 from mail_support import Inbox, free_port, smtp_server
@@ -111,7 +111,7 @@ def test_a_stale_mail_is_not_sent_once_the_player_has_acted(mailing: Any) -> Non
     game = new_game(client)
     to_ij_setup(client, game)
     legal = client.get(f"/api/games/{game['id']}/legal", headers=bearer(game["IJ"])).json()
-    cmd = next(c for c in legal["commands"] if c["type"] == "place")
+    cmd = next(c for c in listed(legal) if c["type"] == "place")
     client.post(f"/api/games/{game['id']}/commands", headers=bearer(game["IJ"]),  # an API client: never "seen"
                 json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
     deliver(client, 61)

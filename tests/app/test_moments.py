@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from app_support import bearer, drive
+from app_support import bearer, drive, listed
 from fastapi.testclient import TestClient
 
 from app.models import utcnow
@@ -113,7 +113,7 @@ def test_the_moment_after_a_move_draws_its_trail(client: TestClient, game: dict[
     """Issue 9, item 3: "movement trails from-to" when stepping through what happened."""
     gid = game["id"]
     _, legal = drive(client, game, lambda legal: legal["prompt"]["kind"] == "ij_movement")
-    move = next(c for c in legal["commands"] if c["type"] == "move")
+    move = next(c for c in listed(legal) if c["type"] == "move")
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["IJ"]),
                     json={**move, "expected_seq": legal["seq"]})
     moved = next(e for e in r.json()["events"] if e["type"] == "unit_moved")

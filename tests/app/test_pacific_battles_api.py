@@ -6,7 +6,7 @@ and of a spectator."""
 
 from __future__ import annotations
 
-from app_support import bearer
+from app_support import bearer, listed
 from fastapi.testclient import TestClient
 from pb_support import SET_UP, new_game
 
@@ -29,7 +29,7 @@ def test_a_pacific_battles_game_is_played_through_the_api_and_the_set_up_stays_h
     answers = []
     for _ in range(len(SET_UP)):
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(g["Japanese"])).json()
-        place = next(c for c in legal["commands"] if c["type"] == "place")
+        place = next(c for c in listed(legal) if c["type"] == "place")
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(g["Japanese"]),
                         json={"type": "place", "data": place["data"], "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text
@@ -49,7 +49,7 @@ def test_a_pacific_battles_game_is_played_through_the_api_and_the_set_up_stays_h
 
     # The Japanese end the set-up by word; the Allies may not act for them.
     legal = client.get(f"/api/games/{gid}/legal", headers=bearer(g["Japanese"])).json()
-    assert {"type": "end_phase", "data": {}} in [{"type": c["type"], "data": c["data"]} for c in legal["commands"]]
+    assert {"type": "end_phase", "data": {}} in [{"type": c["type"], "data": c["data"]} for c in listed(legal)]
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(g["Allied"]),
                     json={"type": "end_phase", "data": {}, "expected_seq": legal["seq"]})
     assert r.status_code in (403, 409), r.text
@@ -68,7 +68,7 @@ def test_a_pacific_battles_game_is_played_through_the_api_and_the_set_up_stays_h
             break
         side = view["prompt"]["side"]
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(g[side])).json()
-        first = next(c for c in legal["commands"] if c["type"] != "undo")
+        first = next(c for c in listed(legal) if c["type"] != "undo")
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(g[side]),
                         json={"type": first["type"], "data": first["data"], "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text
@@ -76,7 +76,7 @@ def test_a_pacific_battles_game_is_played_through_the_api_and_the_set_up_stays_h
     assert set(view["prompt"]["sides"]) == {"Allied", "Japanese"}
     for side in ("Allied", "Japanese"):  # both decide now: /legal says so to each, with its commands
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(g[side])).json()
-        assert legal["your_turn"] is True and {c["type"] for c in legal["commands"]} >= {"allocate"}, (side, legal)
+        assert legal["your_turn"] is True and {c["type"] for c in listed(legal)} >= {"allocate"}, (side, legal)
         assert legal["prompt"]["text"].startswith("Allocate your air missions")
         # too many to list: described by the code that judges it (any split of the Reserve, 16.2)
         (described,) = legal["described"]
@@ -86,8 +86,8 @@ def test_a_pacific_battles_game_is_played_through_the_api_and_the_set_up_stays_h
     reserve = view["sides"]["Allied"]["air"]["reserve"]  # 5, or 4 after a Weather marker
     assert reserve >= 3
     unlisted = {"superiority": reserve - 3, "interdiction": 2, "recon": 1, "strike": 0}
-    assert unlisted not in [c["data"] for c in client.get(f"/api/games/{gid}/legal",
-                                                          headers=bearer(g["Allied"])).json()["commands"]]
+    assert unlisted not in [c["data"] for c in listed(client.get(f"/api/games/{gid}/legal",
+                                                                 headers=bearer(g["Allied"])).json())]
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(g["Allied"]),
                     json={"type": "allocate", "data": {"superiority": reserve - 3, "interdiction": 2, "recon": 1,
                                                        "strike": 0},
@@ -122,7 +122,7 @@ def test_every_route_of_the_api_answers_for_pacific_battles_without_a_server_err
     g = new_game(client)
     gid = g["id"]
     legal = client.get(f"/api/games/{gid}/legal", headers=bearer(g["Japanese"])).json()
-    place = next(c for c in legal["commands"] if c["type"] == "place")
+    place = next(c for c in listed(legal) if c["type"] == "place")
     client.post(f"/api/games/{gid}/commands", headers=bearer(g["Japanese"]),
                 json={"type": "place", "data": place["data"], "expected_seq": legal["seq"]})
     piece = client.get(f"/api/games/{gid}", headers=bearer(g["Japanese"])).json()["units"][0]["id"]

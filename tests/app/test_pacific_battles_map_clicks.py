@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import re
 
+from app_support import listed
 from fastapi.testclient import TestClient
 from pb_support import SET_UP, new_game, seat, seq_of
 
@@ -32,7 +33,7 @@ def test_selecting_a_unit_highlights_its_set_up_hexes_and_a_click_places_it(clie
     answer = click(client, gid, page, unit=unit)
     assert f"Selected: {unit}" in answer and f'data-select="{unit}"' in answer
     commands = client.get(f"/api/games/{gid}/legal", headers={"Authorization": f"Bearer {g['Japanese']}"})
-    legal = {c["data"]["hex"] for c in commands.json()["commands"]
+    legal = {c["data"]["hex"] for c in listed(commands.json())
              if c["type"] == "place" and c["data"]["unit"] == unit}
     assert legal and marks(answer, "reach") == legal  # exactly the engine's legal set-up hexes (25.4)
     to = sorted(legal)[0]

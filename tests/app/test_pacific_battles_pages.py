@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from app_support import ADMIN, bearer
+from app_support import ADMIN, bearer, listed
 from fastapi.testclient import TestClient
 from pb_support import SET_UP, new_game, seat, seq_of
 
@@ -146,7 +146,7 @@ def test_the_invitation_and_the_mails_name_the_game(client: TestClient) -> None:
         legal = client.get(f"/api/games/{gid}/legal", headers=headers).json()
         if "Japanese" not in legal["prompt"]["sides"]:
             break
-        kinds = {c["type"]: c for c in reversed(legal["commands"]) if c["type"] != "undo"}
+        kinds = {c["type"]: c for c in reversed(listed(legal)) if c["type"] != "undo"}
         command = kinds.get("place") or kinds.get("end_phase") or next(iter(kinds.values()))
         assert client.post(f"/api/games/{gid}/commands", headers=headers,
                            json={**command, "expected_seq": legal["seq"]}).status_code == 200
@@ -159,11 +159,11 @@ def test_a_step_taken_back_is_struck_through_in_the_boards_log(client: TestClien
     gid, token = g["id"], g["Japanese"]
     headers = {"Authorization": f"Bearer {token}"}
     legal = client.get(f"/api/games/{gid}/legal", headers=headers).json()
-    place = next(c for c in legal["commands"] if c["type"] == "place")
+    place = next(c for c in listed(legal) if c["type"] == "place")
     assert client.post(f"/api/games/{gid}/commands", headers=headers,
                        json={**place, "expected_seq": legal["seq"]}).status_code == 200
     legal = client.get(f"/api/games/{gid}/legal", headers=headers).json()
-    take_back = next(c for c in legal["commands"] if c["type"] == "undo")
+    take_back = next(c for c in listed(legal) if c["type"] == "undo")
     assert client.post(f"/api/games/{gid}/commands", headers=headers,
                        json={**take_back, "expected_seq": legal["seq"]}).status_code == 200
     seat(client, gid, token)
@@ -190,7 +190,7 @@ def test_both_sides_of_the_secret_allocation_are_told_it_is_their_move_in_the_ta
         if all(v["your_turn"] for v in legal.values()):
             break
         side = next(s for s, v in legal.items() if v["your_turn"])
-        cmds = [c for c in legal[side]["commands"] if c["type"] != "undo"]
+        cmds = [c for c in listed(legal[side]) if c["type"] != "undo"]
         cmd = next((c for c in cmds if c["type"] in ("place", "land")), None) or \
             next((c for c in cmds if c["type"] == "end_phase"), cmds[0])
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(g[side]),

@@ -29,7 +29,7 @@ from typing import Any
 
 import httpx
 import pytest
-from app_support import ADMIN, bearer
+from app_support import ADMIN, bearer, listed
 from fastapi.testclient import TestClient
 from pb_support import Truth
 from pb_turn import GOALS, SCENARIO, SECRET, TurnDriver, acting_side, covered, play_locally
@@ -197,7 +197,7 @@ def check(where: str, text: str, state: PBState, viewer: str | None, context: st
 def legal_list(client: TestClient, game: Game, side: str) -> list[Command]:
     r = client.get(f"/api/games/{game.id}/legal", headers=bearer(game.tokens[side]))
     assert r.status_code == 200, r.text
-    return [Command(c["type"], c.get("data") or {}) for c in r.json()["commands"]]
+    return [Command(c["type"], c.get("data") or {}) for c in listed(r.json())]
 
 
 def kind_of(needle: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from app_support import ADMIN, bearer, drive
+from app_support import ADMIN, bearer, drive, listed
 from fastapi.testclient import TestClient
 
 EVIL = '<script>alert("x")</script> & <b>bold</b>'
@@ -162,7 +162,7 @@ def test_poll_is_204_until_something_happens(client: TestClient) -> None:
     assert client.get(f"/games/{gid}/poll", params={"seq": seq}).status_code == 204
     legal = client.get(f"/api/games/{gid}/legal", headers=bearer(created["token"])).json()
     client.post(f"/api/games/{gid}/commands", headers=bearer(created["token"]),
-                json={**legal["commands"][0], "expected_seq": seq})
+                json={**listed(legal)[0], "expected_seq": seq})
     r = client.get(f"/games/{gid}/poll", params={"seq": seq})
     new = client.get(f"/api/games/{gid}").json()["seq"]
     assert r.status_code == 200 and f'data-seq="{new}"' in r.text and 'hx-swap-oob="true"' in r.text
@@ -216,7 +216,7 @@ def test_a_refused_click_gives_the_engines_reason(client: TestClient, game: dict
     words (the same refusal a real move would get), and keeps the selection."""
     gid = game["id"]
     _, legal = drive(client, game, lambda legal: legal["prompt"]["kind"] == "ij_movement")
-    unit = next(c["data"]["unit"] for c in legal["commands"] if c["type"] == "move")
+    unit = next(c["data"]["unit"] for c in listed(legal) if c["type"] == "move")
     client.post(f"/games/{gid}/seat", data={"token": game["IJ"]})
     seq = client.get(f"/api/games/{gid}").json()["seq"]
     html = client.post(f"/games/{gid}/click", data={"hex": "1110", "select": unit, "seq": seq}).text
@@ -232,7 +232,7 @@ def test_with_a_unit_selected_the_map_says_why_a_hex_is_out_of_reach(client: Tes
     engine's words (the SVG title and the spoken label of the hex)."""
     gid = game["id"]
     _, legal = drive(client, game, lambda legal: legal["prompt"]["kind"] == "ij_movement")
-    unit = next(c["data"]["unit"] for c in legal["commands"] if c["type"] == "move")
+    unit = next(c["data"]["unit"] for c in listed(legal) if c["type"] == "move")
     client.post(f"/games/{gid}/seat", data={"token": game["IJ"]}, follow_redirects=False)
     board = client.get(f"/games/{gid}/board", params={"select": unit}).text
     reasons = re.findall(r'aria-label="Hex (\d{4}), not reachable \((§[\d.]+): ([^)"]+)', board)

@@ -4,7 +4,7 @@ seats, then verified, exported and replayed from the export."""
 from __future__ import annotations
 
 import pytest
-from app_support import ADMIN, bearer
+from app_support import ADMIN, bearer, listed
 from fastapi.testclient import TestClient
 
 from app.config import Settings
@@ -30,8 +30,8 @@ def play_to_the_end(client: TestClient, game: dict[str, str], seed: str) -> int:
         if side is None:
             return view["seq"]
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game[side])).json()
-        assert legal["your_turn"] and legal["commands"], legal
-        cmd = choose(rng, view["phase"], [Command(c["type"], c["data"]) for c in legal["commands"]])
+        assert legal["your_turn"] and listed(legal), legal
+        cmd = choose(rng, view["phase"], [Command(c["type"], c["data"]) for c in listed(legal)])
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(game[side]),
                         json={"type": cmd.type, "data": cmd.data, "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text

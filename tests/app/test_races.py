@@ -9,7 +9,7 @@ import time
 from datetime import datetime
 
 import pytest
-from app_support import ADMIN, bearer, drive
+from app_support import ADMIN, bearer, drive, listed
 from clock_support import DAY, Clock, clock_of, moved_clock, new_game
 from fastapi.testclient import TestClient
 from race_support import at_once
@@ -161,7 +161,7 @@ def test_a_command_whose_secret_is_replaced_on_its_way_is_not_played(client: Tes
                                                                      game: dict[str, str]) -> None:
     gid = game["id"]
     legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
-    command = legal["commands"][0]
+    command = listed(legal)[0]
     with client.app.state.db.sessions() as session:
         stale = session.get(Game, gid)
         assert stale is not None

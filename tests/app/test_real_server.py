@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 import httpx
+from app_support import listed
 from live_server import LiveServer, invitation_token, server_env
 
 
@@ -54,8 +55,8 @@ async def _burst(base: str, games: list[dict[str, str]]) -> list[int | str]:
                 codes.append(legal.status_code)
                 codes.append((await c.get(f"/games/{g['id']}/poll", params={"seq": 0}, headers=auth)).status_code)
                 body = legal.json()
-                if body["commands"]:
-                    cmd = body["commands"][0]
+                if commands := listed(body):
+                    cmd = commands[0]
                     r = await c.post(f"/api/games/{g['id']}/commands", headers=auth,
                                      json={"type": cmd["type"], "data": cmd["data"], "expected_seq": body["seq"]})
                     codes.append(r.status_code)

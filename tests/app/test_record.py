@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from app_support import ADMIN, bearer, drive
+from app_support import ADMIN, bearer, drive, listed
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
@@ -157,14 +157,14 @@ def test_a_head_remembered_wrong_costs_a_read_never_a_fork(client: TestClient, g
             record.remember(gid, record.Chain(chain.game, chain.salt, chain.events, chain.seq, "f" * 64), seq)
         else:
             record.forget(gid)
-        cmd = legal["commands"][0]
+        cmd = listed(legal)[0]
         with client.app.state.db.sessions() as session:
             service.submit(session, store.GameHead(gid, "first_blood", seq), side, cmd, seq)
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game[side])).json()
         if legal["prompt"]["side"] == side:  # the event loop's write (PostgreSQL) on a head remembered wrong
             record.remember(gid, record.Chain(chain.game, chain.salt, legal["seq"], 0, "d" * 64), legal["seq"])
             r = client.post(f"/api/games/{gid}/commands", headers=bearer(game[side]),
-                            json={**legal["commands"][0], "expected_seq": legal["seq"]})
+                            json={**listed(legal)[0], "expected_seq": legal["seq"]})
             assert r.status_code == 200, r.text
     doc = export(client, gid)
     assert verify_record(doc).ok, verify_record(doc).message
@@ -187,12 +187,12 @@ def test_no_side_s_record_of_pacific_battles_holds_what_its_view_hides(client: T
         side = None
         for s in tokens:
             legal = client.get(f"/api/games/{gid}/legal", headers=bearer(tokens[s])).json()
-            if legal["commands"]:
+            if commands := listed(legal):
                 side = s
                 break
         if side is None:
             break
-        cmd = rng.choice(legal["commands"])
+        cmd = rng.choice(commands)
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(tokens[side]),
                         json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text

@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 import schemathesis
-from app_support import ADMIN, bearer
+from app_support import ADMIN, bearer, listed
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, Phase
 from hypothesis import settings as hypothesis_settings
@@ -115,7 +115,7 @@ def fuzz_target(request: pytest.FixtureRequest, module_settings: Settings) -> It
         assert export.status_code == 200, export.text
         _, legal = acting(client, gid, tokens)
         hexes = sorted({u.get("loc") or u.get("hex") for u in units if u.get("loc") or u.get("hex")}
-                       | {c["data"]["to"] for c in legal["commands"] if isinstance(c["data"].get("to"), str)})
+                       | {c["data"]["to"] for c in listed(legal) if isinstance(c["data"].get("to"), str)})
         yield Target(client=client, session=ASGIClient(app), game_id=gid, tokens=tokens,
                      units=sorted(u["id"] for u in units) or ["no-unit"], hexes=hexes or ["0101"],
                      export=export.json(), verbs=sorted(get_fields(game)))
@@ -235,11 +235,11 @@ def feed(case: Any, target: Target) -> None:
     elif case.path.endswith("/commands") and isinstance(body, dict) and pick("command", 4):
         side, legal = target.legal()
         body["expected_seq"] = legal["seq"]
-        how = pick("how", 3)
-        if how == 0 or not legal["commands"]:  # any verb, generated data
+        how, commands = pick("how", 3), listed(legal)
+        if how == 0 or not commands:  # any verb, generated data
             body["type"] = target.verbs[pick("verb", len(target.verbs))]
         else:  # a legal command, some of its fields given generated values (all kept if none were generated)
-            command = legal["commands"][pick("legal", len(legal["commands"]))]
+            command = commands[pick("legal", len(commands))]
             data = dict(command["data"])
             given = values(body.get("data", {})) if how == 1 else []
             for i, name in enumerate(sorted(data)):

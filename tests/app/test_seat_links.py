@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app_support import ADMIN, bearer
+from app_support import ADMIN, bearer, listed
 from fastapi.testclient import TestClient
 
 LINK = re.compile(r'value="([^"]+)"[^>]*id="private-link-url"')
@@ -23,7 +23,7 @@ def command(client: TestClient, gid: str, token: str, legal_from: str | None = N
     """Post the first placement the US may make, with ``token`` (the legal list read
     with ``legal_from``, else with ``token``): the command's answer."""
     legal = client.get(f"/api/games/{gid}/legal", headers=bearer(legal_from or token)).json()
-    cmd = next(c for c in legal["commands"] if c["type"] == "place")
+    cmd = next(c for c in listed(legal) if c["type"] == "place")
     return client.post(f"/api/games/{gid}/commands", headers=bearer(token),
                        json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal["seq"]})
 

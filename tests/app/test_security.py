@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 
-from app_support import ADMIN, bearer
+from app_support import ADMIN, bearer, listed
 from fastapi.testclient import TestClient
 
 
 def first_legal(client: TestClient, game: dict[str, str], side: str) -> dict:
     legal = client.get(f"/api/games/{game['id']}/legal", headers=bearer(game[side])).json()
-    return {**legal["commands"][0], "expected_seq": legal["seq"]}
+    return {**listed(legal)[0], "expected_seq": legal["seq"]}
 
 
 def seq(client: TestClient, gid: str) -> int:
@@ -132,7 +132,7 @@ def test_a_command_posted_from_another_site_changes_nothing(client: TestClient) 
     r = client.post("/new", data={"side": "US"}, follow_redirects=False)
     gid = r.headers["location"].split("?")[0].rsplit("/", 1)[1]
     legal = client.get(f"/api/games/{gid}/legal").json()
-    cmd = legal["commands"][0]
+    cmd = listed(legal)[0]
     r = client.post(f"/games/{gid}/command", headers={"origin": "null"},
                     data={"type": cmd["type"], "data": json.dumps(cmd["data"]), "seq": legal["seq"]})
     assert r.status_code == 403

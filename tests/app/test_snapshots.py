@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from app_support import ADMIN, Legal, bearer, drive
+from app_support import ADMIN, Legal, bearer, drive, listed
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, event, func, select, update
 
@@ -104,15 +104,17 @@ def test_clearing_the_cache_gives_the_same_view(client: TestClient, game: dict[s
     # the first IJ movement: five units in the off-map boxes, the snapshot from the US set-up
     past = past_a_snapshot(client, game, beyond=25)
     _, legal = drive(client, game, lambda legal: past(legal) and legal["prompt"]["kind"] == "ij_movement")
-    assert len({c["data"]["unit"] for c in legal["commands"] if c["type"] == "move"}) > 1
+    assert len({c["data"]["unit"] for c in listed(legal) if c["type"] == "move"}) > 1
     before = views(client, game)
     clear_cache(client)
     after = views(client, game)
     for side in before:
         assert unordered(after[side]) == unordered(before[side]), side
     acting = legal["prompt"]["side"]
+    one_by_one = client.get(f"/api/games/{game['id']}/legal", params={"form": "list"},
+                            headers=bearer(game[acting])).json()["commands"]
     assert after[acting]["legal"]
-    assert after[acting]["legal"] == before[acting]["legal"] == legal["commands"]  # in the same order too
+    assert after[acting]["legal"] == before[acting]["legal"] == one_by_one  # in the same order too
     assert after == before
 
 
@@ -185,7 +187,7 @@ def test_two_servers_on_one_database_agree(client: TestClient, game: dict[str, s
             for c in (client, other):
                 legal = c.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
                 r = c.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
-                           json={**legal["commands"][0], "expected_seq": legal["seq"]})
+                           json={**listed(legal)[0], "expected_seq": legal["seq"]})
                 assert r.status_code == 200, r.text
                 mine = c.get(f"/api/games/{gid}", headers=bearer(game["US"])).json()
                 theirs = (other if c is client else client).get(f"/api/games/{gid}",
@@ -194,9 +196,9 @@ def test_two_servers_on_one_database_agree(client: TestClient, game: dict[str, s
         # a command based on what one server saw before the other moved on is stale
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
         assert other.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
-                          json={**legal["commands"][0], "expected_seq": legal["seq"]}).status_code == 200
+                          json={**listed(legal)[0], "expected_seq": legal["seq"]}).status_code == 200
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
-                        json={**legal["commands"][1], "expected_seq": legal["seq"]})
+                        json={**listed(legal)[1], "expected_seq": legal["seq"]})
         assert r.status_code == 409 and r.json()["current_seq"] > legal["seq"]
     assert client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"] is True
 
@@ -241,7 +243,7 @@ def test_a_snapshot_of_an_older_state_format_is_dropped_for_the_log(client: Test
     gid = g["id"]
     for _ in range(3):  # the Japanese set-up: three pieces, in the order they were placed
         legal = client.get(f"/api/games/{gid}/legal", headers=bearer(g["Japanese"])).json()
-        place = [c for c in legal["commands"] if c["type"] == "place"][-1]
+        place = [c for c in listed(legal) if c["type"] == "place"][-1]
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(g["Japanese"]),
                         json={"type": "place", "data": place["data"], "expected_seq": legal["seq"]})
         assert r.status_code == 200, r.text

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 import httpx
 import pytest
-from app_support import bearer
+from app_support import bearer, listed
 from clock_support import new_game
 from live_server import LiveServer, fresh_postgres_database, server_env, set_up_and_hand_over
 from load_support import Recorder, nothing_lost, writer
@@ -75,7 +75,7 @@ def test_the_same_command_on_both_hosts_lands_once(hosts: Hosts) -> None:
         for _ in range(5):
             game = new_game(a)
             legal = a.get(f"/api/games/{game['id']}/legal", headers=bearer(game["US"])).json()
-            body = {**legal["commands"][0], "expected_seq": legal["seq"]}
+            body = {**listed(legal)[0], "expected_seq": legal["seq"]}
             codes = at_once(4, lambda i, g=game, c=body: (a, b)[i % 2].post(
                 f"/api/games/{g['id']}/commands", headers=bearer(g["US"]), json=c).status_code)
             assert sorted(codes) == [200, 409, 409, 409]
@@ -92,7 +92,7 @@ def test_a_replaced_link_is_refused_on_the_other_host_at_once(hosts: Hosts) -> N
         assert new.status_code == 200
         a.cookies.clear()
         legal = b.get(f"/api/games/{gid}/legal", headers=bearer(new.json()["token"])).json()
-        command = {**legal["commands"][0], "expected_seq": legal["seq"]}
+        command = {**listed(legal)[0], "expected_seq": legal["seq"]}
         assert b.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]), json=command).status_code == 403
         assert b.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).status_code == 403
         issued = b.post(f"/api/admin/games/{gid}/seats/US/new-link", auth=ADMIN)  # an admin's reissue, on b

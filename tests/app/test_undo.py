@@ -6,7 +6,7 @@ from __future__ import annotations
 import html as htmllib
 import re
 
-from app_support import ADMIN, bearer, drive
+from app_support import ADMIN, bearer, drive, listed
 from fastapi.testclient import TestClient
 
 
@@ -30,12 +30,12 @@ def test_a_placement_taken_back_through_the_api_is_gone_and_the_log_keeps_both(
     gid = game["id"]
     before = units_at(client, gid)
     first = legal(client, game, "US")
-    assert not any(c["type"] == "undo" for c in first["commands"])  # nothing decided yet
-    place = first["commands"][0]
+    assert not any(c["type"] == "undo" for c in listed(first))  # nothing decided yet
+    place = listed(first)[0]
     placed = send(client, game, "US", place, first["seq"])
     assert units_at(client, gid)[place["data"]["unit"]] == place["data"]["to"]
     now = legal(client, game, "US")
-    (take_back,) = [c for c in now["commands"] if c["type"] == "undo"]
+    (take_back,) = [c for c in listed(now) if c["type"] == "undo"]
     assert take_back["data"] == {"step": first["seq"]}
     # the IJ cannot take back the US's step, and a stale step is refused with the rule
     r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["IJ"]),
@@ -47,7 +47,7 @@ def test_a_placement_taken_back_through_the_api_is_gone_and_the_log_keeps_both(
     done = send(client, game, "US", take_back, now["seq"])
     assert [e["type"] for e in done["events"]] == ["undone"]
     assert units_at(client, gid) == before
-    assert not any(c["type"] == "undo" for c in legal(client, game, "US")["commands"])
+    assert not any(c["type"] == "undo" for c in listed(legal(client, game, "US")))
     log = client.get(f"/api/games/{gid}/log", params={"offset": first["seq"]}, headers=bearer(game["US"])).json()
     rows = {e["seq"]: e for e in log["items"]}
     assert rows[first["seq"]]["retracted_by"] == placed["seq"]  # the placement, taken back by the undo

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import httpx
+from app_support import listed
 from conftest import ADMIN
 from live_server import place_set_up, two_player_game
 from playwright.sync_api import Browser, expect
@@ -57,9 +58,9 @@ def test_the_desk_rules_and_rewinds_a_game_of_each_with_take_backs(browser: Brow
         for gid, token, _side in games:
             firsts[gid] = place_set_up(http, gid, token, 3)[0]
             auth = {"Authorization": f"Bearer {token}"}
-            undo = next(c for c in http.get(f"/api/games/{gid}/legal", headers=auth).json()["commands"]
-                        if c["type"] == "undo")
-            seq = http.get(f"/api/games/{gid}/legal", headers=auth).json()["seq"]
+            legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
+            undo = next(c for c in listed(legal) if c["type"] == "undo")
+            seq = legal["seq"]
             assert http.post(f"/api/games/{gid}/commands", headers=auth,
                              json={**undo, "expected_seq": seq}).status_code == 200  # a take-back
     context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000},

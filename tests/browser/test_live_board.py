@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import httpx
+from app_support import listed
 from playwright.sync_api import Browser, expect
 
 
@@ -22,7 +23,7 @@ def test_an_open_board_shows_the_opponents_move_at_once(browser: Browser, server
             seq = int(page.locator("#board-state").get_attribute("data-seq"))
             page.wait_for_timeout(500)  # the stream is open
             legal = http.get(f"/api/games/{gid}/legal", headers={"Authorization": f"Bearer {token}"}).json()
-            cmd = legal["commands"][0]
+            cmd = listed(legal)[0]
             r = http.post(f"/api/games/{gid}/commands", headers={"Authorization": f"Bearer {token}"},
                           json={**cmd, "expected_seq": seq})
             t0 = time.monotonic()  # the command has landed

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import httpx
+from app_support import listed
 from live_server import place_set_up, two_player_game
 from playwright.sync_api import Browser, expect
 
@@ -46,7 +47,7 @@ def test_since_your_last_move_steps_through_on_the_map(browser: Browser, server:
         auth = {"Authorization": f"Bearer {token}"}
         for _ in range(3):
             legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
-            place = next(c for c in legal["commands"] if c["type"] == "place")
+            place = next(c for c in listed(legal) if c["type"] == "place")
             http.post(f"/api/games/{gid}/commands", headers=auth, json={**place, "expected_seq": legal["seq"]})
     context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
     try:

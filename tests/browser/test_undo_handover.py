@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import httpx
+from app_support import listed
 from live_server import two_player_game
 from playwright.sync_api import Browser, expect
 
@@ -64,7 +65,7 @@ def test_take_back_a_placement_then_hand_over_the_set_up(browser: Browser, serve
                     "type": "place", "data": {"unit": unit, "to": "0910"}, "expected_seq": seq}).status_code == 200
             while True:
                 legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
-                place = next((c for c in legal["commands"] if c["type"] == "place"), None)
+                place = next((c for c in listed(legal) if c["type"] == "place"), None)
                 if place is None:
                     break
                 assert http.post(f"/api/games/{gid}/commands", headers=auth,
