@@ -18,7 +18,9 @@ board page with its seat cookie, asks ``/legal`` whose turn it is, and polls
 shows, as the page's script sends them, and patching its parts with the answer as
 htmx does); whenever it is its side's turn it thinks 0.5-2 s and posts one legal
 command over the JSON API (the self-play chooser on ``/legal``'s choices; on 409 it asks
-again), and goes on while the turn stays its own.  After ``--duration`` seconds nobody starts a
+again), and goes on while the turn stays its own, as a client of the API plays: the
+command's answer holds the mover's next legal commands (``next``), so it asks ``/legal``
+again only when the answer has none (the turn passed, or the state moved on at once).  After ``--duration`` seconds nobody starts a
 new request; those in flight finish or hit the client timeout (60 s, an error).
 
 Printed per run: count and p50/p99/max per request type (every request, errors
@@ -181,12 +183,15 @@ def set_up(url: str, args: argparse.Namespace) -> list[dict[str, Any]]:
 async def act(client: httpx.AsyncClient, rec: Record, p: Player, deadline: float) -> None:
     """While it is this player's turn: think, post one legal command, look again."""
     auth = {"Authorization": f"Bearer {p.token}"}
+    known: dict[str, Any] | None = None  # the last command's answer's next: no /legal after one's own move
     while time.monotonic() < deadline:
-        r = await timed(client, rec, "legal", "GET", f"/api/games/{p.game}/legal", headers=auth)
-        if r is None:
-            rec.errors_by[p.kind] += 1
-            return
-        legal = loads(r.content)
+        if known is None:
+            r = await timed(client, rec, "legal", "GET", f"/api/games/{p.game}/legal", headers=auth)
+            if r is None:
+                rec.errors_by[p.kind] += 1
+                return
+            known = loads(r.content)
+        legal, known = known, None
         p.seq = legal["seq"]
         if not legal["your_turn"]:
             return
@@ -206,8 +211,9 @@ async def act(client: httpx.AsyncClient, rec: Record, p: Player, deadline: float
             return
         if r.status_code == 200:
             rec.commands_ok += 1
-            p.seq = loads(r.content)["seq"]
-        # 200: is it still my turn?  409: somebody was first; look again and retry
+            answer = loads(r.content)
+            p.seq, known = answer["seq"], answer.get("next")
+        # 200: is it still my turn (the answer's next says; else /legal)?  409: somebody was first; look again
 
 
 async def play(url: str, rec: Record, p: Player, arrive: float, deadline: float, poll_every: float) -> None:
