@@ -78,7 +78,8 @@ def map_frame(layer: str = "") -> str:
     counters, drawn into the same picture), with the grid a click is read by."""
     width, _, height = _extent(load_board())
     note = text(load_board().note)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="pb-map" viewBox="{viewbox()}" role="img" '
+    role = "group" if layer else "img"  # (with counters on it a picture no more: an image may hold no buttons)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="pb-map" viewBox="{viewbox()}" role="{role}" '
             f'aria-label="{note}" data-grid="{" ".join(format(v, ".7g") for v in grid())}"><title>{note}</title>'
             f'<image class="terrain" href="{map_url("pacific_battles")}" x="0" y="0" width="{n(width)}" '
             f'height="{n(height)}"/>{layer}</svg>')
