@@ -4,11 +4,14 @@ First Blood and of Pacific Battles, against a bare database write as the floor.
     python benchmarks/action_latency.py            # 5 stages x 3 positions x 10 commands, each game (~2-4 min)
     python benchmarks/action_latency.py --quick    # 3 stages x 1 position x 5 commands (~1 min)
     python benchmarks/action_latency.py --stages 30,300,700 --positions 2 --commands 8
+    python benchmarks/action_latency.py --database sqlite    # the same on a SQLite file
 
-Creates a fresh PostgreSQL database (127.0.0.1:5432, user postgres, trust auth),
-starts the project's server (one worker) and, as a second process, the bare app of
-``benchmarks/bare_app.py`` (one INSERT + COMMIT through SQLAlchemy, the server's pool
-settings) on the same database.
+Creates a fresh PostgreSQL database (127.0.0.1:5432, user postgres, trust auth), or
+with ``--database sqlite`` a SQLite file in a directory of its own, starts the
+project's server (one worker) and, as more processes, the floors on the same database:
+the bare app of ``benchmarks/bare_app.py`` (one INSERT + COMMIT through SQLAlchemy, the
+server's pool settings) and the bare ASGI app of ``benchmarks/bare_asgi.py`` (the same
+with the driver alone).
 
 The positions (``benchmarks/positions.py``): ``--positions`` whole random games of
 each game are played by the engine in this process and each is cut after
@@ -32,7 +35,8 @@ the same command in the same position, the same dice).  Then, interleaved in one
 
 Prints, for each game apart, a table by stage and the game's totals with ratios to the
 bare write measured in the same run, then PASS/MISS against the goals.  Exits 0
-whatever the numbers (a benchmark, not a test).  The database is dropped at the end.
+whatever the numbers (a benchmark, not a test).  The database is dropped (or the file
+removed) at the end.
 """
 
 from __future__ import annotations
@@ -42,7 +46,10 @@ import json
 import math
 import os
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,6 +99,18 @@ class Stage:
     page_ms: list[float] = field(default_factory=list)
     failures: dict[str, list[str]] = field(default_factory=lambda: {"json": [], "browser": []})
     types: dict[str, int] = field(default_factory=dict)
+
+
+@contextmanager
+def database(kind: str) -> Iterator[str]:
+    """A fresh database for the server and both floors, as a URL: PostgreSQL (dropped at the
+    end) or a SQLite file in a directory of its own (removed at the end)."""
+    if kind == "postgresql":
+        with fresh_postgres_database("bench_latency") as url:
+            yield url
+        return
+    with tempfile.TemporaryDirectory(prefix="bench_latency_") as folder:
+        yield f"sqlite:///{folder}/bench.db"
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -310,6 +329,8 @@ def main() -> int:
     ap.add_argument("--commands", type=int, default=10, help="timed commands per position and kind")
     ap.add_argument("--warmup", type=int, default=10, help="untimed rounds first (on positions of their own)")
     ap.add_argument("--games", default=",".join(GAMES), help="which games (comma list)")
+    ap.add_argument("--database", choices=("postgresql", "sqlite"), default="postgresql",
+                    help="the server's and both floors' database: a fresh PostgreSQL database, or a SQLite file")
     ap.add_argument("--quick", action="store_true", help="a short run: --stages 30,300,700 --positions 1 "
                                                          "--commands 5 --warmup 5")
     args = ap.parse_args()
@@ -326,7 +347,7 @@ def main() -> int:
           f"(events: " + ", ".join(f"{g} " + "/".join(str(len(p.events)) for p in ps) for g, ps in played.items())
           + ")", flush=True)
     admin = (ADMIN_USER, ADMIN_PASSWORD)
-    with fresh_postgres_database("bench_latency") as url:
+    with database(args.database) as url:
         server = LiveServer(server_env(url, admin_password=ADMIN_PASSWORD), workers=1)
         bare_app = LiveServer({"DATABASE_URL": url}, app="bare_app:app", app_dir=ROOT / "benchmarks", workers=1)
         bare_asgi = LiveServer({"DATABASE_URL": url}, app="bare_asgi:app", app_dir=ROOT / "benchmarks", workers=1)
@@ -349,7 +370,7 @@ def main() -> int:
                     page(client, base, c.pos, side, None)
             print(f"imported {sum(len(s.copies['json']) * 2 for s in stages) + len(warm)} positions in "
                   f"{time.perf_counter() - t:.1f} s; server {base} (1 worker), bare app {bare_app.url}, "
-                  f"PostgreSQL {url.rsplit('/', 1)[1]}", flush=True)
+                  f"{'SQLite' if url.startswith('sqlite') else 'PostgreSQL'} {url.rsplit('/', 1)[1]}", flush=True)
             bare: list[float] = []
             bare_fails: list[str] = []
             asgi: list[float] = []

@@ -20,8 +20,9 @@ htmx does); whenever it is its side's turn it thinks 0.5-2 s and posts one legal
 command over the JSON API (the self-play chooser on ``/legal``'s choices; on 409 it asks
 again), and goes on while the turn stays its own, as a client of the API plays: the
 command's answer holds the mover's next legal commands (``next``), so it asks ``/legal``
-again only when the answer has none (the turn passed, or the state moved on at once).  After ``--duration`` seconds nobody starts a
-new request; those in flight finish or hit the client timeout (60 s, an error).
+again only when the answer has none (the turn passed, or the state moved on at once).
+After ``--duration`` seconds nobody starts a new request; those in flight finish or hit
+the client timeout (60 s, an error).
 
 Printed per run: count and p50/p99/max per request type (every request, errors
 included), every error (5xx, timeouts, connection errors, unexpected 4xx) with a
