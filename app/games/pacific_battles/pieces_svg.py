@@ -58,7 +58,7 @@ def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, c
     fill, ink = colours or COLOURS.get(side, ("#ddd", "#222"))
     h = SIZE / 2
     if face:
-        middle = (f'<g transform="translate({n(x)} {n(y)}) scale(0.5)">{face}</g>'
+        middle = (f'<g transform="translate({n(x)} {n(y)}) scale(0.5)">{face}</g> '  # ("HQ", then the name)
                   f'<text x="{n(x)}" y="{n(y - 4.6)}" font-size="3.2" text-anchor="middle" fill="{ink}">'
                   f"{text(top)}</text>")
     else:
@@ -239,6 +239,8 @@ def render_board_svg(view: dict[str, Any], marks: list[Mark] | None = None, sele
     """The reconstructed map with the view's marks and pieces on it (marks under the
     counters, so that both stay clickable), as one SVG."""
     base = render_pacific_map()
+    # a picture no more: a group holding named counters (an image may hold no buttons)
+    base = base.replace(' role="img" ', ' role="group" ', 1)
     return base[: base.rindex("</svg>")] + _layer(view, marks, selected, ready) + "</svg>"
 
 
