@@ -210,3 +210,38 @@ def test_the_admins_pages(browser: Browser, server: str, pb_server: str, artifac
         if what.endswith("-moment"):  # the desk's moment: the game now, everything shown
             url += f"/at/{length(game.http, game.gid, next(iter(game.tokens.values())))}"
     clean(look(browser, base, artifacts, f"admin-{what}", size, url, admin=True))
+
+
+# --- the tooltips moved out of First Blood's map buttons ---------------------------------
+
+NEAREST_TITLE = """([x, y]) => {
+    const hit = document.elementFromPoint(x, y), button = hit && hit.closest('[role=button]');
+    for (let e = hit; e; e = e.parentElement) {  // the tooltip a browser shows: the nearest <title> up
+        const title = Array.from(e.children).find(c => c.tagName === 'title');
+        if (title) { return {tip: title.textContent, of: e === (button && button.parentElement),
+                             button: button && button.getAttribute('aria-label')}; }
+    }
+    return null;
+}"""
+
+
+def test_a_mouse_still_gets_each_map_buttons_tooltip(browser: Browser, server: str, fb: FirstBlood) -> None:
+    """The pointer over a counter, a hex, a box, an entry point or an air strip status box
+    gets that button's tooltip: the <title> of the group around it, the nearest one up."""
+    context = browser.new_context(base_url=server, viewport=SIZES["desk"])
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{fb.gid}#token={fb.tokens['US']}")
+        expect(page.locator("#board-state")).to_be_attached()
+        for selector in ("g.counter", 'g.hex[data-hex="1010"]', 'g.box[data-loc="box:A"]', "g.entry",
+                         'g.status-hex[data-loc="strip:0708"]'):
+            button = page.locator(selector).first
+            button.scroll_into_view_if_needed()
+            box = button.bounding_box()
+            assert box is not None, selector
+            # a hex's lower part, below any counters in it; elsewhere the middle
+            y = box["y"] + box["height"] * (0.86 if selector.startswith("g.hex") else 0.5)
+            got = page.evaluate(NEAREST_TITLE, [box["x"] + box["width"] / 2, y])
+            assert got is not None and got["button"] and got["of"] and got["tip"], (selector, got)
+    finally:
+        context.close()
