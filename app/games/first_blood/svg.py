@@ -539,7 +539,7 @@ def _entry_drawn(e: EntryPoint, units: int, highlight: str | None, classes: tupl
     c = lay.centre(e.at)
     loc = f"entry:{e.id}"
     drawn = "US beach" if e.side == "US" else "IJ entry"
-    # named first as drawn (the cost badge, when it stands for the words, is said last)
+    # named first as drawn ("IJ entry"; a cost badge drawn instead of the words ends the name)
     label = f"{drawn}: entry point {e.name}, to {', '.join(e.hexes)}" + (f", {units} units" if units else "")
     if highlight is not None:
         label += ", " + _reach_text(highlight)
@@ -918,8 +918,9 @@ def render_map(
     ``<g class="counter side-US ..." data-unit="..." data-loc="...">`` (plus ``data-hex`` on the
     map) with classes ``moved``, ``fought``, ``stopped``, ``face-down``, ``must-attack`` (owes an
     attack, from ``view["obligations"]``) and ``selected``; boxes, entry points and air strip
-    status boxes are ``role="button"`` groups with ``data-loc``. Units ``eliminated`` or in the
-    ``pool`` are not drawn.
+    status boxes are ``role="button"`` groups with ``data-loc``.  Each of these buttons is named
+    first by what it reads, its tooltip on a ``<g class="tip">`` around it (``_tip``).  Units
+    ``eliminated`` or in the ``pool`` are not drawn.
 
     >>> svg = render_map(view, highlights={"0709": "3"}, targets=["0810"])  # doctest: +SKIP
     """
