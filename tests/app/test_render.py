@@ -284,7 +284,8 @@ def test_turn_track_highlights_the_current_turn() -> None:
 # --- options ----------------------------------------------------------------------
 
 def test_highlights_and_targets() -> None:
-    root = parse(render_map(fake_view([]), highlights={"0709": "3", "box:B": "4"}, targets=["0810"]))
+    root = parse(render_map(fake_view([]), highlights={"0709": "3", "box:B": "4", "entry:us-east-1": "2"},
+                            targets=["0810"]))
     g = hex_state(root, "0709")
     assert "reachable" in g.get("class", "").split()
     assert "3" in texts(g)
@@ -295,6 +296,9 @@ def test_highlights_and_targets() -> None:
     (box,) = [e for e in groups(root, "box") if e.get("data-loc") == "box:B"]
     assert "reachable" in box.get("class", "").split()
     assert named_as_drawn(box) == ": box, empty, cost 4"  # it reads "Box B 4": its title and its cost badge
+    (entry,) = [e for e in groups(root, "entry") if e.get("data-entry") == "us-east-1"]
+    assert texts(entry) == ["2"] and entry.get("aria-label", "").startswith("US beach: entry point ")
+    assert entry.get("aria-label", "").endswith(", cost 2")  # the badge drawn instead of the words: said last
 
 
 def test_selected_unit_has_a_ring_and_is_on_top() -> None:
