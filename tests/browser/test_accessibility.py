@@ -4,9 +4,10 @@ games, at a desk's size and a phone's: no serious or critical violation (issue 3
 
 The boards are looked at as the player to act sees them at three moments of a game: the
 set-up with a counter selected, movement with a unit selected (its reach highlighted) and
-combat with an attack declared; then the replay, the log, the lobby, the invitation, the
-sign-in page, the unsubscribe page and the admin's pages (the list, a game, a moment, the
-audit log, the outbox).  Each page's whole report is saved in test-artifacts/ (axe-*.json)."""
+combat with an attack declared, and as a spectator sees them; then the replay, the log, the
+lobby, the invitation, the sign-in page, the unsubscribe page, the error page and the admin's
+pages (the list, a game, a moment, the audit log, the outbox).  Each page's whole report is
+saved in test-artifacts/ (axe-*.json)."""
 
 from __future__ import annotations
 
@@ -49,10 +50,10 @@ def run_axe(page: Page) -> list[dict]:
 
 
 def look(browser: Browser, base: str, artifacts: Path, name: str, size: str, url: str, *,
-         token: str = "", admin: bool = False, then: Then | None = None) -> list[dict]:
+         token: str = "", admin: bool = False, then: Then | None = None, status: int = 200) -> list[dict]:
     """Open ``url`` in a fresh browser context of ``size`` (as the seat of ``token``, or as the
-    admin), do ``then`` on it, run axe; its report is saved, its serious and critical
-    violations are returned."""
+    admin; answered with ``status``), do ``then`` on it, run axe; its report is saved, its
+    serious and critical violations are returned."""
     context = browser.new_context(
         base_url=base, viewport=SIZES[size], bypass_csp=True, has_touch=size == "phone",
         extra_http_headers={"Authorization": f"Bearer {token}"} if token else None,
@@ -60,7 +61,7 @@ def look(browser: Browser, base: str, artifacts: Path, name: str, size: str, url
     try:
         page = context.new_page()
         response = page.goto(url)
-        assert response is not None and response.ok, f"{url}: {response and response.status}"
+        assert response is not None and response.status == status, f"{url}: {response and response.status}"
         page.wait_for_load_state("networkidle")
         if then is not None:
             then(page)
@@ -190,10 +191,22 @@ def test_the_invitation(browser: Browser, server: str, artifacts: Path, game: st
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.parametrize("url", ["/", "/signin", "/unsubscribe"])
+@pytest.mark.parametrize("game", ["first_blood", "pacific_battles"])
+def test_a_spectators_board(browser: Browser, server: str, pb_server: str, artifacts: Path, fb: FirstBlood,
+                            pb: PacificBattles, game: str, size: str) -> None:
+    """The board of a game under way as anyone else sees it (no seat: no commands, no chat)."""
+    base, gid = (server, fb.gid) if game == "first_blood" else (pb_server, pb.gid)
+    clean(look(browser, base, artifacts, f"{game}-spectator", size, f"/games/{gid}"))
+
+
+PAGES = {"/": "lobby", "/signin": "signin", "/unsubscribe": "unsubscribe", "/games/000000000000": "error"}
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("url", list(PAGES))
 def test_the_sites_pages(browser: Browser, server: str, artifacts: Path, url: str, size: str) -> None:
-    name = {"/": "lobby", "/signin": "signin", "/unsubscribe": "unsubscribe"}[url]
-    clean(look(browser, server, artifacts, name, size, url))
+    status = 404 if PAGES[url] == "error" else 200  # (no such game: the error page)
+    clean(look(browser, server, artifacts, PAGES[url], size, url, status=status))
 
 
 # --- the admin's pages ------------------------------------------------------------------
