@@ -194,8 +194,14 @@ def test_the_invitation(browser: Browser, server: str, artifacts: Path, game: st
 @pytest.mark.parametrize("game", ["first_blood", "pacific_battles"])
 def test_a_spectators_board(browser: Browser, server: str, pb_server: str, artifacts: Path, fb: FirstBlood,
                             pb: PacificBattles, game: str, size: str) -> None:
-    """The board of a game under way as anyone else sees it (no seat: no commands, no chat)."""
-    base, gid = (server, fb.gid) if game == "first_blood" else (pb_server, pb.gid)
+    """The board of a game under way as anyone else sees it (no seat: no commands, no chat),
+    in combat (the same moment whichever tests run)."""
+    if game == "first_blood":
+        fb.until("resolve")
+        base, gid = server, fb.gid
+    else:
+        pb.battle()
+        base, gid = pb_server, pb.gid
     clean(look(browser, base, artifacts, f"{game}-spectator", size, f"/games/{gid}"))
 
 
