@@ -244,7 +244,7 @@ def report(stages: list[Stage], bare: list[float], bare_fails: list[str], asgi: 
     print(f"\nfloor: bare write n={len(bare)} p50 {b50:.2f} ms, p99 {b99:.2f} ms, "
           f"max {max(bare, default=math.nan):.2f} ms"
           + (f"; {len(bare_fails)} failed, first: {bare_fails[0]}" if bare_fails else ""))
-    print(f"second floor: bare ASGI write (no framework, no ORM: psycopg alone) n={len(asgi)} p50 {a50:.2f} ms, "
+    print(f"second floor: bare ASGI write (no framework, no ORM: the driver alone) n={len(asgi)} p50 {a50:.2f} ms, "
           f"p99 {a99:.2f} ms, max {max(asgi, default=math.nan):.2f} ms"
           + (f"; {len(asgi_fails)} failed, first: {asgi_fails[0]}" if asgi_fails else ""))
     head = (f"{'stage':>10} {'n':>4} {'JSON p50':>9} {'p99':>7} {'x bare':>12} {'brw p50':>8} {'p99':>7} "

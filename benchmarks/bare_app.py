@@ -18,14 +18,14 @@ from datetime import UTC, datetime
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
-from sqlalchemy import BigInteger, Column, DateTime, MetaData, String, Table, insert
+from sqlalchemy import BigInteger, Column, DateTime, Integer, MetaData, String, Table, insert
 
 from app.db import make_engine
 
 metadata = MetaData()
 bare_writes = Table(
     "bare_writes", metadata,
-    Column("id", BigInteger, primary_key=True, autoincrement=True),
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),  # (SQLite: rowid)
     Column("payload", String(200), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )

@@ -230,7 +230,7 @@ def _counter_body(side: str, name: str, face_down: bool, kind: str, utype: str, 
         parts.append(fitted_text(name, 0, -h + name_size + 1.5, name_size, size - 4, "name"))
         parts.append(fitted_text("Refuelling", 0, h * 0.18, size * 0.2, size - 5, "back-text"))
         parts.append(fitted_text(AIR_LETTERS.get(kind, ""), 0, h - 3, size * 0.24, size - 6, "factors"))
-        return "".join(parts)
+        return " ".join(parts)  # (a space between the texts: read as words, "1/1 5-6", not "1/15-6")
     parts.append(fitted_text(name, 0, -h + name_size + 1.5, name_size, size - 4, "name"))
     if kind in AIR_LETTERS:
         parts.append(plane(size * 0.62, -h * 0.04))
@@ -242,4 +242,4 @@ def _counter_body(side: str, name: str, face_down: bool, kind: str, utype: str, 
     parts.append(side_mark(side, -h + 3.8, -h * 0.02, size * 0.08))
     if stopped:
         parts.append(f'<path class="stop-mark" d="M{n(h)} {n(h - 7)}V{n(h)}H{n(h - 7)}Z"/>')
-    return "".join(parts)
+    return " ".join(parts)

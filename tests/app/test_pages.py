@@ -274,7 +274,8 @@ def test_a_click_on_a_stack_fans_it_out_with_every_counter_clickable(client: Tes
     assert 'class="fan"' not in page  # stacks are stacks until clicked
     seq = int(re.search(r'data-seq="(\d+)"', page).group(1))
     r = client.post(f"/games/{gid}/click", data={"hex": "0910", "select": "", "seq": seq})
-    fan = r.text.split('<g class="fan" data-hex="0910"', 1)[1].split("</g></g>", 1)[0]
+    # (up to the fan's end: its last counter's, that counter's tooltip group's and its own)
+    fan = r.text.split('<g class="fan" data-hex="0910"', 1)[1].split("</g></g></g>", 1)[0]
     assert [u for u in ("us-1-1", "us-1-2", "us-1-3") if f'data-unit="{u}"' in fan] == ["us-1-1", "us-1-2", "us-1-3"]
     for unit in ("us-1-1", "us-1-2", "us-1-3"):  # each counter once on the map: the fan replaces the stack
         assert r.text.count(f'data-unit="{unit}" data-loc="0910"') == 1

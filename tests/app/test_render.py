@@ -73,6 +73,22 @@ def texts(el: ET.Element) -> list[str]:
     return ["".join(t.itertext()) for t in el.iter(f"{SVG}text")]
 
 
+def tooltip(root: ET.Element, button: ET.Element) -> str:
+    """The tooltip a mouse gets over a map button: the <title> of the group around it, not
+    one inside it (which would be read as the button's text, WCAG 2.5.3)."""
+    assert button.find(f".//{SVG}title") is None
+    (tip,) = [g for g in root.iter(f"{SVG}g") if button in list(g)]
+    assert tip.get("class") == "tip"
+    return "".join(tip.find(f"{SVG}title").itertext())
+
+
+def named_as_drawn(button: ET.Element) -> str:
+    """A map button's name, checked to begin with what it reads (label in name); the rest."""
+    name, reads = button.get("aria-label", ""), " ".join(t for t in texts(button) if t.strip())
+    assert reads and name.startswith(reads), (name, reads)
+    return name[len(reads):]
+
+
 @pytest.fixture(scope="module")
 def midgame_view() -> dict[str, Any]:
     from engine.core.game import replay
@@ -159,15 +175,18 @@ def test_every_land_hex_has_exactly_one_group() -> None:
         assert g.get("id") == f"hex-{h}"
         assert g.get("role") == "button" and g.get("tabindex") == "0"
         assert f"terrain-{board.hexes[h].centre}" in g.get("class", "").split()
-        assert g.find(f"{SVG}title") is not None
+        assert tooltip(root, g) == g.get("aria-label")
         assert g.find(f"{SVG}polygon") is not None
         assert h in texts(g)
+        assert h in g.get("aria-label", "")  # what it reads, in its name in that order
+        assert " ".join(texts(g)) in g.get("aria-label", "").replace(",", "")
 
 
 def test_hex_aria_label() -> None:
     root = parse(render_map(fake_view([])))
     g = hex_group(root, "0709")
-    assert g.get("aria-label", "").startswith("Hex 0709, clear, Henderson Field")
+    assert g.get("aria-label", "").startswith("Hex 0709, Henderson Field, clear")
+    assert texts(g) == ["0709", "Henderson Field"]
     assert "airstrip" in g.get("class", "").split()
     state = hex_state(root, "0709")
     assert "air strip damaged, work 2" in state.get("aria-label", "")
@@ -194,13 +213,16 @@ def test_counter_attributes_and_text() -> None:
                                                      cf=4, mf=3, range=6, moved=True, stopped=True)]
     root = parse(render_map(fake_view(units)))
     g = counter(root, "us-1-1")
-    assert g.get("aria-label") == "US 1/1 marines 5-6"
+    assert g.get("aria-label") == "1/1 5-6, US marines"  # what it reads first, then what it is
+    assert named_as_drawn(g) == ", US marines"
     assert {"counter", "side-US"} <= set(g.get("class", "").split())
     assert g.get("role") == "button" and g.get("tabindex") == "0"
-    assert g.find(f"{SVG}title") is not None
+    assert tooltip(root, g) == "US 1/1 marines 5-6; CF 5 MF 6"
     assert "1/1" in texts(g) and "5-6" in texts(g)
     art = counter(root, "us-11-4")
     assert "4-6-3" in texts(art)
+    assert art.get("aria-label") == "11/4 4-6-3, US artillery"
+    assert tooltip(root, art) == "US 11/4 artillery 4-6-3; CF 4 MF 3 range 6; MF left 6; moved; stopped (enemy ZOC)"
     assert {"moved", "stopped"} <= set(art.get("class", "").split())
 
 
@@ -223,10 +245,13 @@ def test_face_down_usaf_unit_in_the_status_box() -> None:
     assert "face-down" in g.get("class", "").split()
     assert g.get("data-loc") == "strip:0708" and g.get("data-hex") is None
     assert "Refuelling" in texts(g)
+    assert named_as_drawn(g) == ", US fighter" and "refuelling" in tooltip(root, g)
     assert "face-down" not in counter(root, "us-vmsb").get("class", "").split()
     (status,) = [e for e in root.iter(f"{SVG}g") if e.get("data-loc") == "strip:0708" and "counter" not in
                  e.get("class", "")]
-    assert "operational" in status.get("aria-label", "")
+    assert named_as_drawn(status) == ": air strip status box, operational, 2 units"
+    assert status.get("aria-label", "").startswith("0708 Oper")
+    assert tooltip(root, status) == "Air strip 0708: air strip status box, operational, 2 units"
 
 
 def test_every_location_kind_is_drawn_and_dead_units_are_not() -> None:
@@ -242,6 +267,12 @@ def test_every_location_kind_is_drawn_and_dead_units_are_not() -> None:
             "strip:0705"} <= locs
     entries = {g.get("data-entry") for g in groups(root, "entry")}
     assert entries == set(load_board().entries)
+    (entry,) = [g for g in groups(root, "entry") if g.get("data-entry") == "us-east-1"]
+    assert named_as_drawn(entry).startswith(": entry point ") and entry.get("aria-label", "").endswith(", 1 units")
+    assert tooltip(root, entry) == entry.get("aria-label")
+    (box,) = [g for g in groups(root, "box") if g.get("data-loc") == "box:A"]
+    assert named_as_drawn(box) == ": box, 1 units" and tooltip(root, box).endswith(": enters " + ", ".join(
+        load_board().boxes["A"].hexes))
 
 
 def test_turn_track_highlights_the_current_turn() -> None:
@@ -253,7 +284,8 @@ def test_turn_track_highlights_the_current_turn() -> None:
 # --- options ----------------------------------------------------------------------
 
 def test_highlights_and_targets() -> None:
-    root = parse(render_map(fake_view([]), highlights={"0709": "3", "box:B": "4"}, targets=["0810"]))
+    root = parse(render_map(fake_view([]), highlights={"0709": "3", "box:B": "4", "entry:us-east-1": "2"},
+                            targets=["0810"]))
     g = hex_state(root, "0709")
     assert "reachable" in g.get("class", "").split()
     assert "3" in texts(g)
@@ -263,6 +295,10 @@ def test_highlights_and_targets() -> None:
     assert not [g for g in groups(root, "hex-state") if g.get("data-hex") == "0506"]  # a quiet hex: nothing
     (box,) = [e for e in groups(root, "box") if e.get("data-loc") == "box:B"]
     assert "reachable" in box.get("class", "").split()
+    assert named_as_drawn(box) == ": box, empty, cost 4"  # it reads "Box B 4": its title and its cost badge
+    (entry,) = [e for e in groups(root, "entry") if e.get("data-entry") == "us-east-1"]
+    assert texts(entry) == ["2"] and entry.get("aria-label", "").startswith("US beach: entry point ")
+    assert entry.get("aria-label", "").endswith(", cost 2")  # the badge drawn instead of the words: said last
 
 
 def test_selected_unit_has_a_ring_and_is_on_top() -> None:

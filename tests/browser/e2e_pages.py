@@ -43,6 +43,10 @@ class Player:
     def counter(self, unit: str) -> Locator:
         return self.page.locator(f'g.counter[data-unit="{unit}"]')
 
+    def tooltip(self, unit: str) -> Locator:
+        """The tooltip of a unit's counter: on the group around the button, not inside it."""
+        return self.counter(unit).locator("xpath=../*[local-name()='title']")
+
     def hex(self, hex_id: str) -> Locator:
         """The hex on the map's base layer: what a click lands on."""
         return self.page.locator(f'g.hex[data-hex="{hex_id}"]')

@@ -195,7 +195,7 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     ij.click_hex(plan.STACK_HEX)
     ij.done(p)
     expect(ij.counter(plan.DESTROYER)).to_have_attribute("data-loc", "ijn_attack")
-    expect(ij.counter(plan.DESTROYER).locator("title")).to_contain_text(f"supporting {plan.STACK_HEX}")
+    expect(ij.tooltip(plan.DESTROYER)).to_contain_text(f"supporting {plan.STACK_HEX}")
 
     p = script.next("IJ", "end_phase", "end-ij-movement")
     ij.general("end_phase")

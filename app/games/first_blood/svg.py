@@ -15,6 +15,7 @@ always give the same bytes.
 
 from __future__ import annotations
 
+import html
 import math
 import re
 import zlib
@@ -48,6 +49,7 @@ BOX_SIDE = {"ijaaf_reserve": "IJ", "ijaaf_attack": "IJ", "ijn_reserve": "IJ", "i
 NOTE = "Map and order of battle: reconstructions"
 T = TypeVar("T")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]*$")
+_TEXT = re.compile(r"<text[^>]*>([^<]*)</text>")
 
 MAP_CSS = Path(__file__).resolve().parents[3] / "static" / "map.css"  # linked by the page, inlined standalone
 
@@ -90,6 +92,18 @@ def _attrs(base: Mapping[str, str], extra: Mapping[str, object] | None = None) -
             raise ValueError(f"render_map: not an XML attribute name: {key!r}")
         merged[key] = f"{merged['class']} {value}" if key == "class" and "class" in merged else str(value)
     return "".join(f' {k}="{_q(v)}"' for k, v in merged.items())
+
+
+def _reads(inside: str) -> str:
+    """What a drawing reads: its texts in order, a space between them.  A map button's name
+    begins with it (WCAG 2.5.3, label in name: "click 1/1 5-6" names the counter)."""
+    return " ".join(html.unescape(t) for t in _TEXT.findall(inside) if t.strip())
+
+
+def _tip(title: str, button: str) -> str:
+    """A map button with its tooltip on a group around it, so that the tooltip is not read
+    as the button's text (a mouse still gets it: the nearest <title> up from the pointer)."""
+    return f'<g class="tip"><title>{text(title)}</title>{button}</g>'
 
 
 def _pts(points: Iterable[Point]) -> str:
@@ -254,6 +268,11 @@ def _unit_label(u: Mapping[str, Any]) -> str:
     return label
 
 
+def _unit_name(u: Mapping[str, Any], body: str) -> str:
+    """A counter button's name: what it reads ("1/1 5-6"), then its side and type."""
+    return f"{_reads(body)}, {u.get('side', '')} {type_name(u)}"
+
+
 def _unit_title(u: Mapping[str, Any], must_attack: bool) -> str:
     bits = [_unit_label(u)]
     if u.get("kind", "ground") == "ground":
@@ -311,15 +330,17 @@ def _draw_counter(u: Mapping[str, Any], map_hex: str | None, marks: tuple[bool, 
     base = {"class": " ".join(classes), "data-unit": uid, "data-loc": str(u.get("loc", ""))}
     if map_hex:
         base["data-hex"] = map_hex
-    base |= {"role": "button", "tabindex": "0", "aria-label": _unit_label(u)}
+    body = counter_body(u, size)
+    base |= {"role": "button", "tabindex": "0", "aria-label": _unit_name(u, body)}
     h = size / 2
     ring = ""
     if selected:
         ring = f'<rect class="selection-ring" x="{n(-h - 3)}" y="{n(-h - 3)}" width="{n(size + 6)}" ' \
                f'height="{n(size + 6)}" rx="4"/>'
-    return (f"<g{_attrs(base)}", f"><title>{text(_unit_title(u, must_attack))}</title>"
-            f'<rect class="shadow" x="{n(-h + 1.5)}" y="{n(-h + 1.5)}" width="{n(size)}" height="{n(size)}" rx="2"/>'
-            f"{counter_body(u, size)}{ring}</g>")
+    # (the tooltip on a group around the button: _tip)
+    return (f'<g class="tip"><title>{text(_unit_title(u, must_attack))}</title><g{_attrs(base)}',
+            f'><rect class="shadow" x="{n(-h + 1.5)}" y="{n(-h + 1.5)}" width="{n(size)}" height="{n(size)}" '
+            f'rx="2"/>{body}{ring}</g></g>')
 
 
 def _stack(ctx: _Ctx, units: list[Mapping[str, Any]], c: Point, step: float = 4.0,
@@ -398,9 +419,7 @@ def _base_hex(st: _Static, h: str) -> str:
     lay = st.page.layout
     t, c = st.board.hexes[h], lay.centre(h)
     classes = ["hex", f"terrain-{t.centre}"]
-    aria = [f"Hex {h}", t.centre]
-    if t.label:
-        aria.append(t.label)
+    aria = [f"Hex {h}", *([t.label] if t.label else []), t.centre]  # (as drawn: its number, then its name)
     if t.high:
         classes.append("high")
         aria.append("high ground")
@@ -412,13 +431,12 @@ def _base_hex(st: _Static, h: str) -> str:
     base = {"class": " ".join(classes), "id": f"hex-{h}", "data-hex": h, "role": "button", "tabindex": "0",
             "aria-label": ", ".join(aria), "aria-describedby": f"hex-state-{h}"}
     s = lay.size
-    out = [f"<g{_attrs(base)}><title>{text(', '.join(aria))}</title>",
-           f'<polygon class="bg" points="{st.polygons[h]}"/>', st.decor[h],
+    out = [f"<g{_attrs(base)}>", f'<polygon class="bg" points="{st.polygons[h]}"/>', st.decor[h],
            f'<text class="hex-id" x="{n(c.x)}" y="{n(c.y - s * 0.6)}" font-size="8">{h}</text>']
     if t.label:
-        out.append(fitted_text(t.label, c.x, c.y + s * 0.62, 7, lay.hex_width * 0.8, "hex-label"))
+        out.append(" " + fitted_text(t.label, c.x, c.y + s * 0.62, 7, lay.hex_width * 0.8, "hex-label"))
     out.append("</g>")
-    return "".join(out)
+    return _tip(", ".join(aria), "".join(out))
 
 
 def _hex_state(ctx: _Ctx, h: str) -> str:
@@ -520,13 +538,14 @@ def _entry_drawn(e: EntryPoint, units: int, highlight: str | None, classes: tupl
     lay = _static().page.layout
     c = lay.centre(e.at)
     loc = f"entry:{e.id}"
-    label = f"Entry point: {e.name}, to {', '.join(e.hexes)}" + (f", {units} units" if units else "")
+    drawn = "US beach" if e.side == "US" else "IJ entry"
+    # named first as drawn ("IJ entry"; a cost badge drawn instead of the words ends the name)
+    label = f"{drawn}: entry point {e.name}, to {', '.join(e.hexes)}" + (f", {units} units" if units else "")
     if highlight is not None:
         label += ", " + _reach_text(highlight)
     base = {"class": " ".join(["entry", f"side-{e.side}", *classes]), "data-entry": e.id,
             "data-loc": loc, "role": "button", "tabindex": "0", "aria-label": label}
-    out = [f"<g{_attrs(base, None)}><title>{text(label)}</title>",
-           f'<polygon class="entry-bg" points="{_pts(lay.corners(e.at, 0.94))}"/>']
+    out = [f"<g{_attrs(base, None)}>", f'<polygon class="entry-bg" points="{_pts(lay.corners(e.at, 0.94))}"/>']
     for h in e.hexes:
         t = lay.centre(h)
         a = Point(c.x + (t.x - c.x) * 0.42, c.y + (t.y - c.y) * 0.42)
@@ -543,9 +562,9 @@ def _entry_drawn(e: EntryPoint, units: int, highlight: str | None, classes: tupl
         out.append(_badge(highlight, Point(c.x, c.y + lay.size * 0.62)))
     else:
         out.append(f'<text class="entry-text" x="{n(c.x)}" y="{n(c.y + lay.size * 0.66)}" font-size="7.5">'
-                   f"{'US beach' if e.side == 'US' else 'IJ entry'}</text>")
+                   f"{drawn}</text>")
     out.append("</g>")
-    return "".join(out)
+    return _tip(label, "".join(out))
 
 
 # --- panels ----------------------------------------------------------------
@@ -584,19 +603,21 @@ def _box_frame(ctx: _Ctx, loc: str, r: Rect, title: str, side: str, count: int, 
 def _box_frame_drawn(loc: str, r: Rect, title: str, side: str, count: int, extra_cls: str, sub: str,
                      highlight: str | None, target: bool) -> str:
     # the same few dozen frames in every answer: each drawn once
-    label = f"{title} box" + (f", {count} units" if count else ", empty")
+    # named first as drawn: its title, then the cost in its badge ("IJAAF Reserve 4: ...")
+    label = f"{title} {highlight}:" if highlight else f"{title}:"
+    label += " box" + (f", {count} units" if count else ", empty")
     if highlight is not None:
         label += ", " + _reach_text(highlight)
     marks = [*(["reachable"] if highlight is not None else []), *(["target"] if target else [])]
     classes = [*extra_cls.split(), *([f"side-{side}"] if side else []), *marks]
     base = {"class": " ".join(classes), "data-loc": loc, "role": "button", "tabindex": "0", "aria-label": label}
-    out = [f"<g{_attrs(base, None)}><title>{text(sub or title)}</title>"
+    out = [f"<g{_attrs(base, None)}>"
            f'<rect class="box-bg" x="{n(r.x)}" y="{n(r.y)}" width="{n(r.w)}" height="{n(r.h)}" rx="3"/>'
            + fitted_text(title, r.cx, r.y + 12, 10, r.w - 8, "box-title")]
     if highlight:
-        out.append(_badge(highlight, Point(r.x + r.w - 12, r.y + 11)))
+        out.append(" " + _badge(highlight, Point(r.x + r.w - 12, r.y + 11)))
     out.append("</g>")
-    return "".join(out)
+    return _tip(sub or title, "".join(out))
 
 
 def _top_boxes(ctx: _Ctx) -> str:
@@ -627,7 +648,7 @@ def _airfield_box(ctx: _Ctx, key: str, title: str, r: Rect) -> str:
         units = ctx.by_loc.get(loc, [])
         strip = (ctx.view.get("strips") or {}).get(h) or {}
         status = str(strip.get("status", ""))
-        label = (f"Air strip {h} status box: {STATUS_WORDS.get(status, status or 'unknown')}"
+        label = (f"air strip status box, {STATUS_WORDS.get(status, status or 'unknown')}"
                  + (f", work {strip['work']}" if strip.get("work") else "")
                  + (f", {len(units)} units" if units else ""))
         work = int(strip.get("work") or 0)
@@ -639,15 +660,17 @@ def _airfield_box(ctx: _Ctx, key: str, title: str, r: Rect) -> str:
 
 @lru_cache(maxsize=512)
 def _status_hex(h: str, label: str, classes: tuple[str, ...], x: float, y: float, status: str, work: int) -> str:
-    """An air strip's status hex in its box, centred on (x, y)."""
+    """An air strip's status hex in its box, centred on (x, y); ``label`` says what it is,
+    after what it reads ("0709 Dam 2": its hex, the status chit, the work marker)."""
     mini = Layout(17.0, Point(0, 0))
     pts = [Point(x + q.x - mini.centre("0000").x, y + q.y - mini.centre("0000").y) for q in mini.corners("0000")]
+    inside = (f'<polygon class="mini" points="{_pts(pts)}"/>'
+              f'<text class="hex-id" x="{n(x)}" y="{n(y - 4)}" font-size="8">{h}</text> '
+              + (status_chit(status, x, y + 6) + " " if status else "") + work_chit(work, x, y + 21))
+    name = f"{_reads(inside)}: {label}"
     base = {"class": " ".join(["status-hex", *classes]), "data-loc": f"strip:{h}", "data-strip": h,
-            "role": "button", "tabindex": "0", "aria-label": label}
-    return (f"<g{_attrs(base, None)}><title>{text(label)}</title>"
-            f'<polygon class="mini" points="{_pts(pts)}"/>'
-            f'<text class="hex-id" x="{n(x)}" y="{n(y - 4)}" font-size="8">{h}</text>'
-            + (status_chit(status, x, y + 6) if status else "") + work_chit(work, x, y + 21) + "</g>")
+            "role": "button", "tabindex": "0", "aria-label": name}
+    return _tip(f"Air strip {h}: {label}", f"<g{_attrs(base, None)}>{inside}</g>")
 
 
 def _bottom(ctx: _Ctx) -> str:
@@ -895,8 +918,9 @@ def render_map(
     ``<g class="counter side-US ..." data-unit="..." data-loc="...">`` (plus ``data-hex`` on the
     map) with classes ``moved``, ``fought``, ``stopped``, ``face-down``, ``must-attack`` (owes an
     attack, from ``view["obligations"]``) and ``selected``; boxes, entry points and air strip
-    status boxes are ``role="button"`` groups with ``data-loc``. Units ``eliminated`` or in the
-    ``pool`` are not drawn.
+    status boxes are ``role="button"`` groups with ``data-loc``.  Each of these buttons is named
+    first by what it reads, its tooltip on a ``<g class="tip">`` around it (``_tip``).  Units
+    ``eliminated`` or in the ``pool`` are not drawn.
 
     >>> svg = render_map(view, highlights={"0709": "3"}, targets=["0810"])  # doctest: +SKIP
     """

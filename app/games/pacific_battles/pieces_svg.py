@@ -58,7 +58,7 @@ def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, c
     fill, ink = colours or COLOURS.get(side, ("#ddd", "#222"))
     h = SIZE / 2
     if face:
-        middle = (f'<g transform="translate({n(x)} {n(y)}) scale(0.5)">{face}</g>'
+        middle = (f'<g transform="translate({n(x)} {n(y)}) scale(0.5)">{face}</g> '  # ("HQ", then the name)
                   f'<text x="{n(x)}" y="{n(y - 4.6)}" font-size="3.2" text-anchor="middle" fill="{ink}">'
                   f"{text(top)}</text>")
     else:
