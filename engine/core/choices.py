@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from operator import itemgetter
 from typing import Any
 
 from engine.core.events import Command
@@ -45,33 +46,12 @@ def _key(value: Any) -> Any:
 def _grouped(kind: str, cmds: list[Command]) -> list[dict[str, Any]]:
     """One type's commands grouped by the field whose values, listed apart, make the
     fewest choices (only fields every command of the type has)."""
-    single = [{"type": kind, "data": c.data, "product": {}} for c in cmds]
-    if len(cmds) == 1:
-        return single
-    # each command's fields as (name, key) pairs in name order, made once: a landing phase
-    # groups some 1,500 commands by each of their fields in turn
-    rows = [tuple(sorted([(k, v if type(v) is str else _key(v)) for k, v in c.data.items()])) for c in cmds]
-    names = [k for k, _ in rows[0]]
-    fields = cmds[0].data.keys()
-    alike = all(c.data.keys() == fields for c in cmds)  # (then each row holds the same names in order)
-    shared = set(cmds[0].data)
-    for c in cmds[1:]:
-        shared &= set(c.data)
-    best: dict[Any, list[Command]] | None = None
-    best_field = ""
-    for f in sorted(shared):
-        groups: dict[Any, list[Command]] = {}
-        if alike:  # every command has the same fields: all but f is a slice
-            i = names.index(f)
-            for c, r in zip(cmds, rows, strict=True):
-                groups.setdefault(r[:i] + r[i + 1:], []).append(c)
-        else:
-            for c, r in zip(cmds, rows, strict=True):
-                groups.setdefault(tuple(kv for kv in r if kv[0] != f), []).append(c)
-        if best is None or len(groups) < len(best):
-            best, best_field = groups, f
+    found = _by_field_alike(cmds) if len(cmds) > 1 else (None, "")
+    if found is None:
+        found = _by_field(cmds)
+    best, best_field = found
     if best is None or len(best) == len(cmds):  # nothing to share
-        return single
+        return [{"type": kind, "data": c.data, "product": {}} for c in cmds]
     out = []
     for members in best.values():
         if len(members) == 1:
@@ -80,6 +60,50 @@ def _grouped(kind: str, cmds: list[Command]) -> list[dict[str, Any]]:
             common = {k: v for k, v in members[0].data.items() if k != best_field}
             out.append({"type": kind, "data": common, "product": {best_field: [c.data[best_field] for c in members]}})
     return out
+
+
+Grouping = tuple[dict[Any, list[Command]] | None, str]
+
+
+def _by_field_alike(cmds: list[Command]) -> Grouping | None:
+    """``_by_field`` for commands that all have the same fields of plain values (a landing
+    phase's 3,000): each command's values read at once, all but one field a slice.  None:
+    the commands differ in their fields, or a value is not hashable (``_by_field`` then)."""
+    fields = cmds[0].data.keys()
+    if not all(c.data.keys() == fields for c in cmds):
+        return None
+    names = sorted(fields)
+    get = itemgetter(*names)
+    rows = [get(c.data) for c in cmds] if len(names) > 1 else [(c.data[names[0]],) for c in cmds]
+    best: dict[Any, list[Command]] | None = None
+    best_field = ""
+    try:
+        for i, f in enumerate(names):
+            groups: dict[Any, list[Command]] = {}
+            for c, r in zip(cmds, rows, strict=True):
+                groups.setdefault(r[:i] + r[i + 1:], []).append(c)
+            if best is None or len(groups) < len(best):
+                best, best_field = groups, f
+    except TypeError:  # a list or a dict among the values
+        return None
+    return best, best_field
+
+
+def _by_field(cmds: list[Command]) -> Grouping:
+    """The commands grouped by all their shared fields but one, for the field that makes the
+    fewest groups (None: no field is shared)."""
+    shared = set(cmds[0].data)
+    for c in cmds[1:]:
+        shared &= set(c.data)
+    best: dict[Any, list[Command]] | None = None
+    best_field = ""
+    for f in sorted(shared):
+        groups: dict[Any, list[Command]] = {}
+        for c in cmds:
+            groups.setdefault(tuple((k, _key(v)) for k, v in sorted(c.data.items()) if k != f), []).append(c)
+        if best is None or len(groups) < len(best):
+            best, best_field = groups, f
+    return best, best_field
 
 
 def _merged(choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
