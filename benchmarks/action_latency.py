@@ -94,11 +94,29 @@ class Stage:
     events: int  # the wanted cut (each position is cut at or before it)
     copies: dict[str, list[Copy]] = field(default_factory=lambda: {"json": [], "browser": []})
     times: dict[str, list[float]] = field(default_factory=lambda: {"json": [], "browser": []})
+    cpu: dict[str, list[float]] = field(default_factory=lambda: {"json": [], "browser": []})  # server CPU ms
     answer_bytes: list[int] = field(default_factory=list)
     page_bytes: list[int] = field(default_factory=list)
     page_ms: list[float] = field(default_factory=list)
     failures: dict[str, list[str]] = field(default_factory=lambda: {"json": [], "browser": []})
     types: dict[str, int] = field(default_factory=dict)
+
+
+def cpu_ms(pid: int) -> float:
+    """The CPU time a process's threads have run, in ms (the scheduler's own count, in
+    nanoseconds: /proc/PID/task/*/schedstat), so that a request's CPU is the difference
+    around it.  NaN where /proc has no such count (not Linux)."""
+    total = 0
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return math.nan
+    for task in tasks:
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):  # a thread that ended meanwhile
+            continue
+    return total / 1e6
 
 
 @contextmanager
@@ -111,6 +129,14 @@ def database(kind: str) -> Iterator[str]:
         return
     with tempfile.TemporaryDirectory(prefix="bench_latency_") as folder:
         yield f"sqlite:///{folder}/bench.db"
+
+
+def pid_of(server: LiveServer) -> int | None:
+    return server.proc.pid if server.proc is not None else None
+
+
+def mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else math.nan
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -156,7 +182,9 @@ def next_command(client: httpx.Client, base: str, c: Copy) -> tuple[str, dict[st
     return None
 
 
-def time_bare(client: httpx.Client, bare_url: str, bare: list[float], fails: list[str], record: bool) -> None:
+def time_bare(client: httpx.Client, bare_url: str, bare: list[float], fails: list[str], record: bool,
+              pid: int | None = None, cpu: list[float] | None = None) -> None:
+    c0 = cpu_ms(pid) if pid else math.nan
     t = time.perf_counter()
     r = client.post(f"{bare_url}/bare", json=BARE_BODY)  # (the bare ASGI app answers any path)
     ms = (time.perf_counter() - t) * 1000
@@ -164,9 +192,12 @@ def time_bare(client: httpx.Client, bare_url: str, bare: list[float], fails: lis
         fails.append(f"{r.status_code} {r.text[:200]}")
     elif record:
         bare.append(ms)
+        if cpu is not None and pid:
+            cpu.append(cpu_ms(pid) - c0)
 
 
-def time_command(client: httpx.Client, base: str, c: Copy, kind: str, stage: Stage | None) -> str | None:
+def time_command(client: httpx.Client, base: str, c: Copy, kind: str, stage: Stage | None,
+                 pid: int | None = None) -> str | None:
     """One command to the copy, timed into ``stage`` (None: warm-up); its type (None: not sent)."""
     if c.done:
         return None
@@ -178,6 +209,7 @@ def time_command(client: httpx.Client, base: str, c: Copy, kind: str, stage: Sta
     if seq <= pos.last_seq and stage is not None:
         stage.failures[kind].append(f"game {pos.id}: the previous command (at seq {pos.last_seq}) took no effect")
     pos.last_seq = seq
+    c0 = cpu_ms(pid) if pid else math.nan
     if kind == "json":
         t = time.perf_counter()
         r = client.post(f"{base}/api/games/{pos.id}/commands", headers={"Authorization": f"Bearer {pos.tokens[side]}"},
@@ -204,6 +236,8 @@ def time_command(client: httpx.Client, base: str, c: Copy, kind: str, stage: Sta
         c.done = "refused"
     else:
         stage.times[kind].append(ms)
+        if pid:
+            stage.cpu[kind].append(cpu_ms(pid) - c0)
         if kind == "json":
             stage.types[cmd["type"]] = stage.types.get(cmd["type"], 0) + 1
     return cmd["type"]
@@ -238,7 +272,7 @@ def kb(x: float) -> str:
 
 
 def report(stages: list[Stage], bare: list[float], bare_fails: list[str], asgi: list[float],
-           asgi_fails: list[str]) -> None:
+           asgi_fails: list[str], asgi_cpu: list[float]) -> None:
     b50, b99 = percentile(bare, 50), percentile(bare, 99)
     a50, a99 = percentile(asgi, 50), percentile(asgi, 99)
     print(f"\nfloor: bare write n={len(bare)} p50 {b50:.2f} ms, p99 {b99:.2f} ms, "
@@ -247,6 +281,9 @@ def report(stages: list[Stage], bare: list[float], bare_fails: list[str], asgi: 
     print(f"second floor: bare ASGI write (no framework, no ORM: the driver alone) n={len(asgi)} p50 {a50:.2f} ms, "
           f"p99 {a99:.2f} ms, max {max(asgi, default=math.nan):.2f} ms"
           + (f"; {len(asgi_fails)} failed, first: {asgi_fails[0]}" if asgi_fails else ""))
+    floor_cpu = mean(asgi_cpu)
+    print(f"the bare ASGI floor's CPU per request: mean {fmt(floor_cpu, 3)} ms, "
+          f"p50 {fmt(percentile(asgi_cpu, 50), 3)} ms")
     head = (f"{'stage':>10} {'n':>4} {'JSON p50':>9} {'p99':>7} {'x bare':>12} {'brw p50':>8} {'p99':>7} "
             f"{'x bare':>6} {'ans KB p50':>10} {'page KB p50/max':>16} {'page ms':>8}")
     for game in GAMES:
@@ -261,6 +298,7 @@ def report(stages: list[Stage], bare: list[float], bare_fails: list[str], asgi: 
         for s in mine:
             for k in ("json", "browser"):
                 whole.times[k] += s.times[k]
+                whole.cpu[k] += s.cpu[k]
                 whole.failures[k] += s.failures[k]
             whole.answer_bytes += s.answer_bytes
             whole.page_bytes += s.page_bytes
@@ -288,11 +326,14 @@ def report(stages: list[Stage], bare: list[float], bare_fails: list[str], asgi: 
             if whole.failures[k]:
                 print(f"  {KINDS[k]}: {len(whole.failures[k])} failed (left out of the times); "
                       f"first: {whole.failures[k][0]}")
+        j_cpu, w_cpu = mean(whole.cpu["json"]), mean(whole.cpu["browser"])
+        print(f"server CPU per move (mean ms): JSON {fmt(j_cpu, 3)}, browser {fmt(w_cpu, 3)}; "
+              f"x the floor's request: {fmt(j_cpu / floor_cpu)} / {fmt(w_cpu / floor_cpu)}")
         goals(whole, b50, b99)
-        asgi_goals(whole, a50, a99)
+        asgi_goals(whole, a50, a99, j_cpu / floor_cpu)
 
 
-def asgi_goals(s: Stage, a50: float, a99: float) -> None:
+def asgi_goals(s: Stage, a50: float, a99: float, cpu_ratio: float) -> None:
     """Issue 35's goals, against the bare ASGI floor: a whole move over the JSON API (its
     answer holds the next legal list: one round trip) and in the browser."""
     j, w = s.times["json"], s.times["browser"]
@@ -300,6 +341,7 @@ def asgi_goals(s: Stage, a50: float, a99: float) -> None:
         ("JSON move p50 <= 2x bare ASGI", percentile(j, 50) / a50, 2.0, not s.failures["json"]),
         ("JSON move p99 <= 3x bare ASGI", percentile(j, 99) / a99, 3.0, not s.failures["json"]),
         ("browser move p50 <= 3x bare ASGI", percentile(w, 50) / a50, 3.0, not s.failures["browser"]),
+        ("server CPU per JSON move <= 2.5x", cpu_ratio, 2.5, not s.failures["json"]),
     ]
     print("goals against the bare ASGI floor (issue 35):")
     for label, value, limit, clean in rows:
@@ -381,18 +423,21 @@ def main() -> int:
                     time_bare(client, bare_asgi.url, asgi, asgi_fails, False)
                     time_command(client, base, warm[i], "json", None)
                     time_command(client, base, warm[i + 1], "browser", None)
+            # (one process each: a single uvicorn worker runs in the process started)
+            server_pid, asgi_pid = pid_of(server), pid_of(bare_asgi)
+            asgi_cpu: list[float] = []
             t = time.perf_counter()
             for _ in range(args.commands):  # round by round over every position: one interleaved run
                 for s in stages:
                     for cj, cb in zip(s.copies["json"], s.copies["browser"], strict=True):
                         time_bare(client, bare_app.url, bare, bare_fails, True)
-                        time_bare(client, bare_asgi.url, asgi, asgi_fails, True)
-                        sent = time_command(client, base, cj, "json", s)
+                        time_bare(client, bare_asgi.url, asgi, asgi_fails, True, asgi_pid, asgi_cpu)
+                        sent = time_command(client, base, cj, "json", s, server_pid)
                         if sent is not None:
-                            time_command(client, base, cb, "browser", s)
+                            time_command(client, base, cb, "browser", s, server_pid)
             print(f"timed in {time.perf_counter() - t:.1f} s", flush=True)
             unverified = verify(client, base, stages, admin)
-    report(stages, bare, bare_fails, asgi, asgi_fails)
+    report(stages, bare, bare_fails, asgi, asgi_fails, asgi_cpu)
     copies = sum(len(s.copies["json"]) * 2 for s in stages)
     print(f"\nverified by replay (admin verify) after the run: {copies - len(unverified)}/{copies} positions played on")
     for line in unverified[:6]:
