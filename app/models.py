@@ -116,6 +116,8 @@ class ChatMessage(Base):
     side: Mapped[str] = mapped_column(String(16))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    record_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)  # its place in the game's record
+    record_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # its entry's hash there
 
 
 class ClockAct(Base):
@@ -131,6 +133,8 @@ class ClockAct(Base):
     action: Mapped[str] = mapped_column(String(16))  # vacation | grant
     days: Mapped[int] = mapped_column(Integer)
     seq: Mapped[int] = mapped_column(Integer)  # the log's length then: the moment it belongs to
+    record_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)  # its place in the game's record
+    record_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # its entry's hash there
 
 
 class EventRow(Base):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
@@ -500,13 +501,17 @@ def set_seat(session: Session, seat: Seat, **values: Any) -> None:
 def add_audit(session: Session, admin: str, action: str, game_id: str | None, detail: dict[str, Any]) -> None:
     """Note an admin's act; on a game with a record, as its next entry (part of the caller's
     transaction: the game row's head moves with it, as an append's does)."""
-    place, hash_ = _chain_admin_act(session, game_id, admin, action, detail) if game_id is not None else (None, None)
+    place, hash_ = (chain_entry(session, game_id, lambda seq, _chain: record.admin_entry(admin, action, detail, seq))
+                    if game_id is not None else (None, None))
     session.add(AdminAudit(admin=admin, action=action, game_id=game_id, detail=detail, at=utcnow(),
                            record_seq=place, record_hash=hash_))
 
 
-def _chain_admin_act(session: Session, game_id: str, admin: str, action: str, detail: dict[str, Any]
-                     ) -> tuple[int | None, str | None]:
+def chain_entry(session: Session, game_id: str, entry_at: Callable[[int, record.Chain], dict[str, Any]]
+                ) -> tuple[int | None, str | None]:
+    """Chain an entry that is not an event (an admin's act, a chat line, a clock act) as the
+    game's next, in the caller's transaction: ``entry_at(place, chain)`` makes it for its
+    place; its (place, hash), which its row keeps ((None, None): a game without a chain)."""
     for _ in range(5):  # an append that lands meanwhile moves the head: chain from the new one
         row = session.execute(select(_games.c.game, _games.c.seq, _games.c.record_version, _games.c.record_salt,
                                      _games.c.record_seq, _games.c.record_head)
@@ -514,7 +519,7 @@ def _chain_admin_act(session: Session, game_id: str, admin: str, action: str, de
         chain = None if row is None else record.chain_of(row)
         if chain is None:
             return None, None
-        hash_, after = record.chain_admin_act(chain, admin, action, detail)
+        hash_, after = record.chain_entry(chain, entry_at(chain.seq, chain))
         moved = session.execute(update(_games).where(_games.c.id == game_id, _games.c.seq == row.seq,
                                                      _games.c.record_head == row.record_head)
                                 .values(record_seq=after.seq, record_head=after.head)

@@ -14,8 +14,9 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from app.models import ChatMessage, Game, Seat, utcnow
+from app.services import record
 from app.services.notices import Notices
-from app.store import LIVE_CHANNEL, set_seat
+from app.store import LIVE_CHANNEL, chain_entry, set_seat
 from app.text import BadText, check_message
 
 MAX_CHARS = 1000  # one message
@@ -53,7 +54,11 @@ class Chat:
     def post(self, session: Session, game: Game, seat: Seat, text_: str) -> Line:
         """Write a message from ``seat``; it counts as read by its writer."""
         message = self.check(text_)
-        row = ChatMessage(game_id=game.id, side=seat.side, text=message, created_at=utcnow())
+        now = utcnow()
+        place, hash_ = chain_entry(session, game.id, lambda seq, chain: record.chat_entry(
+            seat.side, message, now, seq, chain.sides))  # the record's next entry (app/services/record.py)
+        row = ChatMessage(game_id=game.id, side=seat.side, text=message, created_at=now, record_seq=place,
+                          record_hash=hash_)
         session.add(row)
         session.flush()
         # read by its writer: the mark only moves forward (a later message may be read already)

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from app import store
 from app.models import ClockAct, Game, Seat
+from app.services import record
 from app.services.notices import Notices
 
 DAY = 86_400
@@ -151,7 +152,7 @@ def take_vacation(session: Session, game: Game, seat: Seat, days: int, now: date
         if seat.vacation_until is not None and _aware(seat.vacation_until) > now:
             raise ClockError(f"you are on vacation until {_aware(seat.vacation_until):%d %b %H:%M} UTC")
         raise ClockError(f"you have {seat.vacation_left / DAY:g} vacation day(s) left")
-    session.add(ClockAct(game_id=game.id, side=seat.side, action="vacation", days=days, seq=game.seq, at=now))
+    _note_act(session, game, seat, "vacation", days, now)
     session.commit()
     session.refresh(game)
     session.refresh(seat)
@@ -181,9 +182,17 @@ def grant(session: Session, game: Game, seat: Seat, days: int, now: datetime) ->
     if given.rowcount != 1:
         session.rollback()
         raise ClockError("the decision has just passed to the other side: look again")
-    session.add(ClockAct(game_id=game.id, side=seat.side, action="grant", days=days, seq=game.seq, at=now))
+    _note_act(session, game, seat, "grant", days, now)
     session.commit()
     session.refresh(game)
+
+
+def _note_act(session: Session, game: Game, seat: Seat, action: str, days: int, now: datetime) -> None:
+    """The act for the admins' history, and as the game record's next entry (issue 36)."""
+    place, hash_ = store.chain_entry(session, game.id,
+                                     lambda seq, _chain: record.clock_entry(seat.side, action, days, now, seq))
+    session.add(ClockAct(game_id=game.id, side=seat.side, action=action, days=days, seq=game.seq, at=now,
+                         record_seq=place, record_hash=hash_))
 
 
 def may_claim(game: Game, seat: Seat, now: datetime, owes: bool = False) -> None:

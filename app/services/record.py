@@ -4,7 +4,8 @@ Every event appended gets its entry's hash, ``chain_next(previous hash, link)``,
 with it (``events.record_hash``); a batch of a player's command starts with the
 command's own entry, whose hash the batch's first event keeps (``command_hash``); an
 admin's act on the game (``store.add_audit``) is an entry too, its hash kept in its
-audit row.  Chat lines and clock entries are not in the chain yet.  The
+audit row, and so are a chat line and a player's act on the clock (their rows keep
+their place and hash; a chat line is sealed for anybody but the players).  The
 game row keeps its record's version, salt (the key of the sealed links, secret until the
 game is over), length and head; the append's optimistic lock checks the head too, so
 that two writers never chain two entries to one.
@@ -30,13 +31,14 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import AdminAudit, EventRow, Game
+from app.models import AdminAudit, ChatMessage, ClockAct, EventRow, Game
 from engine.core import record as rec
 from engine.core import seeds
 from engine.core.events import Event
@@ -139,9 +141,29 @@ def admin_entry(admin: str, action: str, detail: dict[str, Any], seq: int) -> di
     return {"kind": rec.ADMIN_ACT, "admin": admin, "act": action, "detail": _plain(detail), "seq": seq}
 
 
-def chain_admin_act(chain: Chain, admin: str, action: str, detail: dict[str, Any]) -> tuple[str, Chain]:
-    """The hash of an admin's act as the chain's next entry, and the chain after it."""
-    head = rec.chain_next(chain.head, chain.link(admin_entry(admin, action, detail, chain.seq)))
+def chat_entry(side: str, text: str, at: datetime, seq: int, sides: tuple[str, ...]) -> dict[str, Any]:
+    """A chat line (its row in chat_messages): the players read it; anybody else's copy of
+    the record holds it sealed (a spectator reads the chat only while both players allow)."""
+    return {"kind": rec.CHAT, "side": side, "text": text, "at": stamp(at), rec.READERS: sorted(sides), "seq": seq}
+
+
+def clock_entry(side: str, action: str, days: int, at: datetime, seq: int) -> dict[str, Any]:
+    """A player's act on the clock (its row in clock_acts: a vacation taken, time granted):
+    every side reads it, as the board shows it."""
+    return {"kind": rec.CLOCK, "side": side, "act": action, "days": days, "at": stamp(at), "seq": seq}
+
+
+def stamp(at: datetime) -> str:
+    """A moment as an entry holds it, the same written as read back (SQLite gives the
+    stored time back without its zone: it is UTC)."""
+    utc = at.astimezone(UTC) if at.tzinfo is not None else at
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def chain_entry(chain: Chain, entry: dict[str, Any]) -> tuple[str, Chain]:
+    """The hash of ``entry`` (made for the chain's next place) as the chain's next entry, and
+    the chain after it."""
+    head = rec.chain_next(chain.head, chain.link(entry))
     return head, Chain(chain.game, chain.salt, chain.events, chain.seq + 1, head)
 
 
@@ -239,6 +261,16 @@ def read(session: Session, game: Game) -> Record:
                                   AdminAudit.record_hash)
                            .where(AdminAudit.game_id == game.id, AdminAudit.record_seq.is_not(None))).all()
     placed += [(a.record_seq, admin_entry(a.admin, a.action, a.detail, a.record_seq), a.record_hash) for a in acts]
+    lines = session.execute(select(ChatMessage.side, ChatMessage.text, ChatMessage.created_at, ChatMessage.record_seq,
+                                   ChatMessage.record_hash)
+                            .where(ChatMessage.game_id == game.id, ChatMessage.record_seq.is_not(None))).all()
+    placed += [(c.record_seq, chat_entry(c.side, c.text, c.created_at, c.record_seq, chain.sides), c.record_hash)
+               for c in lines]
+    clock = session.execute(select(ClockAct.side, ClockAct.action, ClockAct.days, ClockAct.at, ClockAct.record_seq,
+                                   ClockAct.record_hash)
+                            .where(ClockAct.game_id == game.id, ClockAct.record_seq.is_not(None))).all()
+    placed += [(c.record_seq, clock_entry(c.side, c.action, c.days, c.at, c.record_seq), c.record_hash)
+               for c in clock]
     for _, entry, hash_ in sorted(placed, key=lambda p: p[0]):
         entries.append(entry)
         links.append(chain.link(entry))

@@ -11,17 +11,19 @@ from typing import Any
 
 import pytest
 from app_support import ADMIN, bearer, drive, listed
+from clock_support import new_game
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from app import store
+from app.models import Game
 from app.services import record
 from engine.core.events import Event
 from engine.core.game import replay
 from engine.games import get_rules
 from engine.games.pacific_battles import leaks
 from engine.record import ADMIN as ADMIN_VIEWER
-from engine.record import verify_record
+from engine.record import SPECTATOR, verify_record
 
 
 def export(client: TestClient, gid: str, token: str | None = None) -> dict[str, Any]:
@@ -270,6 +272,54 @@ def test_the_admin_s_acts_are_entries_of_the_record(client: TestClient, game: di
         engine.dispose()
     verdict = verify_record(export(client, gid))
     assert not verdict.ok and verdict.bad_seq == acts[1]["seq"] and "admin" in verdict.message, verdict.message
+
+
+def test_chat_lines_and_clock_acts_are_entries_of_the_record(client: TestClient, database_url: str) -> None:
+    """Issue 36, item 3: the record holds chat and the clock too; a line rewritten in the
+    database is named by the checker, and a spectator's copy holds the players' chat sealed."""
+    game = new_game(client, move_days=3, vacation_days=5)
+    gid = game["id"]
+    play(client, game, 3)
+    for side, words in (("US", "Good luck <b>sir</b>"), ("IJ", "And to you")):
+        r = client.post(f"/api/games/{gid}/chat", headers=bearer(game[side]), json={"text": words})
+        assert r.status_code == 201, r.text
+    r = client.post(f"/api/games/{gid}/clock/vacation", headers=bearer(game["IJ"]), json={"days": 2})
+    assert r.status_code == 200, r.text
+    play(client, game, 2)
+    doc = export(client, gid)
+    assert verify_record(doc).ok, verify_record(doc).message
+    chat = [i["entry"] for i in doc["entries"] if i["entry"]["kind"] == "chat"]
+    assert [(c["side"], c["text"]) for c in chat] == [("US", "Good luck <b>sir</b>"), ("IJ", "And to you")]
+    assert all(c["readers"] == ["IJ", "US"] for c in chat)
+    acts = [i["entry"] for i in doc["entries"] if i["entry"]["kind"] == "clock"]
+    assert [(a["side"], a["act"], a["days"]) for a in acts] == [("IJ", "vacation", 2)]
+    assert chat[0]["seq"] < chat[1]["seq"] < acts[0]["seq"] < doc["entries"][-1]["entry"]["seq"]  # events after
+    for side in ("US", "IJ"):  # each player reads both lines, and every copy ends at the same head
+        mine = export(client, gid, game[side])
+        assert verify_record(mine, head_of(doc)).ok
+        assert "And to you" in json.dumps(mine) and "Good luck" in json.dumps(mine)
+    with client.app.state.db.sessions() as session:  # (no route gives a spectator the record: the service does)
+        watcher = record.export(session, session.get(Game, gid), SPECTATOR)
+    assert "And to you" not in json.dumps(watcher) and verify_record(watcher, head_of(doc)).ok
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE chat_messages SET text = 'And to you!' WHERE game_id = :g AND side = 'IJ'"),
+                         {"g": gid})
+    finally:
+        engine.dispose()
+    verdict = verify_record(export(client, gid))
+    assert not verdict.ok and verdict.bad_seq == chat[1]["seq"] and "chat" in verdict.message, verdict.message
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE chat_messages SET text = 'And to you' WHERE game_id = :g AND side = 'IJ'"),
+                         {"g": gid})
+            conn.execute(text("UPDATE clock_acts SET days = 5 WHERE game_id = :g"), {"g": gid})
+    finally:
+        engine.dispose()
+    verdict = verify_record(export(client, gid))
+    assert not verdict.ok and verdict.bad_seq == acts[0]["seq"] and "clock" in verdict.message, verdict.message
 
 
 def test_a_game_made_before_the_record_has_no_chain_and_plays_and_verifies_as_before(

@@ -185,3 +185,21 @@ def test_an_entry_sealed_from_a_side_that_may_read_it_is_named() -> None:
     over["entries"][k] = {"seq": k, "hash": b.hashes[k], "link": b.links[k]}
     verdict = verify_record(over)
     assert verdict.bad_seq == k and "every entry comes whole" in verdict.message
+
+
+def test_a_line_for_the_players_alone_is_sealed_in_a_spectator_s_copy_only() -> None:
+    """A chat line the players read and nobody else (readers: every side) verifies sealed in
+    a spectator's copy; sealed in a player's or the admin's copy it is an error."""
+    b = book()
+    b.chat("Allied", "between us", readers=list(SIDES))
+    k = len(b.entries) - 1
+    watcher = b.export(SPECTATOR)
+    assert "link" in watcher["entries"][k] and "between us" not in json.dumps(watcher)
+    assert verify_record(watcher, b.hashes[-1]).ok
+    for viewer in (*SIDES, ADMIN):
+        copy = b.export(viewer)
+        assert copy["entries"][k]["entry"]["text"] == "between us" and verify_record(copy).ok
+        forged = json.loads(json.dumps(copy))
+        forged["entries"][k] = {"seq": k, "hash": b.hashes[k], "link": b.links[k]}
+        verdict = verify_record(forged)
+        assert not verdict.ok and verdict.bad_seq == k and f"though {viewer} may read it" in verdict.message
