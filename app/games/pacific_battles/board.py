@@ -60,17 +60,12 @@ MARKS = {"move": "reach", "sail": "reach", "carry": "reach", "retreat": "reach",
 
 def owner(c: Command) -> str | None:
     """The piece a command is given to (a supply point only when it is the only one named)."""
-    return next((c.data[f] for f in UNIT_FIELDS if isinstance(c.data.get(f), str)), None)
-
-
-def owners(c: Command) -> set[str]:
-    """Every piece a command uses: selecting any of them offers it (an HQ or the supply
-    point that activates it, 7.3)."""
-    return {c.data[f] for f in UNIT_FIELDS if isinstance(c.data.get(f), str)}
+    return orders_of([c])[0].owner
 
 
 def place(c: Command) -> str | None:
-    return next((c.data[f] for f in PLACE_FIELDS if isinstance(c.data.get(f), str)), None)
+    """The hex a command goes to or aims at."""
+    return orders_of([c])[0].place
 
 
 class Order(NamedTuple):
@@ -78,14 +73,14 @@ class Order(NamedTuple):
     (a landing phase lists some 1,500: the board asks of each several times)."""
 
     command: Command
-    owner: str | None
-    owners: tuple[str, ...]
-    place: str | None
+    owner: str | None  # the piece it is given to (the first piece named)
+    owners: tuple[str, ...]  # every piece it uses: selecting any of them offers it (an HQ and its supply, 7.3)
+    place: str | None  # the hex it goes to or aims at
 
 
 def orders_of(legal: list[Command]) -> list[Order]:
-    """``owner``, ``owners`` and ``place`` of each command, in one pass: which fields to
-    read is worked out once per set of fields (this is the board's busiest loop)."""
+    """Each command's pieces and hex, in one pass: which fields to read is worked out once
+    per set of fields (this is the board's busiest loop)."""
     out = []
     plans: dict[tuple[str, ...], tuple[list[str], list[str]]] = {}
     for c in legal:
