@@ -10,6 +10,8 @@
     return document.getElementById("board-state");
   }
 
+  // ``hex``: the hex a click fell in, where the map is one picture (hexAt); else what the
+  // clicked element names
   function send(target, hex) {
     var s = state();
     if (!s || !window.htmx) {
@@ -17,7 +19,7 @@
     }
     var values = { seq: s.dataset.seq, select: s.dataset.select, hex: hex || "", unit: "" };
     if (hex) {
-      // (a hex told by where the click fell on a map drawn as one picture)
+      values.hex = hex;
     } else if (target.dataset.unit) {
       values.unit = target.dataset.unit;
       // (Pacific Battles: a counter picked out of a fanned stack comes with its hex, and
