@@ -17,7 +17,7 @@
     if (!s || !window.htmx) {
       return;
     }
-    var values = { seq: s.dataset.seq, select: s.dataset.select, hex: hex || "", unit: "" };
+    var values = { seq: s.dataset.seq, select: s.dataset.select, hex: "", unit: "" };
     if (hex) {
       values.hex = hex;
     } else if (target.dataset.unit) {
