@@ -23,8 +23,9 @@ from engine.bots.base import BotInput, Decision, choices, sub_seed
 from engine.bots.first_blood.evaluation import position_value
 from engine.bots.first_blood.greedy import FirstBloodGreedy, best_command, ranked
 from engine.core.events import Command
+from engine.games.first_blood import queries as q
 from engine.games.first_blood.rules import RULES
-from engine.games.first_blood.state import FBState
+from engine.games.first_blood.state import IJN_RESERVE, FBState
 
 DEFAULT_SECONDS = 0.3
 CANDIDATES = 4
@@ -44,6 +45,9 @@ class FirstBloodSearch(FirstBloodGreedy):
             return Decision(legal[0], forced=True)
         started = time.perf_counter()
         state = self.believed(inp)
+        legal = keep_supply_cover(state, inp.side, legal)
+        if len(legal) == 1:
+            return Decision(legal[0])
         budget = DEFAULT_SECONDS if inp.seconds is None else inp.seconds
         cands = ranked(state, inp.side, legal, CANDIDATES)
         if cands[0].type in SAME_KIND:
@@ -66,6 +70,20 @@ class FirstBloodSearch(FirstBloodGreedy):
             sample += 1
         means = [sum(v) / len(v) if v else float("-inf") for v in values]
         return Decision(cands[choose(values, settled)], notes={"rounds": sample, "means": means})
+
+
+def keep_supply_cover(state: FBState, side: str, legal: list[Command]) -> list[Command]:
+    """The IJ keeps one destroyer of its IJN Reserve out of air strip bombardment (§7.10):
+    the supply roll follows the combat phase (§8), and on a 4-6 that destroyer's supply run
+    is lost instead of a ground unit (one in two turns: some five battalions a game, of 21).
+    The others still bombard; the one kept goes to the Attack box and may bombard next turn (§9)."""
+    if side != "IJ" or not state.phase.endswith("_combat"):
+        return legal
+    reserve = [u for u, x in state.units.items() if x.loc == IJN_RESERVE and q.spec(u).kind == "destroyer"]
+    if len(reserve) != 1:
+        return legal
+    kept = [c for c in legal if not (c.type == "bombard" and c.data.get("unit") == reserve[0])]
+    return kept or legal
 
 
 def choose(values: list[list[float]], settled: list[bool]) -> int:
