@@ -11,7 +11,9 @@ is the decision's note: given back in the input (``BotInput.rounds``) it replays
 decision exactly, however fast the machine.  In a movement or
 placement phase the unit greedy picks (the most constrained) is given the best of its
 few best places by the same whole-position score after the move.  The air and
-engineering phases play greedy's choice.  Same input as every level: only time and its own dice differ.
+engineering phases play greedy's choice.  As the IJ it keeps one IJN Reserve destroyer
+out of bombardment for the supply roll (``keep_supply_cover``).  Same input as every
+level: only time and its own dice differ.
 """
 
 from __future__ import annotations
