@@ -191,10 +191,39 @@ def _combat(pic: Picture, legal: list[Command]) -> list[Command | None]:
     rest = [t[2] for t in scored if t[0] <= 0.05]
     more = [cmd for cmd in legal if cmd.type == "attack"]
     if resolve is not None:
-        return good + [resolve] + rest + more
+        return _live(pic, good + [resolve] + rest + more)
     if good or rest or more:
-        return good + rest + more  # never cancel: the same attack would be declared again
+        return _live(pic, good + rest + more)  # never cancel: the same attack would be declared again
     return [cmd for cmd in legal if cmd.type == "cancel_attack"]
+
+
+def _live(pic: Picture, order: list[Command]) -> list[Command]:
+    """``order`` without the units whose adding would leave the attack nothing to do but be
+    cancelled however it went on (declared again, it would be built the same way, for
+    ever), as far as the first ``MANY`` commands kept; if every one would, ``order``."""
+    out: list[Command] = []
+    for cmd in order:
+        if cmd.type == "add" and len(out) < MANY and not _can_resolve(pic.state, pic.side, cmd, DEAD_END_DEPTH):
+            continue
+        out.append(cmd)
+    return out or order
+
+
+DEAD_END_DEPTH = 3  # steps looked ahead for an attack that can still be resolved
+
+
+def _can_resolve(state: FBState, side: str, cmd: Command, depth: int) -> bool:
+    """Whether, after ``cmd``, the attack being declared can still be resolved within
+    ``depth`` more steps (units added, hexes joined); past that depth it is assumed it can."""
+    s = RULES.clone(state)
+    for e in RULES.decide(s, Command(cmd.type, cmd.data, side)):
+        RULES.apply(s, e)
+    if s.combat is None:
+        return True
+    legal = choices(RULES.legal_commands(s, side))
+    if depth <= 0 or any(c.type == "resolve" for c in legal):
+        return True
+    return any(_can_resolve(s, side, c, depth - 1) for c in legal if c.type in ("add", "attack"))
 
 
 def _group(pic: Picture, units: list[str]) -> list[tuple[str, str]]:

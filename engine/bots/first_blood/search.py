@@ -11,7 +11,9 @@ is the decision's note: given back in the input (``BotInput.rounds``) it replays
 decision exactly, however fast the machine.  In a movement or
 placement phase the unit greedy picks (the most constrained) is given the best of its
 few best places by the same whole-position score after the move.  The air and
-engineering phases play greedy's choice.  Same input as every level: only time and its own dice differ.
+engineering phases play greedy's choice.  As the IJ it keeps one IJN Reserve destroyer
+out of bombardment for the supply roll (``keep_supply_cover``).  Same input as every
+level: only time and its own dice differ.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from engine.bots.base import BotInput, Decision, choices, sub_seed
 from engine.bots.first_blood.evaluation import position_value
 from engine.bots.first_blood.greedy import FirstBloodGreedy, best_command, ranked
 from engine.core.events import Command
+from engine.games.first_blood import queries as q
 from engine.games.first_blood.rules import RULES
-from engine.games.first_blood.state import FBState
+from engine.games.first_blood.state import IJN_RESERVE, FBState
 
 DEFAULT_SECONDS = 0.3
 CANDIDATES = 4
@@ -44,6 +47,9 @@ class FirstBloodSearch(FirstBloodGreedy):
             return Decision(legal[0], forced=True)
         started = time.perf_counter()
         state = self.believed(inp)
+        legal = keep_supply_cover(state, inp.side, legal)
+        if len(legal) == 1:
+            return Decision(legal[0])
         budget = DEFAULT_SECONDS if inp.seconds is None else inp.seconds
         cands = ranked(state, inp.side, legal, CANDIDATES)
         if cands[0].type in SAME_KIND:
@@ -66,6 +72,20 @@ class FirstBloodSearch(FirstBloodGreedy):
             sample += 1
         means = [sum(v) / len(v) if v else float("-inf") for v in values]
         return Decision(cands[choose(values, settled)], notes={"rounds": sample, "means": means})
+
+
+def keep_supply_cover(state: FBState, side: str, legal: list[Command]) -> list[Command]:
+    """The IJ keeps one destroyer of its IJN Reserve out of air strip bombardment (§7.10):
+    the supply roll follows the combat phase (§8), and on a 4-6 that destroyer's supply run
+    is lost instead of a ground unit (one in two turns: some five battalions a game, of 21).
+    The others still bombard; the one kept goes to the Attack box and may bombard next turn (§9)."""
+    if side != "IJ" or not state.phase.endswith("_combat"):
+        return legal
+    reserve = [u for u, x in state.units.items() if x.loc == IJN_RESERVE and q.spec(u).kind == "destroyer"]
+    if len(reserve) != 1:
+        return legal
+    kept = [c for c in legal if not (c.type == "bombard" and c.data.get("unit") == reserve[0])]
+    return kept or legal
 
 
 def choose(values: list[list[float]], settled: list[bool]) -> int:
