@@ -46,10 +46,7 @@ def _key(value: Any) -> Any:
 def _grouped(kind: str, cmds: list[Command]) -> list[dict[str, Any]]:
     """One type's commands grouped by the field whose values, listed apart, make the
     fewest choices (only fields every command of the type has)."""
-    found = _by_field_alike(cmds) if len(cmds) > 1 else (None, "")
-    if found is None:
-        found = _by_field(cmds)
-    best, best_field = found
+    best, best_field = (_by_field_alike(cmds) or _by_field(cmds)) if len(cmds) > 1 else (None, "")
     if best is None or len(best) == len(cmds):  # nothing to share
         return [{"type": kind, "data": c.data, "product": {}} for c in cmds]
     out = []

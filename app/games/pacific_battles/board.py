@@ -329,8 +329,7 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
     board.choosers = _choosers(view, state, orders)
     if select and select in board.own_ids():
         board.selected = _piece(view, state, select, side)
-    board.groups = [_group(rules, state, kind, cmds, board.select if board.selected else "")
-                    for kind, cmds in kinds.items()]
+    board.groups = [_group(rules, state, kind, cmds, board.select) for kind, cmds in kinds.items()]
     board.owed_units, board.owed_hexes = owed(state, side)
     marks = _marks(board, rules, state, service, game, side)
     marks += [Mark(h, "owed", f"{queries.hex_name(h)}: must still be attacked this phase (14.11)")

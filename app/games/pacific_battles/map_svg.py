@@ -4,7 +4,7 @@ the off-map bases, and the note that it is a reconstruction.  Drawn once per pro
 from ``engine/games/pacific_battles/board.py`` and served as its own file
 (``app/games/maps.py``), which a page's map (``map_frame``) shows under its counters:
 the same in every game, so a browser fetches it once instead of with every page.  A
-click on it is told a hex by the page's script from the grid (``GRID``)."""
+click on it is told a hex by the page's script from the grid (``grid``)."""
 
 from __future__ import annotations
 
