@@ -8,7 +8,9 @@ Colours live in the renderer's CSS (classes ``face``, ``frame``, ``sym`` ...).
 
 from __future__ import annotations
 
+import html
 import math
+import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -38,6 +40,21 @@ def xml_chars(s: object) -> str:
 def text(s: object) -> str:
     """Escape character data; drops control characters XML 1.0 forbids."""
     return escape(xml_chars(s))
+
+
+_TEXT = re.compile(r"<text[^>]*>([^<]*)</text>")
+
+
+def reads(drawing: str) -> str:
+    """What a drawing reads: its texts in order, a space between them.  A map button's name
+    begins with it (WCAG 2.5.3, label in name: "click 1/1 5-6" names the counter)."""
+    return " ".join(html.unescape(t) for t in _TEXT.findall(drawing) if t.strip())
+
+
+def tip(title: str, button: str) -> str:
+    """A map button with its tooltip on a group around it, so that the tooltip is not read
+    as the button's text (a mouse still gets it: the nearest <title> up from the pointer)."""
+    return f'<g class="tip"><title>{text(title)}</title>{button}</g>'
 
 
 def fitted_text(s: str, x: float, y: float, size: float, max_w: float, cls: str) -> str:

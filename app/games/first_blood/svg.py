@@ -15,7 +15,6 @@ always give the same bytes.
 
 from __future__ import annotations
 
-import html
 import math
 import re
 import zlib
@@ -33,9 +32,11 @@ from app.render.counters import (
     factors,
     fitted_text,
     n,
+    reads,
     star,
     status_chit,
     text,
+    tip,
     type_name,
     work_chit,
     xml_chars,
@@ -49,7 +50,6 @@ BOX_SIDE = {"ijaaf_reserve": "IJ", "ijaaf_attack": "IJ", "ijn_reserve": "IJ", "i
 NOTE = "Map and order of battle: reconstructions"
 T = TypeVar("T")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]*$")
-_TEXT = re.compile(r"<text[^>]*>([^<]*)</text>")
 
 MAP_CSS = Path(__file__).resolve().parents[3] / "static" / "map.css"  # linked by the page, inlined standalone
 
@@ -92,18 +92,6 @@ def _attrs(base: Mapping[str, str], extra: Mapping[str, object] | None = None) -
             raise ValueError(f"render_map: not an XML attribute name: {key!r}")
         merged[key] = f"{merged['class']} {value}" if key == "class" and "class" in merged else str(value)
     return "".join(f' {k}="{_q(v)}"' for k, v in merged.items())
-
-
-def _reads(inside: str) -> str:
-    """What a drawing reads: its texts in order, a space between them.  A map button's name
-    begins with it (WCAG 2.5.3, label in name: "click 1/1 5-6" names the counter)."""
-    return " ".join(html.unescape(t) for t in _TEXT.findall(inside) if t.strip())
-
-
-def _tip(title: str, button: str) -> str:
-    """A map button with its tooltip on a group around it, so that the tooltip is not read
-    as the button's text (a mouse still gets it: the nearest <title> up from the pointer)."""
-    return f'<g class="tip"><title>{text(title)}</title>{button}</g>'
 
 
 def _pts(points: Iterable[Point]) -> str:
@@ -270,7 +258,7 @@ def _unit_label(u: Mapping[str, Any]) -> str:
 
 def _unit_name(u: Mapping[str, Any], body: str) -> str:
     """A counter button's name: what it reads ("1/1 5-6"), then its side and type."""
-    return f"{_reads(body)}, {u.get('side', '')} {type_name(u)}"
+    return f"{reads(body)}, {u.get('side', '')} {type_name(u)}"
 
 
 def _unit_title(u: Mapping[str, Any], must_attack: bool) -> str:
@@ -337,7 +325,7 @@ def _draw_counter(u: Mapping[str, Any], map_hex: str | None, marks: tuple[bool, 
     if selected:
         ring = f'<rect class="selection-ring" x="{n(-h - 3)}" y="{n(-h - 3)}" width="{n(size + 6)}" ' \
                f'height="{n(size + 6)}" rx="4"/>'
-    # (the tooltip on a group around the button: _tip)
+    # (the tooltip on a group around the button, as counters.tip does; split here for the memo)
     return (f'<g class="tip"><title>{text(_unit_title(u, must_attack))}</title><g{_attrs(base)}',
             f'><rect class="shadow" x="{n(-h + 1.5)}" y="{n(-h + 1.5)}" width="{n(size)}" height="{n(size)}" '
             f'rx="2"/>{body}{ring}</g></g>')
@@ -436,7 +424,7 @@ def _base_hex(st: _Static, h: str) -> str:
     if t.label:
         out.append(" " + fitted_text(t.label, c.x, c.y + s * 0.62, 7, lay.hex_width * 0.8, "hex-label"))
     out.append("</g>")
-    return _tip(", ".join(aria), "".join(out))
+    return tip(", ".join(aria), "".join(out))
 
 
 def _hex_state(ctx: _Ctx, h: str) -> str:
@@ -564,7 +552,7 @@ def _entry_drawn(e: EntryPoint, units: int, highlight: str | None, classes: tupl
         out.append(f'<text class="entry-text" x="{n(c.x)}" y="{n(c.y + lay.size * 0.66)}" font-size="7.5">'
                    f"{drawn}</text>")
     out.append("</g>")
-    return _tip(label, "".join(out))
+    return tip(label, "".join(out))
 
 
 # --- panels ----------------------------------------------------------------
@@ -617,7 +605,7 @@ def _box_frame_drawn(loc: str, r: Rect, title: str, side: str, count: int, extra
     if highlight:
         out.append(" " + _badge(highlight, Point(r.x + r.w - 12, r.y + 11)))
     out.append("</g>")
-    return _tip(sub or title, "".join(out))
+    return tip(sub or title, "".join(out))
 
 
 def _top_boxes(ctx: _Ctx) -> str:
@@ -667,10 +655,10 @@ def _status_hex(h: str, label: str, classes: tuple[str, ...], x: float, y: float
     inside = (f'<polygon class="mini" points="{_pts(pts)}"/>'
               f'<text class="hex-id" x="{n(x)}" y="{n(y - 4)}" font-size="8">{h}</text> '
               + (status_chit(status, x, y + 6) + " " if status else "") + work_chit(work, x, y + 21))
-    name = f"{_reads(inside)}: {label}"
+    name = f"{reads(inside)}: {label}"
     base = {"class": " ".join(["status-hex", *classes]), "data-loc": f"strip:{h}", "data-strip": h,
             "role": "button", "tabindex": "0", "aria-label": name}
-    return _tip(f"Air strip {h}: {label}", f"<g{_attrs(base, None)}>{inside}</g>")
+    return tip(f"Air strip {h}: {label}", f"<g{_attrs(base, None)}>{inside}</g>")
 
 
 def _bottom(ctx: _Ctx) -> str:
@@ -919,7 +907,7 @@ def render_map(
     map) with classes ``moved``, ``fought``, ``stopped``, ``face-down``, ``must-attack`` (owes an
     attack, from ``view["obligations"]``) and ``selected``; boxes, entry points and air strip
     status boxes are ``role="button"`` groups with ``data-loc``.  Each of these buttons is named
-    first by what it reads, its tooltip on a ``<g class="tip">`` around it (``_tip``).  Units
+    first by what it reads, its tooltip on a ``<g class="tip">`` around it (``counters.tip``).  Units
     ``eliminated`` or in the ``pool`` are not drawn.
 
     >>> svg = render_map(view, highlights={"0709": "3"}, targets=["0810"])  # doctest: +SKIP

@@ -6,14 +6,12 @@ already cut down to what the viewer may know."""
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from app.games.pacific_battles.map_svg import HEX_RADIUS, PX_PER_KM, _corners, _point, map_frame, viewbox
-from app.render.counters import n, nato_frame, text
+from app.render.counters import n, nato_frame, reads, text, tip
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.board import load_board
 
@@ -79,10 +77,8 @@ def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, c
     # one's own counters are buttons (select, Enter or Space) whose name begins with what the
     # counter reads (WCAG 2.5.3, label in name: "click 81 Inf 1-1-10" names it); the tooltip
     # sits on a group around the button, so that it is not read as the button's text
-    reads = " ".join(html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", inside) if t.strip())
-    return (f'<g class="tip"><title>{text(title)}</title><g class="counter {css}" data-hex="{hex_id}" '
-            f'data-unit="{text(unit)}" role="button" tabindex="0" aria-label="{text(f"{reads}: {title}")}">'
-            f"{inside}</g></g>")
+    return tip(title, f'<g class="counter {css}" data-hex="{hex_id}" data-unit="{text(unit)}" role="button" '
+                      f'tabindex="0" aria-label="{text(f"{reads(inside)}: {title}")}">{inside}</g>')
 
 
 def _face(u: dict[str, Any]) -> str:
