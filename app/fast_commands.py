@@ -25,6 +25,7 @@ import psycopg
 from app import store
 from app.async_appends import AsyncAppends
 from app.models import Game
+from app.services.dice_keys import NeedsRead
 from app.services.games import Decision, GameService, Submitted, listed_after
 from engine.core.errors import RuleError
 from engine.core.events import Command
@@ -55,15 +56,15 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
     cmd = Command(str(command.get("type", "")), command.get("data") or {}, side)
     try:
         decision = service.decide(None, head, cmd, side, expected_seq, state)
-    except RuleError:
-        return None  # the thread path says why, with the board
+    except (RuleError, NeedsRead):
+        return None  # the thread path says why, with the board (or reads what keys the dice)
     if not decision.single:
         return decision  # it writes more than its events: one transaction, in a thread
     outcome = decision.outcome
     status = "finished" if outcome.state.result is not None else None
     batch = store.Batch(game_id, expected_seq, outcome.events, outcome.texts, side, cmd, status,
                         outcome.state.result, token_hash,
-                        listed=listed_after(get_rules(kind), outcome.state, decision.after))
+                        listed=listed_after(get_rules(kind), outcome.state, decision.after), keyed=decision.keyed)
     try:
         answer = await appends.append(batch, returning)
     except psycopg.Error:  # the pool's timeout too

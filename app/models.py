@@ -79,6 +79,12 @@ class Game(Base):
     record_salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
     record_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     record_head: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # record version 2's dice (app/services/dice_keys.py): the top seeds of the open and hidden
+    # chains (the server's secret until published), the period of the last decision and the
+    # turn it started in
+    dice_tops: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    dice_period: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    dice_turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.side")
 
@@ -102,6 +108,10 @@ class Seat(Base):
     vacation_left: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # seconds still to take
     vacation_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     computer: Mapped[str | None] = mapped_column(String(20), nullable=True)  # the computer's level; None: a person
+    # its part of the dice (record version 2): hidden from the other side until both are in;
+    # entropy_by "player", or "server" when the seat gave none before the first command
+    entropy: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    entropy_by: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     game: Mapped[Game] = relationship(back_populates="seats")
 
@@ -154,6 +164,21 @@ class EventRow(Base):
     record_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     record_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     command_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # record version 2: its decision's dice key ([chain, period]), the turn the decision started
+    # in, and the rolls made while this event was next ([event, index, sides, value])
+    dice: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
+
+
+class RecordEntry(Base):
+    """An entry of a game's record that has no row of its own elsewhere: an entropy
+    commitment or reveal, a published seed, the record's salt (app/services/record.py)."""
+
+    __tablename__ = "record_entries"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    record_seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    entry: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    record_hash: Mapped[str] = mapped_column(String(64))
 
 
 class Snapshot(Base):

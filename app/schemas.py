@@ -36,6 +36,37 @@ class JoinRequest(BaseModel):
     token: str = Field(..., max_length=200, description="the invitation (the part after token= in the link)")
     name: Line = Field("", max_length=80)
     email: Email = Field("", max_length=254, description="optional: told by e-mail when it is your move")
+    entropy: str | None = Field(None, min_length=1, max_length=200,
+                                description="optional: your part of the dice (docs/fair-dice.md), any text; "
+                                            "random is best. Without it, give it later or the server makes one")
+
+
+class EntropyIn(BaseModel):
+    entropy: str = Field(..., min_length=1, max_length=200,
+                         description="your part of the dice (docs/fair-dice.md): any text, random is best; once, "
+                                     "before the game's first command")
+
+
+class EntropyOut(BaseModel):
+    side: str
+    commitment: str = Field(..., description="SHA-256 of your entropy, now in the game's record")
+    revealed: bool = Field(..., description="every side's part is in: each is shown, and the dice are fixed")
+
+
+class SideDiceOut(BaseModel):
+    commitment: str | None = Field(..., description="SHA-256 of the side's entropy (null: not given yet)")
+    made_by: str | None = Field(..., description='"player", or "server" when the side gave none in time')
+    entropy: str | None = Field(..., description="the entropy, once every side's is in (your own: at once)")
+
+
+class DiceOut(BaseModel):
+    record_version: int
+    periods: int
+    commitments: dict[str, str] = Field(..., description="each seed chain's commitment (open, hidden)")
+    sides: dict[str, SideDiceOut]
+    revealed: bool
+    period: int = Field(..., description="the period of the last decision")
+    published: dict[str, dict[str, str]] = Field(..., description="chain -> period -> seed published")
 
 
 class Joined(BaseModel):

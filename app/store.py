@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import instance_dict, set_committed_value
 from sqlalchemy.orm.util import identity_key
 
-from app.models import AdminAudit, EventRow, Game, Mail, Seat, Snapshot, utcnow
-from app.services import record
+from app.models import AdminAudit, EventRow, Game, Mail, RecordEntry, Seat, Snapshot, utcnow
+from app.services import dice_keys, record
 from app.text import dump_json
 from engine.core import rulings
 from engine.core.events import Command, Event
@@ -44,9 +44,11 @@ class GameHead:
 # The command path's statements, built once: building and keying a statement per
 # request, and loading ORM objects, cost more than the database's own work.
 _games, _seats, _events = Game.__table__, Seat.__table__, EventRow.__table__
+_record_entries = RecordEntry.__table__
 _HEAD_AND_SEAT = (
     select(_games.c.id, _games.c.game, _games.c.seq, _seats.c.side, _seats.c.joined_at, _games.c.record_version,
-           _games.c.record_salt, _games.c.record_seq, _games.c.record_head)
+           _games.c.record_salt, _games.c.record_seq, _games.c.record_head, _games.c.dice_period,
+           _games.c.dice_turn)
     .outerjoin(_seats, and_(_seats.c.game_id == _games.c.id, _seats.c.token_hash == bindparam("token_hash")))
     .where(_games.c.id == bindparam("game_id")))
 _SEAT_HOLDS_SECRET = exists().where(_seats.c.game_id == bindparam("game_id"), _seats.c.side == bindparam("side"),
@@ -83,7 +85,9 @@ def _advance(with_status: bool, guarded: bool) -> Update:
               **{name: bindparam(name) for name in LISTED},
               "record_seq": func.coalesce(bindparam("record_seq"), _games.c.record_seq),
               "record_head": bindparam("record_head"),
-              "record_salt": func.coalesce(bindparam("record_salt"), _games.c.record_salt)}
+              "record_salt": func.coalesce(bindparam("record_salt"), _games.c.record_salt),
+              "dice_period": func.coalesce(bindparam("dice_period"), _games.c.dice_period),
+              "dice_turn": func.coalesce(bindparam("dice_turn"), _games.c.dice_turn)}
     if with_status:
         values["status"] = bindparam("new_status")
     return update(_games).where(*where, *([_SEAT_HOLDS_SECRET] if guarded else [])).values(**values)
@@ -102,7 +106,9 @@ advanced AS (
                      turn_no = :turn_no, turn_name = :turn_name, phase = :phase, to_move = :to_move,
                      winner = :winner, record_seq = COALESCE(CAST(:record_seq AS integer), record_seq),
                      record_head = CAST(:record_head AS varchar),
-                     record_salt = COALESCE(CAST(:record_salt AS varchar), record_salt)
+                     record_salt = COALESCE(CAST(:record_salt AS varchar), record_salt),
+                     dice_period = COALESCE(CAST(:dice_period AS integer), dice_period),
+                     dice_turn = COALESCE(CAST(:dice_turn AS integer), dice_turn)
     WHERE id = :game_id AND seq = :expected
       -- the record's chain (app/services/record.py): its head is the one the hashes follow
       AND record_head IS NOT DISTINCT FROM CAST(:prev_head AS varchar)
@@ -113,12 +119,12 @@ advanced AS (
     RETURNING {columns}, pg_notify(:channel, id || ':' || CAST(:new_seq AS text)))"""
 _INSERT_PG = """
 INSERT INTO events (game_id, seq, type, payload, side, actor, text, created_at, command,
-                    record_seq, record_hash, command_hash)
+                    record_seq, record_hash, command_hash, dice)
 SELECT advanced.id, r.seq, r.type, r.payload, r.side, CAST(:actor AS varchar), r.text, :now, r.command,
-       r.record_seq, r.record_hash, r.command_hash
+       r.record_seq, r.record_hash, r.command_hash, r.dice
 FROM advanced, jsonb_to_recordset(CAST(:rows AS jsonb))
     AS r(seq integer, type varchar, payload jsonb, side varchar, text text, command jsonb,
-         record_seq integer, record_hash varchar, command_hash varchar)
+         record_seq integer, record_hash varchar, command_hash varchar, dice jsonb)
 ORDER BY r.seq"""
 # its row count: the events appended (none: refused)
 APPEND_PG = text(f"WITH {_ADVANCE_PG.format(columns='id')}{_INSERT_PG}")
@@ -219,6 +225,12 @@ def load_entries(session: Session, game_id: str) -> list[LogEntry]:
             for r in rows]
 
 
+def dice_rows(session: Session, game_id: str) -> list[EventRow]:
+    """The events of a game of seed chains that hold rolls, in order (the dice page)."""
+    rows = session.scalars(select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq))
+    return [r for r in rows if r.dice]  # (a JSON null and an SQL NULL alike)
+
+
 def since_last_command(session: Session, game_id: str, side: str, limit: int = 300) -> list[EventRow]:
     """The events after ``side``'s last command (all of them if it has given none), at
     most the newest ``limit``."""
@@ -253,7 +265,7 @@ def page_events(session: Session, game_id: str, offset: int, limit: int) -> tupl
 def append(session: Session, game: Game | GameHead, expected_seq: int, events: list[Event], texts: list[str | None],
            actor: str | None, command: Command | None, status: str | None,
            result: dict[str, Any] | None, token_hash: str | None = None, listed: Listed | None = None,
-           by: str | None = None) -> int:
+           by: str | None = None, keyed: Any = None) -> int:
     """Append a batch after ``expected_seq`` events, or raise ``StaleSequence``.
 
     The conditional UPDATE is the optimistic lock: of several writers based on
@@ -262,10 +274,10 @@ def append(session: Session, game: Game | GameHead, expected_seq: int, events: l
     requires that ``actor``'s seat still holds that secret (else ``StaleSequence``
     too: the caller then finds out which it was)."""
     batch = Batch(game.id, expected_seq, events, texts, actor, command, status, result, token_hash,
-                  listed=listed or Listed(), by=by)
+                  listed=listed or Listed(), by=by, keyed=keyed)
     _chain_for(session, batch, game)
     written = _write(session, batch)
-    if not written and batch.chained is not None:
+    if not written and batch.chained is not None and not _entropy_moved(session, batch):
         # a head this worker remembered wrong (another worker wrote the game): read it, once
         fresh = session.execute(select(_games.c.seq, _games.c.record_head).where(_games.c.id == game.id)).first()
         if fresh is not None and fresh.seq == expected_seq and fresh.record_head != batch.chained[0]:
@@ -281,7 +293,8 @@ def append(session: Session, game: Game | GameHead, expected_seq: int, events: l
         written = {"seq": batch.new_seq, "result": result, "updated_at": batch.now, "status": status,
                    **batch.listed.params()}
         if after is not None:
-            written.update(record_seq=after.seq, record_head=after.head, record_salt=after.salt)
+            written.update(record_seq=after.seq, record_head=after.head, record_salt=after.salt,
+                           dice_period=after.period, dice_turn=after.turn)
         for key, value in written.items():
             if key != "status" or status is not None:
                 set_committed_value(game, key, value)
@@ -290,20 +303,46 @@ def append(session: Session, game: Game | GameHead, expected_seq: int, events: l
     return batch.new_seq
 
 
+def _entropy_moved(session: Session, batch: Batch) -> bool:
+    """Whether a batch that shows the players' entropy (the game's first command) was decided
+    on entropy that has changed since (given, or shown, meanwhile): then it is decided again."""
+    if batch.keyed is None or not batch.keyed.shows_entropy:
+        return False
+    given = {side for side, text in session.execute(select(_seats.c.side, _seats.c.entropy)
+                                                    .where(_seats.c.game_id == batch.game_id)) if text is not None}
+    return bool(given & set(batch.keyed.filled)) or dice_keys.revealed(session, batch.game_id)
+
+
 def _write(session: Session, batch: Batch) -> bool:
     """The append's statements; whether they wrote the batch."""
     conn = session.connection()
     if conn.dialect.name == "postgresql":
-        return bool(conn.execute(APPEND_PG, batch.pg_params()).rowcount == len(batch.events))
-    params = batch.params()
-    done = conn.execute(_advance(batch.status is not None, batch.token_hash is not None),
-                        {**params, "new_result": batch.result})
-    if done.rowcount != 1:
-        return False
-    # Core, not the unit of work: these rows are never read back in this session
-    conn.execute(_INSERT_EVENTS, [{**r, "game_id": batch.game_id, "actor": batch.actor, "created_at": batch.now}
-                                  for r in batch.rows()])
+        if conn.execute(APPEND_PG, batch.pg_params()).rowcount != len(batch.events):
+            return False
+    else:
+        params = batch.params()
+        done = conn.execute(_advance(batch.status is not None, batch.token_hash is not None),
+                            {**params, "new_result": batch.result})
+        if done.rowcount != 1:
+            return False
+        # Core, not the unit of work: these rows are never read back in this session
+        conn.execute(_INSERT_EVENTS, [{**r, "game_id": batch.game_id, "actor": batch.actor, "created_at": batch.now}
+                                      for r in batch.rows()])
+    _write_dice(conn, batch)
     return True
+
+
+def _write_dice(conn: Any, batch: Batch) -> None:
+    """Record version 2: the record's entries written with the batch (entropy, seeds, the salt)
+    and the entropy the server made for seats that gave none (a decision with these is
+    written in a transaction, never by the single statement alone)."""
+    if batch.extra:
+        conn.execute(insert(_record_entries), [{**e, "game_id": batch.game_id} for e in batch.extra])
+    if batch.keyed is not None:
+        for side, text in batch.keyed.filled.items():
+            conn.execute(update(_seats).where(_seats.c.game_id == batch.game_id, _seats.c.side == side,
+                                              _seats.c.entropy.is_(None))
+                         .values(entropy=text, entropy_by=dice_keys.SERVER))
 
 
 @dataclass
@@ -316,14 +355,18 @@ class _StoredHead:
     record_salt: str | None
     record_seq: int
     record_head: str | None
+    dice_period: int = 1
+    dice_turn: int | None = None
 
 
 def store_head(session: Session, game_id: str, kind: str, seq: int) -> _StoredHead:
     row = session.execute(select(_games.c.record_version, _games.c.record_salt, _games.c.record_seq,
-                                 _games.c.record_head).where(_games.c.id == game_id)).first()
+                                 _games.c.record_head, _games.c.dice_period, _games.c.dice_turn)
+                          .where(_games.c.id == game_id)).first()
     if row is None:
         return _StoredHead(game_id, kind, seq, 0, None, 0, None)
-    return _StoredHead(game_id, kind, seq, row.record_version, row.record_salt, row.record_seq, row.record_head)
+    return _StoredHead(game_id, kind, seq, row.record_version, row.record_salt, row.record_seq, row.record_head,
+                       row.dice_period, row.dice_turn)
 
 
 def _chain_for(session: Session, batch: Batch, game: Game | GameHead | _StoredHead) -> None:
@@ -341,7 +384,8 @@ def _chain_for(session: Session, batch: Batch, game: Game | GameHead | _StoredHe
         batch.chain_from(game.record_head, record.start(game.game, game.record_salt or record.new_salt()))
     else:
         batch.chain_from(game.record_head, record.Chain(game.game, game.record_salt, batch.expected_seq,
-                                                        game.record_seq, game.record_head))
+                                                        game.record_seq, game.record_head, game.record_version,
+                                                        game.dice_period, game.dice_turn))
 
 
 @dataclass
@@ -360,6 +404,8 @@ class Batch:
     now: datetime = field(default_factory=utcnow)
     listed: Listed = field(default_factory=Listed)
     by: str | None = None  # who sent the command when not the seat's player ("computer:greedy")
+    keyed: Any = None  # record version 2: the decision's dice (app/services/dice_keys.py, ``Keyed``)
+    extra: list[dict[str, Any]] = field(default_factory=list)  # record_entries rows written with it
     # the record's chain (app/services/record.py): (the head the write requires, each row's
     # record columns, the chain after the batch); None until known
     chained: tuple[str | None, list[dict[str, Any]], record.Chain | None] | None = None
@@ -369,8 +415,9 @@ class Batch:
         if chain is None:
             self.chained = (prev_head, [{}] * len(self.events), None)
             return
-        columns, after = record.chain_batch(chain, self.events, self.command_json())
-        self.chained = (prev_head, columns, after)
+        batched = record.chain_batch(chain, self.events, self.command_json(), self.keyed)
+        self.extra = batched.entries
+        self.chained = (prev_head, batched.columns, batched.after)
 
     def _chained(self) -> tuple[str | None, list[dict[str, Any]], record.Chain | None]:
         """The chain as set, else as this worker remembers the game at ``expected_seq`` (the
@@ -396,7 +443,7 @@ class Batch:
         columns = self._chained()[1]
         return [{"seq": self.expected_seq + i, "type": event.type, "payload": event.data, "side": event.side,
                  "text": text, "command": command if i == 0 else None, "record_seq": None, "record_hash": None,
-                 "command_hash": None, **columns[i]}
+                 "command_hash": None, "dice": None, **columns[i]}
                 for i, (event, text) in enumerate(zip(self.events, self.texts, strict=True))]
 
     def params(self) -> dict[str, Any]:
@@ -406,7 +453,9 @@ class Batch:
                 **self.listed.params(), "prev_head": prev_head,
                 "record_seq": None if after is None else after.seq,
                 "record_head": prev_head if after is None else after.head,
-                "record_salt": None if after is None else after.salt}
+                "record_salt": None if after is None else after.salt,
+                "dice_period": after.period if after is not None and after.version >= 2 else None,
+                "dice_turn": after.turn if after is not None and after.version >= 2 else None}
 
     def pg_params(self) -> dict[str, Any]:
         """The parameters of ``APPEND_PG`` and ``APPEND_PG_RETURNING``."""
@@ -514,7 +563,8 @@ def chain_entry(session: Session, game_id: str, entry_at: Callable[[int, record.
     place; its (place, hash), which its row keeps ((None, None): a game without a chain)."""
     for _ in range(5):  # an append that lands meanwhile moves the head: chain from the new one
         row = session.execute(select(_games.c.game, _games.c.seq, _games.c.record_version, _games.c.record_salt,
-                                     _games.c.record_seq, _games.c.record_head)
+                                     _games.c.record_seq, _games.c.record_head, _games.c.dice_period,
+                                     _games.c.dice_turn)
                               .where(_games.c.id == game_id)).first()
         chain = None if row is None else record.chain_of(row)
         if chain is None:
@@ -532,6 +582,22 @@ def chain_entry(session: Session, game_id: str, entry_at: Callable[[int, record.
                 set_committed_value(game, "record_head", after.head)
             return chain.seq, hash_
     raise StaleSequence(current_seq(session, game_id))
+
+
+def add_record_entry(session: Session, game_id: str, entry: dict[str, Any]) -> tuple[int | None, str | None]:
+    """Chain ``entry`` (an entropy's commitment or reveal) as the game's next and keep it in
+    ``record_entries``, in the caller's transaction."""
+    made: dict[str, Any] = {}
+
+    def at(seq: int, _chain: record.Chain) -> dict[str, Any]:
+        made.update(entry, seq=seq)
+        return dict(made)
+
+    place, hash_ = chain_entry(session, game_id, at)
+    if place is not None:
+        session.execute(insert(_record_entries).values(game_id=game_id, record_seq=place, entry=dict(made),
+                                                       record_hash=hash_))
+    return place, hash_
 
 
 def list_audit(session: Session, offset: int = 0, limit: int = 50) -> tuple[int, list[AdminAudit]]:

@@ -51,6 +51,9 @@ from app.schemas import (
     CommandIn,
     CommandResult,
     DaysIn,
+    DiceOut,
+    EntropyIn,
+    EntropyOut,
     EventOut,
     GameCreated,
     ImportErrorOut,
@@ -71,7 +74,7 @@ from app.schemas import (
     WebhookOut,
 )
 from app.security import GAME_ID, cookie_name, hash_token, sign
-from app.services import clock, computer
+from app.services import clock, computer, dice_keys
 from app.services import record as game_record
 from app.services.games import BadImport, GameLike, GameService, NoRecord, SeatChanged
 from app.store import StaleSequence
@@ -130,6 +133,11 @@ def join_game(body: JoinRequest, request: Request, game: GameDep, response: Resp
         seat, token = service.join(session, game, body.token, body.name, body.email)
     except PermissionError as exc:
         raise HTTPException(403, str(exc)) from None
+    if body.entropy is not None and seat.entropy is None:  # the seat's part of the dice, given as it sits down
+        try:
+            service.give_entropy(session, game, seat.side, body.entropy)
+        except dice_keys.EntropyRefused:
+            session.rollback()  # a game that takes none: the seat is taken all the same
     set_seat_cookie(response, game.id, token, settings)
     return Joined(game_id=game.id, side=seat.side, name=seat.display_name, token=token)
 
@@ -542,6 +550,31 @@ class RecordCheckOut(BaseModel):
     message: str
     entry: int | None = Field(None, description="the entry whose hash that head is")
     head: str | None = Field(None, description="today's head (null: a game without a record chain)")
+
+
+@router.post("/games/{game_id}/seat/entropy", response_model=EntropyOut, responses={**SEAT, **responses(409)})
+def seat_entropy(body: EntropyIn, game: GameDep, seat: SeatDep, session: SessionDep, service: ServiceDep) -> Any:
+    """Your part of the dice (docs/fair-dice.md), once, before the game's first command: its
+    commitment goes into the record at once, and once both parts are in both are shown.
+    A seat that gave none when the first command comes gets one the server makes (the record
+    says so).  409: given already, or a game whose dice take none."""
+    try:
+        return EntropyOut(**service.give_entropy(session, game, seat.side, body.entropy))
+    except dice_keys.EntropyRefused as exc:
+        session.rollback()
+        raise HTTPException(409, str(exc)) from None
+
+
+@router.get("/games/{game_id}/dice", response_model=DiceOut, responses={**READ, **responses(409)})
+def game_dice(game: GameDep, seat: OptionalSeatDep, session: SessionDep) -> Any:
+    """What anybody may know of the game's dice: the seed chains' commitments, each side's
+    entropy (its commitment until both are in), and every seed published so far (check the
+    rolls of a finished period with them: docs/fair-dice.md).  409: a game of one secret."""
+    got = dice_keys.status(session, game, seat.side if seat else None)
+    if got is None:
+        raise HTTPException(409, "this game's dice come from one secret the server committed to when it was made: "
+                                 "it has no seed chains")
+    return got
 
 
 @router.get("/games/{game_id}/record/check", response_model=RecordCheckOut, responses=READ)

@@ -41,7 +41,7 @@ from app.models import Game, Seat
 from app.ratelimit import client_address
 from app.routes.api import invite_link, seat_link, set_seat_cookie
 from app.security import GAME_ID, cookie_name, hash_token, unsign
-from app.services import clock, computer
+from app.services import clock, computer, dice_check, dice_keys
 from app.services import record as game_record
 from app.services.games import Decision, GameService, SeatChanged
 from app.services.moments import moment_context
@@ -217,7 +217,7 @@ def join_page(request: Request, game: GameDep, session: SessionDep, service: Ser
 @posts.post("/join/{game_id}")
 def join(request: Request, game: GameDep, session: SessionDep, service: ServiceDep, settings: SettingsDep,
          limits: LimitsDep, token: str = Form("", max_length=200), name: str = Form("", max_length=80),
-         email: str = Form("", max_length=254)) -> Response:
+         email: str = Form("", max_length=254), entropy: str = Form("", max_length=200)) -> Response:
     limits.hit("join", client_address(request))
     if not token:
         raise HTTPException(422, "this invitation link is incomplete: open the whole link you were sent")
@@ -230,9 +230,14 @@ def join(request: Request, game: GameDep, session: SessionDep, service: ServiceD
         raise HTTPException(409, f"this browser already holds the {held.side} seat of this game; open the "
                                  "invitation in another browser or a private window")
     try:
-        _seat, token = service.join(session, game, token, name, email)
+        seat, token = service.join(session, game, token, name, email)
     except PermissionError as exc:
         raise HTTPException(403, str(exc)) from None
+    if entropy.strip() and seat.entropy is None:  # the seat's part of the dice, made by the page or typed
+        try:
+            service.give_entropy(session, game, seat.side, entropy)
+        except dice_keys.EntropyRefused:
+            session.rollback()  # a game that takes none: the seat is taken all the same
     redirect = RedirectResponse(f"/games/{game.id}?welcome=1", status_code=303)
     set_seat_cookie(redirect, game.id, token, settings)
     return redirect
@@ -296,6 +301,33 @@ def seat_email(game: GameDep, seat: OptionalSeatDep, session: SessionDep, servic
                email: str = Form("", max_length=254)) -> Response:
     return _seat_setting(game, seat, "set where their mails go",
                          lambda s: service.set_email(session, s, check_email(email)))
+
+
+@posts.post("/games/{game_id}/seat/entropy")
+def seat_entropy(game: GameDep, seat: OptionalSeatDep, session: SessionDep, service: ServiceDep,
+                 entropy: str = Form("", max_length=200)) -> Response:
+    """The player's part of the dice (docs/fair-dice.md), then back to the board."""
+    if seat is None:
+        raise HTTPException(401, "only a player can give their part of the dice: open your private link first")
+    try:
+        service.give_entropy(session, game, seat.side, entropy)
+    except dice_keys.EntropyRefused as exc:
+        session.rollback()
+        raise HTTPException(409, str(exc)) from None
+    return RedirectResponse(f"/games/{game.id}", status_code=303)
+
+
+@router.get("/games/{game_id}/dice", response_class=HTMLResponse)
+def dice_page(request: Request, game: GameDep, seat: OptionalSeatDep, session: SessionDep) -> Response:
+    """Check the dice: every roll of a period whose seed is published, made again here from
+    the seed and both players' entropy, beside the value the log holds."""
+    got = dice_keys.status(session, game, seat.side if seat else None)
+    if got is None:
+        raise HTTPException(409, "this game's dice come from one secret the server committed to when it was made: "
+                                 "they are checked with it once the game is over (its export holds it)")
+    rows = readable(store.dice_rows(session, game.id), game, viewer_of(game, seat.side if seat else None))
+    return page(request, "dice.html", game=game, dice=got, checked=dice_check.check(got, rows),
+                which=get_rules(game.game).title)
 
 
 @posts.post("/games/{game_id}/seat/computer")

@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session
 
 from app import store
 from app.models import Game
-from app.services import clock
+from app.services import clock, dice_keys
+from app.services import record as game_record
 from app.services.clock import ClockError, deadline
 from app.services.games import GameService
 from engine.core import rulings
@@ -34,10 +35,11 @@ def rule(session: Session, service: GameService, game: Game, admin: str, reason:
     cmd = rulings.command(admin, reason.strip(), note.strip(), clock)
     rules = get_rules(game.game)
     state = service.state(session, game)
-    events = rules.decide(state, cmd)  # RuleError: refused, nothing written
+    # RuleError: refused, nothing written
+    outcome, keyed = service.keyed_outcome(session, game, game.seq, rules, state, cmd, ruling=True)
     expected = game.seq
     store.begin_write(session, single=False)
-    new_state, _texts = service.append_ruling(session, game, expected, events, cmd, state)
+    new_state, _texts = service.append_ruling(session, game, expected, outcome.events, cmd, state, keyed)
     if clock is not None:  # only the decision the admin saw: one that passed on meanwhile is left alone
         seconds = clock_hours * HOUR
         moved = session.execute(
@@ -86,12 +88,18 @@ def rewind(session: Session, service: GameService, game: Game, admin: str, reaso
         raise RuleError("", "since that moment " + "; ".join(f"{side} has seen {len(things)} thing(s) the board "
                                                              "then hides" for side, things in learned.items())
                         + ": rewind only with both players' agreement (say so)")
+    keyed = None
+    if game.record_version >= dice_keys.VERSION:  # it rolls nothing: its key is the period's it is in
+        if game.status == "finished":
+            raise RuleError("", "this game is over and its seeds are published: after a rewind anybody could "
+                                "foresee the dice to come, so a finished game of seed chains is not rewound")
+        keyed = dice_keys.unrolled(game_record.chain_of(game))
     rules = get_rules(game.game)
     cmd = rulings.rewind_command(admin, reason.strip(), to)
     events = rulings.rewound(rules.state_to_json, cmd, game.seq, service.state_at(session, game, to))
     state = service.state(session, game)
     store.begin_write(session, single=False)
-    new_state, _texts = service.append_ruling(session, game, game.seq, events, cmd, state)
+    new_state, _texts = service.append_ruling(session, game, game.seq, events, cmd, state, keyed)
     if new_state.result is None and game.status == "finished":
         session.execute(update(Game).where(Game.id == game.id).values(status="active")
                         .execution_options(synchronize_session=False))

@@ -7,8 +7,9 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import select, update
@@ -19,22 +20,24 @@ from sqlalchemy.orm.attributes import set_committed_value
 from app import store, webhooks
 from app.answers import Encoded
 from app.models import Game, Seat, utcnow
-from app.security import hash_token, new_dice_secret, new_game_id, new_token
-from app.services import clock
+from app.security import hash_token, new_game_id, new_token
+from app.services import clock, dice_keys
 from app.services import record as game_record
 from app.services.notices import Notices
 from app.text import check_line, dump_json
 from app.visible import readable
 from engine.bots import levels_for
-from engine.core import rulings, undo
+from engine.core import dice, rulings, seeds, undo
+from engine.core import record as rec
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
-from engine.core.game import Outcome, Prompt
+from engine.core.game import Outcome, Prompt, replay
 from engine.core.verify import LogEntry, Verdict, verify_log
 from engine.core.visibility import ADMIN
 from engine.games import game_ids, get_rules
 from engine.record import book
 from engine.record.check import verify_record
+from engine.record.keyed import decide_with
 
 EXPORT_FORMAT = "guadalcanal-pbem/1"
 SEEN_EVERY = 15.0  # seconds: how stale "last seen" may be (the mail's grace is a minute)
@@ -73,6 +76,7 @@ class Decision:
     after: Prompt
     noticed: bool  # it causes notices (mails, webhooks), written with it
     snapshot_due: bool
+    keyed: dice_keys.Keyed | None = None  # record version 2: its dice and the entries written with it
 
     @property
     def handover(self) -> bool:
@@ -82,7 +86,7 @@ class Decision:
     @property
     def single(self) -> bool:
         """Writing it is only appending its events: nothing else is written with them."""
-        return not (self.handover or self.noticed or self.snapshot_due)
+        return not (self.handover or self.noticed or self.snapshot_due or (self.keyed is not None and self.keyed.extra))
 
 
 class StateCache:
@@ -184,11 +188,21 @@ class GameService:
             raise MalformedCommandError("", str(exc)) from None
         if computer is not None and computer not in levels_for(game):
             raise MalformedCommandError("", f"the computer plays {rules.title} at {', '.join(levels_for(game))}")
-        secret = self.fixed_dice_secret or new_dice_secret()
-        events = rules.create(scenario, options, secret)
         row = Game(id=new_game_id(), game=game, scenario=scenario, options=options, status="waiting",
-                   seq=0, dice_secret=secret, title=title.strip()[:120], move_days=move_days,
-                   vacation_days=vacation_days)
+                   seq=0, title=title.strip()[:120], move_days=move_days, vacation_days=vacation_days)
+        if self.fixed_dice_secret:  # a test server's reproducible dice: one known secret (record version 1)
+            row.dice_secret, row.record_version = self.fixed_dice_secret, game_record.LEGACY
+            events = rules.create(scenario, options, row.dice_secret)
+        else:  # the seed chains, committed to before anybody gives entropy (app/services/dice_keys.py)
+            row.dice_secret, row.record_version, row.dice_tops = "", dice_keys.VERSION, dice_keys.new_tops()
+            with dice.recording() as rolled:
+                events = rules.create(scenario, options, None)  # type: ignore[arg-type]
+            if rolled:  # no die before both players' entropy (tests hold every game to it)
+                raise RuntimeError(f"{rules.title}'s set-up rolls dice: it cannot come before the entropy")
+            row.record_salt = game_record.new_salt()
+            chain = game_record.start(game, row.record_salt, dice_keys.VERSION, dice_keys.commitments(row.dice_tops),
+                                      dice_keys.PERIODS)
+            row.record_seq, row.record_head = chain.seq, chain.head
         session.add(row)
         tokens = {s: new_token() for s in rules.sides}
         for s in rules.sides:
@@ -297,6 +311,34 @@ class GameService:
         except (RuleError, store.StaleSequence, SeatChanged):
             session.rollback()
             return None
+
+    def give_entropy(self, session: Session, game: Game, side: str, text: str) -> dict[str, Any]:
+        """``side``'s part of the dice (record version 2, app/services/dice_keys.py): its
+        commitment is chained at once; once every side's is in, every side's is shown.
+        ``dice_keys.EntropyRefused``: a game that takes none, or a seat that gave its part."""
+        text = dice_keys.check_entropy(text)
+        if game.record_version < dice_keys.VERSION or not game.dice_tops:
+            raise dice_keys.EntropyRefused("this game's dice come from one secret the server committed to when it "
+                                           "was made (an older game, or a test server): it takes no entropy")
+        session.execute(select(Game.id).where(Game.id == game.id).with_for_update())  # one giver at a time
+        given: dict[str, str | None] = {s: part for s, part in session.execute(
+            select(Seat.side, Seat.entropy).where(Seat.game_id == game.id))}
+        if given.get(side) is not None or dice_keys.revealed(session, game.id):
+            raise dice_keys.EntropyRefused("your part of the dice is in already (given, or made by the server when "
+                                           "the first command came before it): it cannot change")
+        session.execute(update(Seat).where(Seat.game_id == game.id, Seat.side == side)
+                        .values(entropy=text, entropy_by=dice_keys.PLAYER).execution_options(synchronize_session=False))
+        commitment = seeds.entropy_commitment(text)
+        store.add_record_entry(session, game.id, {"kind": rec.ENTROPY_COMMIT, "side": side, "commitment": commitment,
+                                                  "made_by": dice_keys.PLAYER})
+        given[side] = text
+        shown = all(v is not None for v in given.values())
+        if shown:  # every side's is in: each is shown, and the dice are fixed
+            for s in sorted(given):
+                store.add_record_entry(session, game.id, {"kind": rec.ENTROPY, "side": s, "entropy": given[s]})
+        session.commit()
+        session.refresh(game)
+        return {"side": side, "commitment": commitment, "revealed": shown}
 
     def new_seat_link(self, session: Session, game: Game, side: str, admin: str | None = None) -> str:
         """A new secret for ``side``'s seat, returned once: the old link stops working at
@@ -450,8 +492,13 @@ class GameService:
         """The engine's reason for refusing ``command`` from ``side`` now (the rule and
         the words the engine would answer a real attempt with), or None if it is legal.
         Nothing is written."""
+        rules = get_rules(game.game)
+        asked = Command(command.type, command.data, side)
         try:
-            get_rules(game.game).decide(state, Command(command.type, command.data, side))
+            if state.secret is None:  # a game of seed chains: no key of its own for a question
+                decide_with(rules, state, asked, dice_keys.throwaway_secret())
+            else:
+                rules.decide(state, asked)
         except RuleError as exc:
             return f"{exc.rule}: {exc.message}" if exc.rule else exc.message
         return None
@@ -493,11 +540,37 @@ class GameService:
             raise store.StaleSequence(game.seq)
         rules = get_rules(game.game)
         state = self.state(session, game) if state is None else state
-        outcome = rules.outcome(state, cmd)  # RuleError -> the caller answers 4xx, nothing written
+        # RuleError -> the caller answers 4xx, nothing written
+        outcome, keyed = self.keyed_outcome(session, game, expected_seq, rules, state, cmd)
         before, after = rules.prompt(state), rules.prompt(outcome.state)
         noticed = self.notices is not None and Notices.caused_by(before, after, outcome.state.result)
         return Decision(actor, expected_seq, outcome, before, after, noticed,
-                        self._snapshot_due(expected_seq, outcome.state.seq))
+                        self._snapshot_due(expected_seq, outcome.state.seq), keyed)
+
+    def keyed_outcome(self, session: Session | None, game: GameLike, expected_seq: int, rules: Any, state: Any,
+                      cmd: Command, ruling: bool = False) -> tuple[Any, dice_keys.Keyed | None]:
+        """The rules' outcome of ``cmd`` (``ruling``: an admin's, whose outcome has only its
+        events and the state after them), keyed by its period's dice in a game of record
+        version 2.  ``dice_keys.NeedsRead``: the event loop cannot tell (the thread path decides)."""
+        chain = self._chain(session, game, expected_seq)
+        if chain is None or chain.version < dice_keys.VERSION:
+            if ruling:
+                events = rules.decide(state, cmd)
+                return SimpleNamespace(events=events, state=None), None
+            return rules.outcome(state, cmd), None
+        got = dice_keys.material(session, game.id)
+        return dice_keys.decide(rules, state, cmd, chain.period, chain.turn, chain.salt, got, ruling)
+
+    @staticmethod
+    def _chain(session: Session | None, game: GameLike, expected_seq: int) -> game_record.Chain | None:
+        if isinstance(game, Game):
+            return game_record.chain_of(game)
+        known, chain = game_record.remembered(game.id, expected_seq)
+        if known:
+            return chain
+        if session is None:
+            raise dice_keys.NeedsRead(game.id)
+        return game_record.chain_of(store.store_head(session, game.id, game.game, expected_seq))
 
     def recorded(self, game: GameLike, decision: Decision) -> Submitted:
         """After a decision's events were written: the new state is the game's current one,
@@ -513,10 +586,10 @@ class GameService:
             new_state.seq
 
     def append_ruling(self, session: Session, game: Game, expected_seq: int, events: list[Event], cmd: Command,
-                      state: Any) -> tuple[Any, list[str | None]]:
+                      state: Any, keyed: dice_keys.Keyed | None = None) -> tuple[Any, list[str | None]]:
         """Write an admin's ruling (app/services/admin_rulings.py) after ``state``, in the
         caller's transaction: no side acted."""
-        return self._append(session, game, expected_seq, events, None, cmd, state)
+        return self._append(session, game, expected_seq, events, None, cmd, state, keyed=keyed)
 
     def ruled(self, game: Game, state: Any) -> None:
         """After a ruling's commit: its state is the game's current one, and boards hear of it."""
@@ -539,7 +612,7 @@ class GameService:
         store.begin_write(session, single=decision.single and guard is None)  # a guard needs the transaction
         try:
             new_state, _texts = self._append(session, game, expected_seq, decision.outcome.events, actor, cmd, None,
-                                             token_hash, decision.outcome, by=by)
+                                             token_hash, decision.outcome, by=by, keyed=decision.keyed)
             if guard is not None:
                 guard(session)
             name, seats = store.name_and_seats(session, game.id) if decision.handover or decision.noticed \
@@ -571,7 +644,8 @@ class GameService:
 
     def _append(self, session: Session, game: GameLike, expected_seq: int, events: list[Event], actor: str | None,
                 command: Command | None, state: Any = None, token_hash: str | None = None,
-                outcome: Outcome[Any] | None = None, by: str | None = None) -> tuple[Any, list[str | None]]:
+                outcome: Outcome[Any] | None = None, by: str | None = None,
+                keyed: dice_keys.Keyed | None = None) -> tuple[Any, list[str | None]]:
         """Append a batch; the state after it and each event's log line (``outcome``:
         both known already, from the decision)."""
         rules = get_rules(game.game)
@@ -585,7 +659,7 @@ class GameService:
                 rules.apply(state, e)
         status = "finished" if state.result is not None else None  # None: leave the stored status alone
         store.append(session, game, expected_seq, events, texts, actor, command, status, state.result, token_hash,
-                     listed_after(rules, state), by=by)
+                     listed_after(rules, state), by=by, keyed=keyed)
         if self._snapshot_due(expected_seq, state.seq):
             store.save_snapshot(session, game.id, state.seq, rules.state_to_json(state))
         return state, texts
@@ -618,10 +692,27 @@ class GameService:
             "seats": [{"side": s.side, "name": s.display_name} for s in game.seats],
             "events": [{"seq": r.seq, "type": r.type, "data": r.payload, "side": r.side, "actor": r.actor,
                         "command": r.command} for r in rows],
+            **({"dice": self._dice_of(game)} if game.record_version >= dice_keys.VERSION else {}),
         }
 
+    @staticmethod
+    def _dice_of(game: Game) -> dict[str, Any]:
+        """A game of seed chains' dice, for its export (the admin's, or once the game is over,
+        when its seeds are published): what an import needs to decide its commands again."""
+        return {"tops": game.dice_tops, "entropy": {s.side: {"text": s.entropy, "made_by": s.entropy_by}
+                                                    for s in game.seats}}
+
     def verify(self, session: Session, game: Game) -> Verdict:
-        return verify_log(get_rules(game.game), store.load_entries(session, game.id))
+        """Every command re-decided from the start (with its dice key, in a game of seed chains)."""
+        if game.record_version < dice_keys.VERSION:
+            return verify_log(get_rules(game.game), store.load_entries(session, game.id))
+        checked = game_record.verify_whole(session, game)
+        if checked.ok:
+            return Verdict(True, game.seq, None, "the whole log replays exactly")
+        record = game_record.read(session, game)
+        k = checked.bad_seq
+        bad = record.entries[k] if k is not None and k < len(record.entries) else {}
+        return Verdict(False, game.seq, bad.get("n", checked.bad_seq), checked.message)
 
     def export_record(self, session: Session, game: Game, viewer: str) -> dict[str, Any]:
         """The game's record file (docs/fair-dice.md) as ``viewer`` (a side, or ``book.ADMIN``)
@@ -665,10 +756,15 @@ class GameService:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise BadImport(f"malformed export file: {exc}") from None
         rules = get_rules(data["game"])
-        verdict = verify_log(rules, entries)
+        # a game of seed chains (record version 2): its creation holds no dice secret
+        chains = bool(entries) and entries[0].event.data.get("secret") is None
+        dice_of = _import_dice(data, rules) if chains else None
+        batches = _batches(entries)
+        created_end = batches[1][0] if len(batches) > 1 else len(entries)
+        verdict = verify_log(rules, entries[:created_end] if chains else entries)  # the rest: keyed, below
         if not verdict.ok:
             raise BadImport(f"event {verdict.bad_seq} is refused: {verdict.message}", verdict.bad_seq)
-        result = verdict.state.result
+        result = _keyed_result(rules, entries, dice_of) if dice_of is not None else verdict.state.result
         statuses = ("finished",) if result is not None else ("waiting", "active")
         if from_record:  # a record holds no status: its log's is the one
             data = {**data, "result": result, "status": statuses[0]}
@@ -679,15 +775,25 @@ class GameService:
             raise BadImport("only an admin may import an unfinished game: whoever holds the file knows its "
                             "dice secret, and so every roll still to come", None, status=403)
         created = entries[0].event.data
-        if not isinstance(created.get("secret"), str) or not 0 < len(created["secret"]) <= 128:
+        if dice_of is None and (not isinstance(created.get("secret"), str) or not 0 < len(created["secret"]) <= 128):
             raise BadImport("event 0 is refused: the dice secret must be a string of 1 to 128 characters", 0)
         row = Game(id=new_game_id(), game=data["game"], scenario=created["scenario"],
-                   options=created["options"], status="active", seq=0, dice_secret=created["secret"], title=title)
+                   options=created["options"], status="active", seq=0, dice_secret=created.get("secret") or "",
+                   title=title)
+        if dice_of is not None:  # the same chains and entropy: its dice decide again as they did
+            row.record_version, row.dice_tops, row.record_salt = dice_keys.VERSION, dice_of.tops, game_record.new_salt()
+            chain = game_record.start(row.game, row.record_salt, dice_keys.VERSION, dice_keys.commitments(dice_of.tops),
+                                      dice_keys.PERIODS)
+            row.record_seq, row.record_head = chain.seq, chain.head
         session.add(row)
         tokens = {s: new_token() for s in rules.sides}
         for s in rules.sides:
             seat = Seat(game_id=row.id, side=s, token_hash=hash_token(tokens[s]), display_name=names.get(s, ""))
             store.mark_joined(seat, seat.display_name)
+            if dice_of is not None:
+                seat.entropy = dice_of.entropy.get(s)
+                seat.entropy_by = (data["dice"]["entropy"][s].get("made_by") or dice_keys.PLAYER) \
+                    if seat.entropy is not None else None
             session.add(seat)
         session.flush()
         # one batch per stored command, so the imported log keeps its commands; the
@@ -703,8 +809,23 @@ class GameService:
                     session.rollback()
                     raise BadImport(f"event {i} is refused: the file says {raw[i].get('actor')!r} acted, "
                                     f"the rules say {actor!r}", i)
+            keyed = None
+            if dice_of is not None and command is not None:
+                if not dice_of.revealed:  # before the first command: each side's commitment
+                    for side in sorted(dice_of.entropy):  # (all of them: _import_dice)
+                        store.add_record_entry(session, row.id, {
+                            "kind": rec.ENTROPY_COMMIT, "side": side,
+                            "commitment": seeds.entropy_commitment(dice_of.entropy[side]),
+                            "made_by": data["dice"]["entropy"][side].get("made_by") or dice_keys.PLAYER})
+                    session.refresh(row)
+                if command.type == rulings.REWIND:  # from the log, not decided: it rolls nothing
+                    keyed = dice_keys.unrolled(game_record.chain_of(row))
+                else:
+                    _outcome, keyed = self.keyed_outcome(session, row, start, rules, state, command,
+                                                         ruling=not by_a_side)
+                dice_of = replace(dice_of, revealed=True)
             state, _texts = self._append(session, row, start, [b.event for b in batch], actor,
-                                         batch[0].command, state)
+                                         batch[0].command, state, keyed=keyed)
         session.commit()
         return Created(row, tokens)
 
@@ -763,6 +884,59 @@ def _seat_names(seats: Any) -> dict[str, str]:
     return {s.get("side"): check_line(str(s.get("name", "")))[:80] for s in seats if isinstance(s, dict)}
 
 
+def _import_dice(data: dict[str, Any], rules: Any) -> dice_keys.Material:
+    """The seed chains and entropy of an export of a game of seed chains (``BadImport``
+    when the file has none: a player's export of a game under way never has)."""
+    got = data.get("dice")
+    tops = got.get("tops") if isinstance(got, dict) else None
+    entropy = got.get("entropy") if isinstance(got, dict) else None
+    if not (isinstance(tops, str) and len(tops) == 128 and all(c in "0123456789abcdef" for c in tops)
+            and isinstance(entropy, dict) and set(entropy) == set(rules.sides)
+            and all(isinstance(v, dict) and (v.get("text") is None or isinstance(v["text"], str)
+                                             and 0 < len(v["text"]) <= 200) for v in entropy.values())):
+        raise BadImport("the game's dice come from seed chains: the file must hold them (\"dice\": its \"tops\", "
+                        "and each side's \"entropy\"), as the admin's export and a finished game's do", 0)
+    given = {s: v["text"] for s, v in entropy.items() if v["text"] is not None}
+    if len(given) < len(rules.sides) and any(e.get("command") for e in data.get("events", []) if isinstance(e, dict)):
+        raise BadImport("the file's log holds commands, so every side's entropy was in: the file lacks some", 0)
+    return dice_keys.Material(tops, tuple(sorted(rules.sides)), given)
+
+
+def _keyed_result(rules: Any, entries: list[LogEntry], got: dice_keys.Material) -> Any:
+    """The result of a log of a game of seed chains, each command decided again with its key
+    (``BadImport`` naming the first event that differs)."""
+    batches = _batches(entries)
+    state = replay(rules, [e.event for e in entries[:batches[0][1]]])
+    period, turn = 1, None
+    for start, stop in batches[1:]:
+        command = entries[start].command
+        assert command is not None
+        events = [e.event for e in entries[start:stop]]
+        if command.type == rulings.REWIND:  # the state it goes back to, from the log (engine/core/verify.py)
+            if verify_log(rules, entries[:stop]).ok:
+                for e in events:
+                    rules.apply(state, e)
+                continue
+            raise BadImport(f"event {start} is refused: it is not the rewind the log gives", start)
+        try:
+            out, keyed = dice_keys.decide(rules, state, command, period, turn, "", got,
+                                          ruling=command.type == rulings.RULING)
+        except RuleError as exc:
+            raise BadImport(f"event {start} is refused: the rules refuse its command: {exc.message}", start) from None
+        got = replace(got, revealed=True)
+        for i, (made, stored) in enumerate(zip(out.events, events, strict=False)):
+            if made.to_json() != stored.to_json():
+                raise BadImport(f"event {start + i} is refused: with its dice the rules give {made.to_json()}",
+                                start + i)
+        if len(out.events) != len(events):
+            raise BadImport(f"event {start} is refused: its command gives {len(out.events)} events, the file "
+                            f"{len(events)}", start)
+        for e in events:
+            rules.apply(state, e)
+        period, turn = keyed.period, keyed.turn
+    return state.result
+
+
 def _batches(entries: list[LogEntry]) -> list[tuple[int, int]]:
     """(start, stop) of each run of events one command (or the game's creation) gave."""
     starts = [0] + [i for i, e in enumerate(entries) if i > 0 and e.command is not None]
@@ -770,4 +944,6 @@ def _batches(entries: list[LogEntry]) -> list[tuple[int, int]]:
 
 
 def _redact(payload: dict[str, Any]) -> dict[str, Any]:
-    return {**payload, "secret": "(hidden until the game is over)"}
+    """The creation event for a player while the game goes on: its dice secret hidden (a game of
+    seed chains has none)."""
+    return payload if payload.get("secret") is None else {**payload, "secret": "(hidden until the game is over)"}

@@ -10,13 +10,18 @@ game row keeps its record's version, salt (the key of the sealed links, secret u
 game is over), length and head; the append's optimistic lock checks the head too, so
 that two writers never chain two entries to one.
 
-Record version 1 (this server until the players' entropy lands, issue 36): the dice are
-still ``engine.core.dice.roll`` of the game's secret (in its creation event, sealed from
+Record version 2 (a game made now): the dice come from the seed chains entry 0 commits to
+and both players' entropy (app/services/dice_keys.py); the entropy's commitments and
+reveals, the seeds published and the salt at the end are rows of ``record_entries``, and
+each event keeps its decision's key and rolls (``events.dice``).
+
+Record version 1 (games made before it, and a server whose dice are fixed for tests): the
+dice are ``engine.core.dice.roll`` of the game's secret (in its creation event, sealed from
 everybody until the game is over).  So entry 0 commits to no seed (its commitments are 64
 zeros, which no seed hashes to), each side's entropy is the empty text, every event is
 keyed to period 1 of the hidden chain (whose seed is never published) and lists no rolls:
-the record proves the order and content of the log, not yet the dice.  A game of version
-0 (made before the chain) has none.
+the record proves the order and content of the log, not the dice.  A game of version 0
+(made before the chain) has none.
 
 The hot path computes a batch's hashes from the game's chain as this worker last wrote
 it (``remembered``): the event loop's single-statement write has no time to read it
@@ -38,7 +43,8 @@ import orjson
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import AdminAudit, ChatMessage, ClockAct, EventRow, Game
+from app.models import AdminAudit, ChatMessage, ClockAct, EventRow, Game, RecordEntry
+from app.services import dice_keys
 from engine.core import record as rec
 from engine.core import seeds
 from engine.core.events import Event
@@ -46,9 +52,10 @@ from engine.games import get_rules
 from engine.record import book
 from engine.record.check import Verdict, verify_record
 
-VERSION = 1  # the record version of a game made now
+LEGACY = 1  # the record version of a game whose dice come from its one secret (see above)
 PERIODS = 1
-KEY = [seeds.HIDDEN, 1]  # what every event of version 1 says keyed its dice (see above)
+KEY = [seeds.HIDDEN, 1]  # what every event of version 1 says keyed its dice (see above), and
+# version 2's creation, which rolls nothing and comes before the entropy
 NO_SEED = rec.GENESIS  # the commitment of a chain of version 1: none
 NO_ENTROPY = ""
 NOTE = ("record version 1: the dice are engine.core.dice.roll of the game's secret (in its creation event); "
@@ -74,6 +81,9 @@ class Chain:
     events: int
     seq: int
     head: str
+    version: int = LEGACY
+    period: int = 1  # version 2: the period of the last decision, and the turn it started in
+    turn: int | None = None
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -87,13 +97,19 @@ class Chain:
         return rec.link(entry, self.salt, self.sides, self.hidden_information)
 
 
-def prefix(game: str) -> list[dict[str, Any]]:
-    """The entries before the first event: entry 0 (the dice, here none) and each side's entropy."""
+def prefix(game: str, version: int = LEGACY, commitments: dict[str, str] | None = None,
+           periods: int = PERIODS) -> list[dict[str, Any]]:
+    """The entries before the first event: entry 0 (the dice commitments: none in version 1)
+    and, in version 1, each side's empty entropy (version 2's come later, as given)."""
     rules = get_rules(game)
     sides = sorted(rules.sides)
+    if version >= 2 and commitments is not None:
+        return [{"kind": rec.DICE, "game": rules.id, "sides": sides,
+                 "hidden_information": bool(rules.hidden_information), "periods": periods,
+                 **commitments, "record_version": version, "seq": 0}]
     out: list[dict[str, Any]] = [{"kind": rec.DICE, "game": rules.id, "sides": sides,
                                   "hidden_information": bool(rules.hidden_information), "periods": PERIODS,
-                                  seeds.OPEN: NO_SEED, seeds.HIDDEN: NO_SEED, "record_version": VERSION,
+                                  seeds.OPEN: NO_SEED, seeds.HIDDEN: NO_SEED, "record_version": LEGACY,
                                   "note": NOTE}]
     out += [{"kind": rec.ENTROPY_COMMIT, "side": s, "commitment": seeds.entropy_commitment(NO_ENTROPY)}
             for s in sides]
@@ -101,11 +117,12 @@ def prefix(game: str) -> list[dict[str, Any]]:
     return [{**e, "seq": k} for k, e in enumerate(out)]
 
 
-def start(game: str, salt: str) -> Chain:
+def start(game: str, salt: str, version: int = LEGACY, commitments: dict[str, str] | None = None,
+          periods: int = PERIODS) -> Chain:
     """The chain of a new game, before its first event."""
     head = rec.GENESIS
-    entries = prefix(game)
-    chain = Chain(game, salt, 0, len(entries), head)
+    entries = prefix(game, version, commitments, periods)
+    chain = Chain(game, salt, 0, len(entries), head, version)
     for entry in entries:
         head = rec.chain_next(head, chain.link(entry))
     return replace(chain, head=head)
@@ -115,25 +132,59 @@ def command_entry(command: dict[str, Any], seq: int) -> dict[str, Any]:
     return {"kind": rec.COMMAND, "command": _plain(command), "seq": seq}
 
 
-def event_entry(n: int, event: dict[str, Any], seq: int) -> dict[str, Any]:
-    return {"kind": rec.EVENT, "n": n, "event": _plain(event), "key": list(KEY), "seq": seq}
+def event_entry(n: int, event: dict[str, Any], seq: int, dice: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An event's entry; ``dice``: its ``events.dice`` (version 2), whose rolls are listed when
+    its key is the open chain's (a hidden decision's come out with its seed, at the end)."""
+    entry = {"kind": rec.EVENT, "n": n, "event": _plain(event), "key": list(dice["key"]) if dice else list(KEY),
+             "seq": seq}
+    if dice and dice["rolls"] and dice["key"][0] == seeds.OPEN:
+        entry["rolls"] = [list(r) for r in dice["rolls"]]
+    return entry
 
 
-def chain_batch(chain: Chain, events: list[Event], command: dict[str, Any] | None
-                ) -> tuple[list[dict[str, Any]], Chain]:
-    """Each event's record columns (``record_seq``, ``record_hash``, ``command_hash``) and the
-    chain after the batch (``command``: the stored command of the batch's first event)."""
+@dataclass(frozen=True)
+class Batched:
+    """A batch's record: each event's columns (``record_seq``, ``record_hash``,
+    ``command_hash``, ``dice``), the other entries written with it (rows of
+    ``record_entries``) and the chain after it."""
+    columns: list[dict[str, Any]]
+    entries: list[dict[str, Any]]
+    after: Chain
+
+
+def chain_batch(chain: Chain, events: list[Event], command: dict[str, Any] | None, keyed: Any = None) -> Batched:
+    """The batch's record (``command``: the stored command of the batch's first event;
+    ``keyed``: its decision's dice, ``app.services.dice_keys.Keyed``, in version 2)."""
     seq, head = chain.seq, chain.head
+    entries: list[dict[str, Any]] = []
+
+    def add(items: list[dict[str, Any]]) -> None:
+        nonlocal seq, head
+        for item in items:
+            entry = {**_plain(item), "seq": seq}
+            head = rec.chain_next(head, chain.link(entry))
+            entries.append({"record_seq": seq, "entry": entry, "record_hash": head})
+            seq += 1
+
+    if keyed is not None:
+        add(keyed.preface)
     command_hash = None
     if command is not None and events:
         head = command_hash = rec.chain_next(head, chain.link(command_entry(command, seq)))
         seq += 1
+    dice = keyed.columns(chain.events, len(events)) if keyed is not None else [None] * len(events)
     out = []
     for i, event in enumerate(events):
-        head = rec.chain_next(head, chain.link(event_entry(chain.events + i, event.to_json(), seq)))
-        out.append({"record_seq": seq, "record_hash": head, "command_hash": command_hash if i == 0 else None})
+        head = rec.chain_next(head, chain.link(event_entry(chain.events + i, event.to_json(), seq, dice[i])))
+        out.append({"record_seq": seq, "record_hash": head, "command_hash": command_hash if i == 0 else None,
+                    "dice": dice[i]})
         seq += 1
-    return out, Chain(chain.game, chain.salt, chain.events + len(events), seq, head)
+    if keyed is not None:
+        add(keyed.postface)
+    after = replace(chain, events=chain.events + len(events), seq=seq, head=head)
+    if keyed is not None:
+        after = replace(after, period=keyed.period, turn=keyed.turn)
+    return Batched(out, entries, after)
 
 
 def admin_entry(admin: str, action: str, detail: dict[str, Any], seq: int) -> dict[str, Any]:
@@ -164,7 +215,7 @@ def chain_entry(chain: Chain, entry: dict[str, Any]) -> tuple[str, Chain]:
     """The hash of ``entry`` (made for the chain's next place) as the chain's next entry, and
     the chain after it."""
     head = rec.chain_next(chain.head, chain.link(entry))
-    return head, Chain(chain.game, chain.salt, chain.events, chain.seq + 1, head)
+    return head, replace(chain, seq=chain.seq + 1, head=head)
 
 
 # --- what this worker last wrote of each game's chain ------------------------------------------
@@ -214,7 +265,8 @@ def chain_of(game: Any) -> Chain | None:
     """The chain as the game row read says (None: version 0, or no event yet)."""
     if not game.record_version or game.record_salt is None or game.record_head is None:
         return None
-    return Chain(game.game, game.record_salt, game.seq, game.record_seq, game.record_head)
+    return Chain(game.game, game.record_salt, game.seq, game.record_seq, game.record_head, game.record_version,
+                 game.dice_period, game.dice_turn)
 
 
 # --- reading the record back ---------------------------------------------------------------------
@@ -239,8 +291,9 @@ def has_chain(game: Game) -> bool:
 def read(session: Session, game: Game) -> Record:
     """The game's record: its entries rebuilt from the stored log, with the hashes stored
     (so that a changed byte makes the checker name its entry)."""
-    chain = start(game.game, game.record_salt or "")
-    entries = prefix(game.game)
+    commitments, periods = dice_commitments(game)
+    chain = start(game.game, game.record_salt or "", game.record_version, commitments, periods)
+    entries = prefix(game.game, game.record_version, commitments, periods)
     links = [chain.link(e) for e in entries]
     hashes, head = [], rec.GENESIS
     for link in links:
@@ -248,7 +301,7 @@ def read(session: Session, game: Game) -> Record:
         hashes.append(head)
     placed: list[tuple[int, dict[str, Any], str]] = []  # (place, entry, hash stored) of each later entry
     rows = session.execute(select(EventRow.seq, EventRow.type, EventRow.payload, EventRow.side, EventRow.command,
-                                  EventRow.record_seq, EventRow.record_hash, EventRow.command_hash)
+                                  EventRow.record_seq, EventRow.record_hash, EventRow.command_hash, EventRow.dice)
                            .where(EventRow.game_id == game.id).order_by(EventRow.seq)).all()
     for r in rows:
         if r.record_seq is None:
@@ -256,7 +309,10 @@ def read(session: Session, game: Game) -> Record:
         if r.command is not None and r.command_hash is not None:
             placed.append((r.record_seq - 1, command_entry(r.command, r.record_seq - 1), r.command_hash))
         placed.append((r.record_seq, event_entry(r.seq, {"type": r.type, "data": r.payload, "side": r.side},
-                                                 r.record_seq), r.record_hash))
+                                                 r.record_seq, r.dice), r.record_hash))
+    others = session.execute(select(RecordEntry.record_seq, RecordEntry.entry, RecordEntry.record_hash)
+                             .where(RecordEntry.game_id == game.id)).all()
+    placed += [(o.record_seq, o.entry, o.record_hash) for o in others]
     acts = session.execute(select(AdminAudit.admin, AdminAudit.action, AdminAudit.detail, AdminAudit.record_seq,
                                   AdminAudit.record_hash)
                            .where(AdminAudit.game_id == game.id, AdminAudit.record_seq.is_not(None))).all()
@@ -278,6 +334,13 @@ def read(session: Session, game: Game) -> Record:
     return Record(entries, links, hashes, chain.sides, chain.hidden_information)
 
 
+def dice_commitments(game: Game) -> tuple[dict[str, str] | None, int]:
+    """Version 2: each chain's commitment (entry 0) and the chains' periods."""
+    if game.record_version < 2 or not game.dice_tops:
+        return None, PERIODS
+    return dice_keys.commitments(game.dice_tops), dice_keys.PERIODS
+
+
 def export(session: Session, game: Game, viewer: str) -> dict[str, Any]:
     """The record file (engine/record/book.py) as ``viewer`` (a side, ``book.ADMIN`` or
     ``book.SPECTATOR``) may have it."""
@@ -289,6 +352,23 @@ def export(session: Session, game: Game, viewer: str) -> dict[str, Any]:
 def verify(session: Session, game: Game) -> Verdict:
     """The engine's checker on the admin's export."""
     return verify_record(export(session, game, book.ADMIN), game.record_head)
+
+
+def verify_whole(session: Session, game: Game) -> Verdict:
+    """Version 2, as only the server can while the game goes on: the checker on the admin's
+    export with both chains' top seeds and the salt published at its end (in this copy
+    only), so that it replays every decision with its key and checks every die."""
+    doc = export(session, game, book.ADMIN)
+    items = doc["entries"]
+    if not any(item["entry"]["kind"] == rec.SALT for item in items) and game.dice_tops:
+        prev = items[-1]["hash"]
+        chains = dice_keys.chains(game.dice_tops)
+        for extra in [{"kind": rec.SEED, "chain": c, "period": dice_keys.PERIODS, "seed": chains[c][-1]}
+                      for c in seeds.CHAINS] + [{"kind": rec.SALT, "salt": game.record_salt}]:
+            entry = {**extra, "seq": len(items)}
+            prev = rec.chain_next(prev, entry)
+            items.append({"seq": entry["seq"], "hash": prev, "entry": entry})
+    return verify_record(doc)
 
 
 def head(game: Game) -> str | None:

@@ -19,9 +19,10 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def commitment(secret: str) -> str:
-    """The public hash of a game's dice secret, shown when the game starts."""
-    return hashlib.sha256(secret.encode()).hexdigest()
+def commitment(secret: str | None) -> str:
+    """The public hash of a game's dice secret, shown when the game starts ("" for a game
+    made without one: its record commits to seed chains instead, engine/core/seeds.py)."""
+    return "" if secret is None else hashlib.sha256(secret.encode()).hexdigest()
 
 
 _RECORDING: ContextVar[list[list[int]] | None] = ContextVar("dice_recording", default=None)

@@ -209,15 +209,15 @@ class _Checker:
             self.commitments = {c: entry[c] for c in seeds.CHAINS}
         elif kind == rec.ENTROPY_COMMIT:
             side = entry.get("side")
-            if side not in self.sides or side in self.commits or self.entropy or self.events:
+            if side not in self.sides or side in self.commits or self.entropy or self.commanded:
                 raise Bad(k, "each side commits to its entropy once, before any entropy is shown and "
-                             "before the first event", what)
+                             "before the first command", what)
             self.commits[side] = str(entry.get("commitment"))
         elif kind == rec.ENTROPY:
             side, text = entry.get("side"), entry.get("entropy")
-            if set(self.commits) != set(self.sides) or side in self.entropy or self.events:
+            if set(self.commits) != set(self.sides) or side in self.entropy or self.commanded:
                 raise Bad(k, "a side shows its entropy once, after every side has committed to its own, "
-                             "before the first event", what)
+                             "before the first command", what)
             if not isinstance(text, str) or seeds.entropy_commitment(text) != self.commits.get(side):
                 raise Bad(k, f"{side}'s entropy is not the one it committed to", what)
             self.entropy[side] = text
@@ -233,6 +233,11 @@ class _Checker:
             if not (isinstance(entry.get("command"), dict) and isinstance(entry["command"].get("type"), str)):
                 raise Bad(k, "a command entry holds a command (type, data, side)", what)
             self.command(k, entry["command"], what)
+
+    @property
+    def commanded(self) -> bool:
+        """Whether a command has been read."""
+        return bool(self.commands) or self.pending is not None
 
     def command(self, k: int, command: dict[str, Any] | None, what: str) -> None:
         if self.pending is not None:
@@ -254,10 +259,15 @@ class _Checker:
         n = entry.get("n")
         if n != len(self.events):
             raise Bad(k, f"the events are numbered in order: this one should be {len(self.events)}", what)
-        if set(self.entropy) != set(self.sides):
-            raise Bad(k, "no event comes before every side has shown its entropy", what)
         if not isinstance(entry.get("event"), dict) or not isinstance(entry["event"].get("type"), str):
             raise Bad(k, "an event entry holds an event (type, data, side)", what)
+        if set(self.entropy) != set(self.sides):
+            # only the game's creation may come first, and it rolls nothing: no key yet
+            data = entry["event"].get("data")
+            if self.commanded or entry.get("rolls") or (
+                    entry["event"]["type"] == rec.CREATED and (not isinstance(data, dict) or data.get("secret"))):
+                raise Bad(k, "no command, and no event that rolls, comes before every side has shown its "
+                             "entropy (a creation made before it has no dice secret)", what)
         self.events[n] = k
         self.keyed.append((k, entry))
         key = entry.get("key")
@@ -296,6 +306,8 @@ class _Checker:
             if seed is None:
                 waiting += len(entry.get("rolls", []))
                 continue
+            if set(self.entropy) != set(self.sides):
+                continue  # the game's creation before the entropy: it rolls nothing (``event``)
             key = seeds.turn_key(seed, self.entropy)
             what = describe(entry)
             for n, index, sides, value in entry.get("rolls", []):

@@ -4,7 +4,6 @@ OpenAPI description."""
 
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import Any
 
@@ -177,7 +176,9 @@ def test_only_the_acting_side_sees_legal_commands(client: TestClient, game: dict
     assert us["legal"] and {c["type"] for c in us["legal"]} == {"place"}
     assert ij["you"] == "IJ" and ij["your_turn"] is False and ij["legal"] == []
     assert spectator["you"] is None and spectator["legal"] == []
-    assert "dice_secret" not in us and len(us["dice_commitment"]) == 64
+    # the dice come from seed chains: no one secret, its record commits to them (GET .../dice)
+    assert "dice_secret" not in us and us["dice_commitment"] == ""
+    assert len(client.get(f"/api/games/{gid}/dice").json()["commitments"]["open"]) == 64
     # apart from who is asking, everybody sees the same game
     strip = ("you", "your_turn", "legal")
     assert {k: v for k, v in us.items() if k not in strip} == {k: v for k, v in ij.items() if k not in strip}
@@ -413,9 +414,9 @@ def test_the_log_pages_and_hides_the_dice_secret_from_players(client: TestClient
 
     created = whole["items"][0]
     assert created["type"] == "game_created" and created["actor"] is None
-    assert created["text"] == f"Game created (campaign); dice commitment {view['dice_commitment'][:16]}..."
-    assert created["data"]["secret"] == "(hidden until the game is over)"
-    assert created["data"]["commitment"] == view["dice_commitment"]
+    assert created["text"] == "Game created (campaign); the dice come from the seed chains its record commits to"
+    assert created["data"]["secret"] is None  # no one secret: the seeds are the server's until published
+    assert created["data"]["commitment"] == view["dice_commitment"] == ""
     placed = [i for i in whole["items"] if i["type"] == "unit_placed"]
     assert len(placed) == 3 and all(i["text"] and i["actor"] == "US" for i in placed)
     assert all(isinstance(i["created_at"], str) for i in whole["items"])
@@ -424,10 +425,8 @@ def test_the_log_pages_and_hides_the_dice_secret_from_players(client: TestClient
 
     admin = client.get(f"/api/admin/games/{gid}/log", auth=ADMIN).json()
     assert admin["total"] == total and admin["limit"] == 500
-    secret = admin["items"][0]["data"]["secret"]
-    assert hashlib.sha256(secret.encode()).hexdigest() == view["dice_commitment"]
-    assert admin["items"][1:] == whole["items"][1:]
-    assert secret not in str(whole) and secret not in str(view)
+    assert admin["items"][0]["data"]["secret"] is None  # the dice come from the seed chains
+    assert admin["items"] == whole["items"]
 
 
 # --- health and the API description ------------------------------------------------------------

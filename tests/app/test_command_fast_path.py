@@ -47,8 +47,15 @@ def _statements(client: TestClient) -> list[str]:
     return seen
 
 
+def first_command(client: TestClient, game: dict[str, str]) -> None:
+    """The game's first command, which fixes the dice (the players' entropy shown: a transaction)."""
+    cmd, seq = first_place(client, game["id"], game["US"])
+    assert _post(client, game["id"], game["US"], cmd, seq).status_code == 200
+
+
 def test_a_known_secret_commands_without_reading_the_game(client: TestClient, game: dict[str, str]) -> None:
     gid = game["id"]
+    first_command(client, game)
     seen = _statements(client)
     for n in range(3):
         cmd, seq = first_place(client, gid, game["US"])  # a legal list teaches this worker the secret too
@@ -189,6 +196,7 @@ def test_a_command_that_only_appends_is_one_statement_without_a_transaction(
     connections write in autocommit, tests/app/test_fast_commands.py.)"""
     client, game = threads_only, new_game(threads_only)
     gid, pg = game["id"], database_url.startswith("postgresql")
+    first_command(client, game)
     writes = _writes(client)
     cmd, seq = first_place(client, gid, game["US"])
     assert _post(client, gid, game["US"], cmd, seq).status_code == 200

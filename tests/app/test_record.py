@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,6 +17,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from app import store
+from app.config import Settings
+from app.main import create_app
 from app.models import Game
 from app.services import record
 from engine.core.events import Event
@@ -114,8 +117,28 @@ def test_an_old_head_is_recognised_a_made_up_one_is_not(client: TestClient, game
     assert not answer["ok"] and "64 hex digits" in answer["message"]
 
 
+def test_an_import_of_a_game_of_seed_chains_is_refused_plainly(client: TestClient, game: dict[str, str]) -> None:
+    play(client, game, 10)
+    doc = export(client, game["id"])
+    assert verify_record(doc).ok
+    r = client.post("/api/admin/import", json=doc, auth=ADMIN)
+    assert r.status_code == 422 and "seed chains" in r.json()["detail"], r.text
+
+
+@pytest.fixture
+def legacy(settings: Settings) -> Iterator[tuple[TestClient, dict[str, str]]]:
+    """A server whose dice come from one fixed secret (record version 1), and a game on it."""
+    with TestClient(create_app(settings.model_copy(update={"fixed_dice_secret": "fixed-for-import"}))) as c:
+        r = c.post("/api/games", json={"side": "US", "name": "Alice"})
+        body = r.json()
+        r2 = c.post(f"/api/games/{body['game_id']}/join", json={"token": body["invite_url"].split("token=")[1]})
+        c.cookies.clear()
+        yield c, {"id": body["game_id"], "US": body["token"], "IJ": r2.json()["token"]}
+
+
 def test_the_admin_import_takes_a_record_that_verifies_and_refuses_one_that_does_not(
-        client: TestClient, game: dict[str, str]) -> None:
+        legacy: tuple[TestClient, dict[str, str]]) -> None:
+    client, game = legacy
     gid = game["id"]
     play(client, game, 10)
     doc = export(client, gid)
@@ -211,7 +234,7 @@ def test_no_side_s_record_of_pacific_battles_holds_what_its_view_hides(client: T
         needles = rules.secrets(state, side)
         assert needles and leaks.find(needles, words) == [], side
         assert leaks.find(needles, json.dumps(admin)), side  # the search bites
-        assert state.secret not in words
+        assert state.secret is None  # no one secret: the seed chains' seeds are the server's until published
         salt = salt or next(i for i in mine["entries"] if "salt" in i)["salt"]
     assert salt is not None
 

@@ -89,10 +89,15 @@ def test_players_export_only_finished_games_and_secret_stays_hidden(client: Test
     assert client.get(f"/api/games/{gid}/export", headers=bearer(game["US"])).status_code == 409
     log = client.get(f"/api/games/{gid}/log").json()
     created = log["items"][0]
-    assert created["type"] == "game_created" and "hidden" in created["data"]["secret"]
+    assert created["type"] == "game_created" and created["data"]["secret"] is None  # no one secret: seed chains
     assert "dice_secret" not in client.get(f"/api/games/{gid}").json()
-    admin_log = client.get(f"/api/admin/games/{gid}/log", auth=ADMIN).json()
-    assert "hidden" not in admin_log["items"][0]["data"]["secret"]
+    # the chains' top seeds are the server's until the game is over: in no player's page, view or log
+    tops = client.get(f"/api/admin/games/{gid}/export", auth=ADMIN).json()["dice"]["tops"]
+    for path in (f"/api/games/{gid}", f"/api/games/{gid}/log", f"/api/games/{gid}/dice", f"/games/{gid}",
+                 f"/games/{gid}/dice", f"/api/games/{gid}/export?format=record"):
+        for token in (game["US"], game["IJ"], None):
+            words = client.get(path, headers=bearer(token) if token else {}).text
+            assert tops[:64] not in words and tops[64:] not in words, (path, token)
 
 
 def test_an_unfinished_game_is_imported_only_by_an_admin(client: TestClient, game: dict[str, str]) -> None:

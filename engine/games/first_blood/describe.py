@@ -46,7 +46,9 @@ LINES: dict[str, Describer] = {
     undo.UNDONE: lambda s, d, side: (
         f"{side} takes back: {step_text(s, d['step']) or 'the last step'}"
         + (f" ({d['events']} events retracted)" if d["events"] > 1 else "")),
-    "game_created": lambda s, d, side: f"Game created ({d['scenario']}); dice commitment {d['commitment'][:16]}...",
+    "game_created": lambda s, d, side: f"Game created ({d['scenario']}); " + (
+        f"dice commitment {d['commitment'][:16]}..." if d.get("commitment")
+        else "the dice come from the seed chains its record commits to"),
     "turn_started": lambda s, d, side: f"Turn {d['turn']}: {d['name']}",
     "phase_started": lambda s, d, side: None,
     "units_arrived": lambda s, d, side: f"{side} units arrive: {_names(d['units'])}",

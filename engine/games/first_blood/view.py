@@ -105,13 +105,14 @@ def build_view(rules: Any, state: FBState, side: str | None, legal: list[Command
         "air_capacity": q.air_capacity(state),
         "result": state.result,
         "options": dict(state.options),
+        # a game whose dice come from seed chains has no one secret: its record commits to them
         "dice_commitment": dice.commitment(state.secret),
         "reconstruction_note": RECONSTRUCTION_NOTE,
         "map_note": load_board().note,
         "seq": state.seq,
         "legal": [],
     }
-    if state.result is not None:
+    if state.result is not None and state.secret is not None:
         view["dice_secret"] = state.secret  # revealed once the game is over
     if view["your_turn"]:
         listed = rules.legal_commands(state, side) if legal is None else legal
