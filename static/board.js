@@ -36,20 +36,24 @@
 
   function clickable(event) {
     var map = event.target.closest && event.target.closest(".map-stack");
-    // (Pacific Battles: any element of its map that names a hex, e.g. a highlighted hex)
-    return map ? event.target.closest("[data-unit], [data-loc], g.hex[data-hex], .pb-map [data-hex]") : null;
+    // (First Blood: a hex the player may act on; Pacific Battles: any element of its map
+    // that names a hex, e.g. a highlighted hex)
+    return map ? event.target.closest("[data-unit], [data-loc], g.hex-state[role=button], .pb-map [data-hex]") : null;
   }
 
   function pad(n) {
     return (n < 10 ? "0" : "") + n;
   }
 
-  // Pacific Battles draws its terrain as one picture (a file the browser keeps), with
-  // its hex grid on the map (data-grid: hex row r, column c is centred at ox + c * sx
-  // (+ half on an odd row), oy + r * sy; radius: centre to corner): the hex of a click
-  // is the one whose centre is nearest, as anywhere inside a hex is nearest its centre.
+  // Both games draw their terrain as one picture (a file the browser keeps), with the
+  // hex grid on the map (data-grid: hex row r, column c is centred at ox + c * sx
+  // (+ half on an odd row), oy + r * sy; radius: centre to corner; First Blood's steps
+  // are negative, its columns growing west and its rows north): the hex of a click is
+  // the one whose centre is nearest, as anywhere inside a hex is nearest its centre.
   function hexAt(event) {
-    var svg = event.target.closest && event.target.closest(".map-stack svg[data-grid]");
+    var stack = event.target.closest && event.target.closest(".map-stack");
+    // (First Blood: the grid is on the base layer, under the layers clicked through)
+    var svg = stack && (event.target.closest("svg[data-grid]") || stack.querySelector("svg[data-grid]"));
     if (!svg || !svg.getScreenCTM()) {
       return null;
     }

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from app.games.first_blood.layout import Layout, Point
-from app.games.first_blood.svg import render_base, render_layers, render_map
+from app.games.first_blood.svg import grid, hex_name, render_base, render_layers, render_map, render_terrain
 from engine.core.hexes import neighbor_ids
 from engine.games.first_blood.board import load_board
 
@@ -165,6 +165,8 @@ def test_output_is_a_standalone_responsive_svg() -> None:
 
 
 def test_every_land_hex_has_exactly_one_group() -> None:
+    """The terrain draws every land hex once, as a picture: no button, no name of its own
+    (the hexes a player may act on are buttons in the layers, see below)."""
     board = load_board()
     root = parse(render_map(fake_view([])))
     hexes = groups(root, "hex")
@@ -172,23 +174,22 @@ def test_every_land_hex_has_exactly_one_group() -> None:
     assert sorted(ids) == sorted(board.hexes)
     for g in hexes:
         h = g.get("data-hex")
-        assert g.get("id") == f"hex-{h}"
-        assert g.get("role") == "button" and g.get("tabindex") == "0"
+        assert g.get("role") is None and g.get("tabindex") is None and g.get("id") is None
         assert f"terrain-{board.hexes[h].centre}" in g.get("class", "").split()
-        assert tooltip(root, g) == g.get("aria-label")
         assert g.find(f"{SVG}polygon") is not None
-        assert h in texts(g)
-        assert h in g.get("aria-label", "")  # what it reads, in its name in that order
-        assert " ".join(texts(g)) in g.get("aria-label", "").replace(",", "")
+        assert texts(g)[0] == h
+        assert " ".join(texts(g)) in hex_name(h).replace(",", "")  # what it reads, in its name in that order
 
 
 def test_hex_aria_label() -> None:
     root = parse(render_map(fake_view([])))
     g = hex_group(root, "0709")
-    assert g.get("aria-label", "").startswith("Hex 0709, Henderson Field, clear")
+    assert hex_name("0709") == "Hex 0709, Henderson Field, clear"
     assert texts(g) == ["0709", "Henderson Field"]
     assert "airstrip" in g.get("class", "").split()
     state = hex_state(root, "0709")
+    assert state.get("aria-label", "").startswith("Hex 0709, Henderson Field, clear, ")
+    assert state.get("role") is None  # said of, not a button: nothing to do there
     assert "air strip damaged, work 2" in state.get("aria-label", "")
     assert "Dam" in texts(state)
     assert "2" in texts(state)  # work marker
@@ -292,6 +293,15 @@ def test_highlights_and_targets() -> None:
     assert "cost 3" in g.get("aria-label", "")
     assert "target" in hex_state(root, "0810").get("class", "").split()
     assert "reachable" not in hex_state(root, "0810").get("class", "").split()
+    # a hex the player may act on is a button named by its terrain, first by what it reads
+    # (its number and name, drawn by the terrain; an air strip's chits, drawn over it); a
+    # cost badge drawn over it said last
+    for state in (g, hex_state(root, "0810")):
+        assert state.get("role") == "button" and state.get("tabindex") == "0"
+        assert tooltip(root, state) == state.get("aria-label")
+        assert state.find(f"{SVG}polygon").get("class", "").split()[0] == "hit"  # the whole hex takes a click
+    assert hex_state(root, "0810").get("aria-label") == "Hex 0810, jungle, attack target"
+    assert named_as_drawn(g) == ": Hex 0709, Henderson Field, clear, air strip damaged, work 2, cost 3"
     assert not [g for g in groups(root, "hex-state") if g.get("data-hex") == "0506"]  # a quiet hex: nothing
     (box,) = [e for e in groups(root, "box") if e.get("data-loc") == "box:B"]
     assert "reachable" in box.get("class", "").split()
@@ -348,23 +358,53 @@ def test_the_base_never_changes_and_the_layers_hold_the_view() -> None:
     units = [unit("us-1", "0709"), unit("us-2", "box:A")]
     base = parse(render_base())
     assert base.get("class") == "fb-map map-base" and not groups(base, "counter") and not groups(base, "hex-state")
-    assert len(groups(base, "hex")) == len(load_board().hexes)
+    assert base.get("role") == "img" and base.find(f"{SVG}image") is not None and not groups(base, "hex")
+    terrain = parse(render_terrain())
+    assert len(groups(terrain, "hex")) == len(load_board().hexes)
     layers = parse(render_layers(fake_view(units), highlights={"0709": "3"}, selected="us-1"))
     assert layers.get("id") == "map-layers" and not groups(layers, "hex")
     assert {g.get("data-unit") for g in groups(layers, "counter")} == {"us-1", "us-2"}
     assert "reachable" in hex_state(layers, "0709").get("class", "").split()
     assert render_base() == render_base()
-    # the standalone document is exactly the two together (one <svg> and <title> fewer, a <style> more)
+    # the standalone document is exactly the terrain and the layers together (one <svg> and <title> fewer)
     whole = parse(render_map(fake_view(units), highlights={"0709": "3"}, selected="us-1"))
-    assert len(list(whole.iter())) == len(list(base.iter())) + len(list(layers.iter())) - 1
+    assert len(list(whole.iter())) == len(list(terrain.iter())) + len(list(layers.iter())) - 2
 
 
 def test_the_layers_let_clicks_through_to_the_hexes() -> None:
-    """Clicks reach the base hexes through the layers, except on counters and places."""
+    """Clicks reach the terrain (whose hex the page reads from the grid) through the layers,
+    except on counters, places and the hexes a player may act on."""
     css = (ROOT / "static" / "app.css").read_text()
     assert re.search(r"svg\.map-layers \{[^}]*pointer-events: none", css)
     assert re.search(r"\.map-layers \.counter, \.map-layers \.box, \.map-layers \.entry, "
-                     r"\.map-layers \.status-hex \{ pointer-events: auto; \}", css)
+                     r"\.map-layers \.status-hex,\s*\.map-layers \.hex-state\[role=button\] "
+                     r"\{ pointer-events: auto; \}", css)
+
+
+def test_the_terrain_is_one_file_for_everybody_and_the_page_reads_clicks_from_its_grid() -> None:
+    """The terrain is published as a file of its own, versioned, with nothing a view says
+    in it; the page's base layer only points at it (with the grid), and every land hex's
+    centre lies where that grid says."""
+    from app.games.maps import map_file
+
+    base = render_base()
+    assert len(base) < 1000
+    assert re.search(r'href="/maps/first_blood\.svg\?v=([0-9a-f]{12})"', base).group(1) == \
+        map_file("first_blood").version
+    assert map_file("first_blood").body.decode() == render_terrain()
+    terrain = parse(render_terrain())
+    assert not groups(terrain, "counter") and not groups(terrain, "hex-state")
+    assert terrain.find(f"{SVG}style") is not None  # (a picture takes no other stylesheet)
+    assert not [e for e in terrain.iter() if e.get("role") == "button" or e.get("tabindex")]
+    ox, oy, sx, sy, half, radius = map(float, parse(base).get("data-grid").split())
+    assert (ox, oy, sx, sy, half, radius) == tuple(float(format(v, ".7g")) for v in grid())
+    for g in groups(terrain, "hex"):
+        h = g.get("data-hex")
+        row, col = int(h[:2]), int(h[2:])
+        corners = [tuple(map(float, xy.split(","))) for xy in g.find(f"{SVG}polygon").get("points").split()]
+        cx, cy = sum(x for x, _ in corners) / 6, sum(y for _, y in corners) / 6
+        assert abs(cx - (ox + col * sx + (half if row % 2 else 0))) < 0.05 and abs(cy - (oy + row * sy)) < 0.05, h
+        assert max(math.hypot(x - cx, y - cy) for x, y in corners) == pytest.approx(radius, abs=0.05)
 
 
 # --- a real game ------------------------------------------------------------------

@@ -20,6 +20,38 @@ TIMEOUT = 10_000  # ms: the other player's page is told by the live stream (its 
 # true while HTMX is still swapping or settling new content into the page
 _BUSY = "document.querySelector('.htmx-swapping, .htmx-settling, .htmx-added') !== null"
 
+# First Blood's terrain is one picture: a hex is where the map's grid (data-grid, as
+# static/board.js reads it) says, brought into view (the map scrolls in its frame, the
+# frame in the page); its box on the screen, as a bounding_box() gives it
+_HEX_BOX = """hex => {
+    const svg = document.querySelector('.map-stack svg[data-grid]');
+    const [ox, oy, sx, sy, half, radius] = svg.dataset.grid.split(' ').map(Number);
+    const row = Number(hex.slice(0, 2)), col = Number(hex.slice(2));
+    const at = (x, y) => { const p = svg.createSVGPoint(); p.x = x; p.y = y;
+                           return p.matrixTransform(svg.getScreenCTM()); };
+    const cx = ox + col * sx + (row % 2 ? half : 0), cy = oy + row * sy;
+    const frame = svg.closest('.map-wrap'), r = frame.getBoundingClientRect(), c = at(cx, cy);
+    frame.scrollBy(c.x - (r.left + r.width / 2), c.y - (r.top + r.height / 2));
+    const moved = at(cx, cy);
+    window.scrollBy(0, moved.y - window.innerHeight / 2);
+    const a = at(cx - Math.abs(sx) / 2, cy - radius), b = at(cx + Math.abs(sx) / 2, cy + radius);
+    return {x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y};
+}"""
+
+
+def hex_box(page: Page, hex_id: str) -> dict[str, float]:
+    """A map hex's box on the screen (from the grid: most hexes are no element of their
+    own), the hex scrolled into view."""
+    return page.evaluate(_HEX_BOX, hex_id)
+
+
+def click_hex(page: Page, hex_id: str, down: float = 0.86) -> dict[str, float]:
+    """Click a map hex at ``down`` of its height, by default in its lower part, below any
+    counters stacked in it (a click on a counter is a click on the unit); its box."""
+    box = hex_box(page, hex_id)
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * down)
+    return box
+
 
 @dataclass
 class Player:
@@ -46,10 +78,6 @@ class Player:
     def tooltip(self, unit: str) -> Locator:
         """The tooltip of a unit's counter: on the group around the button, not inside it."""
         return self.counter(unit).locator("xpath=../*[local-name()='title']")
-
-    def hex(self, hex_id: str) -> Locator:
-        """The hex on the map's base layer: what a click lands on."""
-        return self.page.locator(f'g.hex[data-hex="{hex_id}"]')
 
     def hex_state(self, hex_id: str) -> Locator:
         """What the page says of the hex now (reachable, a target ...), in the map's layers."""
@@ -122,10 +150,7 @@ class Player:
     def click_hex(self, hex_id: str) -> None:
         """Click a map hex in its lower part, below any counters stacked in it (a click
         on a counter is a click on the unit, not on the hex)."""
-        loc = self.hex(hex_id)
-        box = loc.bounding_box()
-        assert box is not None, f"hex {hex_id} is not drawn"
-        loc.click(position={"x": box["width"] / 2, "y": box["height"] * 0.86})
+        click_hex(self.page, hex_id)
 
     def click_place(self, loc: str) -> None:
         """Click an entry point or a box on the sheet (by its data-loc), away from its counters."""

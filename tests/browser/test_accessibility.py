@@ -245,14 +245,16 @@ NEAREST_TITLE = """([x, y]) => {
 
 
 def test_a_mouse_still_gets_each_map_buttons_tooltip(browser: Browser, server: str, fb: FirstBlood) -> None:
-    """The pointer over a counter, a hex, a box, an entry point or an air strip status box
-    gets that button's tooltip: the <title> of the group around it, the nearest one up."""
+    """The pointer over a counter, a hex the player may act on (the target of an attack
+    declared), a box, an entry point or an air strip status box gets that button's tooltip:
+    the <title> of the group around it, the nearest one up."""
+    fb.until("resolve")
     context = browser.new_context(base_url=server, viewport=SIZES["desk"])
     try:
         page = context.new_page()
         page.goto(f"/games/{fb.gid}#token={fb.tokens['US']}")
         expect(page.locator("#board-state")).to_be_attached()
-        for selector in ("g.counter", 'g.hex[data-hex="1010"]', 'g.box[data-loc="box:A"]', "g.entry",
+        for selector in ("g.counter", "g.hex-state[role=button]", 'g.box[data-loc="box:A"]', "g.entry",
                          'g.status-hex[data-loc="strip:0708"]'):
             button = page.locator(selector).first
             button.scroll_into_view_if_needed()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import httpx
+from e2e_pages import hex_box
 from live_server import two_player_game
 from playwright.sync_api import Browser, Page, expect
 
@@ -34,7 +35,7 @@ def test_a_click_swaps_in_only_the_changed_parts_of_the_map(browser: Browser, se
 
         page.locator('button.chooser[data-unit="us-1-1"]').click()
         expect(page.locator('g.counter[data-unit="us-1-1"].selected')).to_have_count(1)
-        hex_ = page.locator('g.hex[data-hex="0709"]')
+        hex_ = page.locator('g.hex-state[role=button][data-hex="0709"]')  # a place for the unit: a button
         box = hex_.bounding_box()
         with page.expect_response(lambda r: r.url.endswith("/click")) as answer:
             hex_.click(position={"x": box["width"] / 2, "y": box["height"] * 0.86})
@@ -45,7 +46,8 @@ def test_a_click_swaps_in_only_the_changed_parts_of_the_map(browser: Browser, se
         expect(counter).to_have_attribute("data-hex", "0709")
         # swapped in as SVG, drawn where the hex is
         assert counter.evaluate("el => el.namespaceURI") == SVG
-        drawn, cell = counter.bounding_box(), hex_.bounding_box()
+        cell = hex_box(page, "0709")
+        drawn = counter.bounding_box()
         assert drawn and drawn["width"] > 10
         assert abs(drawn["x"] + drawn["width"] / 2 - (cell["x"] + cell["width"] / 2)) < cell["width"] / 2
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
-from e2e_pages import assert_fits_a_phone
+from e2e_pages import assert_fits_a_phone, click_hex
 from playwright.sync_api import Browser, expect
 
 
@@ -39,9 +39,7 @@ def test_zoom_pan_and_click_after_zooming(browser: Browser, server: str, artifac
         # after zooming, a click on a counter's destination still plays: select, then place
         page.locator("button.chooser").first.click()
         hex_id = page.locator("g.hex-state.reachable").first.get_attribute("data-hex")
-        target = page.locator(f'svg.map-base g.hex[data-hex="{hex_id}"]')  # the layers let clicks through
-        target.scroll_into_view_if_needed()
-        target.click()
+        click_hex(page, hex_id)  # where the map's grid says the hex is, zoomed
         expect(page.locator("#board-state")).not_to_have_attribute("data-seq", seq)
         page.get_by_role("button", name="Fit").click()
         expect(page.locator("#zoom-level")).to_have_text("100%")

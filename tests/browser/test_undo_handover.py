@@ -9,6 +9,7 @@ from pathlib import Path
 
 import httpx
 from app_support import listed
+from e2e_pages import click_hex
 from live_server import two_player_game
 from playwright.sync_api import Browser, expect
 
@@ -38,7 +39,7 @@ def test_take_back_a_placement_then_hand_over_the_set_up(browser: Browser, serve
 
         # place 1/1 by clicking the map, then take it back
         page.locator('button.chooser[data-unit="us-1-1"]').click()
-        hex_ = page.locator('g.hex[data-hex="0709"]')
+        hex_ = page.locator('g.hex-state[role=button][data-hex="0709"]')  # a place for the unit: a button
         box = hex_.bounding_box()
         hex_.click(position={"x": box["width"] / 2, "y": box["height"] * 0.86})
         expect(counter).to_have_attribute("data-hex", "0709")
@@ -74,9 +75,7 @@ def test_take_back_a_placement_then_hand_over_the_set_up(browser: Browser, serve
         expect(page.locator("#prompt")).to_contain_text("All your units are set up: hand over to IJ")
 
         # a click on the stack fans it out over the map; a click on a fanned counter picks it
-        stack_hex = page.locator('g.hex[data-hex="0910"]')
-        box = stack_hex.bounding_box()
-        stack_hex.click(position={"x": box["width"] / 2, "y": box["height"] * 0.9})
+        click_hex(page, "0910", 0.9)  # (no button: the hex is read from the map's grid)
         fan = page.locator('g.fan[data-hex="0910"]')
         expect(fan.locator("g.counter")).to_have_count(3)
         page.locator(".map-stack").screenshot(path=str(artifacts / "stack-fanned.png"))

@@ -13,6 +13,7 @@ from app.games.first_blood.svg import render_base, render_layers
 from app.models import Game, Seat
 from app.services.games import GameService
 from engine.core.events import Command
+from engine.games.first_blood.board import load_board
 
 KEPT = ("attack", "add", "place")  # the selection stays while an attack is built or set-up goes on
 
@@ -39,6 +40,9 @@ class FirstBloodBoard:
 
     def click(self, session: Session, service: GameService, game: Game, seat: Seat | None,
               click: MapClick) -> Click:
+        if not click.unit and click.hex.isdigit() and click.hex not in load_board().hexes:
+            # the sea or the paper around the map (read from the grid): nothing there
+            return Click(redraw=BoardRequest(select=click.select, shown=click.shown))
         ctx = board_context(session, service, game, seat, BoardRequest(select=click.select))
         cmd = ctx.command_for_click(hex_id=click.hex or None, unit=click.unit or None)
         if cmd is not None:

@@ -1,11 +1,16 @@
 """The First Blood map as SVG (pure functions of the view).
 
-The map is two layers.  The *base* (paper, sea, the hexes with their terrain,
-rivers, ridges, the set-up line) never changes: :func:`render_base` draws it
-once per process.  The *layers* (counters, boxes, highlights, air strip
-markers, the turn track) are :func:`render_layers`, a function of the view.
-The game page stacks the two, so an answer to a command sends only the layers;
-:func:`render_map` joins them into one standalone SVG document.
+The map is two layers.  The *terrain* (paper, sea, the hexes with their terrain,
+rivers, ridges, the set-up line) never changes and is the same for everybody: it is
+drawn once per process as a file of its own (:func:`render_terrain`, published as
+``/maps/first_blood.svg?v=HASH`` by ``app/games/maps.py``), which the browser keeps;
+the page's base layer (:func:`render_base`) only points at it and carries the hex grid
+(:func:`grid`) a click on it is read by.  The *layers* (counters, boxes, highlights,
+air strip markers, the turn track) are :func:`render_layers`, a function of the view:
+the hexes a player can act on now (a move's destinations, attack targets) are buttons
+there, named by their terrain and what is in them.  The game page stacks the two, so
+an answer to a command sends only the layers; :func:`render_map` joins them into one
+standalone SVG document.
 
 They read the board from the engine (``load_board()``) and everything that
 changes from the view dict built by ``engine.games.first_blood.view.build_view``;
@@ -27,6 +32,7 @@ from typing import Any, TypeVar
 from xml.sax.saxutils import escape
 
 from app.games.first_blood.layout import TOP_BOXES, Layout, Page, Point, Rect, inset_band, page_layout
+from app.games.maps import map_url, publish
 from app.render.counters import (
     counter_body,
     factors,
@@ -402,29 +408,32 @@ def _strip_marks(st: _Static, h: str, c: Point, strip: tuple[str, bool, int] | N
     return "".join(out)
 
 
-def _base_hex(st: _Static, h: str) -> str:
-    """A hex as the terrain shows it: the clickable target of every click on the map."""
+def _terrain_hex(st: _Static, h: str) -> str:
+    """A hex as the terrain shows it (a picture: a click on it is read from the grid)."""
     lay = st.page.layout
     t, c = st.board.hexes[h], lay.centre(h)
     classes = ["hex", f"terrain-{t.centre}"]
-    aria = [f"Hex {h}", *([t.label] if t.label else []), t.centre]  # (as drawn: its number, then its name)
     if t.high:
         classes.append("high")
-        aria.append("high ground")
     if h in st.runways:
         classes.append("airstrip")
     if st.board.in_setup_area(h):
         classes.append("setup-area")
-    # what is in the hex now is said by its state in the layers (when it has one)
-    base = {"class": " ".join(classes), "id": f"hex-{h}", "data-hex": h, "role": "button", "tabindex": "0",
-            "aria-label": ", ".join(aria), "aria-describedby": f"hex-state-{h}"}
     s = lay.size
-    out = [f"<g{_attrs(base)}>", f'<polygon class="bg" points="{st.polygons[h]}"/>', st.decor[h],
-           f'<text class="hex-id" x="{n(c.x)}" y="{n(c.y - s * 0.6)}" font-size="8">{h}</text>']
+    out = [f'<g class="{" ".join(classes)}" data-hex="{h}"><polygon class="bg" points="{st.polygons[h]}"/>',
+           st.decor[h], f'<text class="hex-id" x="{n(c.x)}" y="{n(c.y - s * 0.6)}" font-size="8">{h}</text>']
     if t.label:
         out.append(" " + fitted_text(t.label, c.x, c.y + s * 0.62, 7, lay.hex_width * 0.8, "hex-label"))
     out.append("</g>")
-    return tip(", ".join(aria), "".join(out))
+    return "".join(out)
+
+
+@cache
+def hex_name(h: str) -> str:
+    """A map hex as the terrain shows it, in words, what it reads first: "Hex 0709,
+    Henderson Field, clear" (its number, its name, its terrain, high ground)."""
+    t = _static().board.hexes[h]
+    return ", ".join([f"Hex {h}", *([t.label] if t.label else []), t.centre, *(["high ground"] if t.high else [])])
 
 
 def _hex_state(ctx: _Ctx, h: str) -> str:
@@ -445,12 +454,16 @@ def _hex_state(ctx: _Ctx, h: str) -> str:
 def _hex_state_drawn(h: str, names: tuple[str, ...], strip: tuple[str, bool, int] | None, highlight: str | None,
                      refused: str | None, marks: tuple[bool, bool, bool, bool]) -> str:
     # a hex looks the same from one state to the next unless something in it changed:
-    # drawn once per look (``marks``: a target, owed an attack, over-stacked, under attack)
+    # drawn once per look (``marks``: a target, owed an attack, over-stacked, under attack).
+    # A hex the player may act on (a destination, a target) is a button, its tooltip on a
+    # group around it; the others are said of (a hex the selected unit may not go to says
+    # why on hover), and a click on them is read from the grid
     st, lay = _static(), _static().page.layout
     target, must_be_attacked, overstacked, combat_target = marks
+    button = highlight is not None or target
     c = lay.centre(h)
     classes = ["hex-state", *(["reachable"] if highlight is not None else []), *(["target"] if target else [])]
-    aria = [f"Hex {h}"]
+    aria = [hex_name(h)]
     if h in st.runways and strip:
         classes.append("airstrip")
         aria.append(f"air strip {STATUS_WORDS.get(strip[0], strip[0])}" + (f", work {strip[2]}" if strip[2] else ""))
@@ -470,16 +483,24 @@ def _hex_state_drawn(h: str, names: tuple[str, ...], strip: tuple[str, bool, int
         aria.append("attack target")
     if names:
         aria.append("units " + ", ".join(names))
-    base = {"class": " ".join(classes), "id": f"hex-state-{h}", "data-hex": h, "aria-label": ", ".join(aria)}
-    out = [f"<g{_attrs(base)}><title>{text(', '.join(aria))}</title>"]
-    if highlight is not None:
-        out.append(f'<polygon class="hl" points="{st.polygons[h]}"/>')
+    label = ", ".join(aria)
+    drawn = []
+    if button or refused is not None:  # the whole hex takes the pointer: its tooltip, a click, the focus
+        drawn.append(f'<polygon class="hit{" hl" if highlight is not None else ""}" points="{st.polygons[h]}"/>')
     if h in st.runways:
-        out.append(_strip_marks(st, h, c, strip))
+        drawn.append(_strip_marks(st, h, c, strip))
     if highlight:
-        out.append(_badge(highlight, Point(c.x, c.y + lay.size * 0.66)))
-    out.append("</g>")
-    return "".join(out)
+        drawn.append(_badge(highlight, Point(c.x, c.y + lay.size * 0.66)))
+    inside = "".join(drawn)
+    if button and reads(inside) not in label:  # a button is named first by what it reads (an air strip's chits)
+        label = f"{reads(inside)}: {label}"
+    base = {"class": " ".join(classes), "id": f"hex-state-{h}", "data-hex": h}
+    if button:
+        base |= {"role": "button", "tabindex": "0"}
+    base["aria-label"] = label
+    if button:
+        return tip(label, f"<g{_attrs(base)}>{inside}</g>")
+    return f"<g{_attrs(base)}><title>{text(label)}</title>{inside}</g>"
 
 
 def _reach_text(highlight: str) -> str:
@@ -713,20 +734,61 @@ def _svg_open(p: Page, heading: str, extra: str = "") -> str:
             f'width="100%" role="group" aria-label="{_q(heading)}"{extra}><title>{text(heading)}</title>')
 
 
+MAP_TITLE = "Map of Guadalcanal"
+
+
+@cache
+def render_terrain() -> str:
+    """The terrain as its own SVG file (published as ``first_blood``, see
+    ``app/games/maps.py``): the same for every game and everybody, so it holds nothing
+    a view says; its stylesheet inlined, as a picture has no other."""
+    st = _static()
+    p = st.page
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="fb-map" viewBox="0 0 {n(p.width)} {n(p.height)}" '
+            f'width="{n(p.width)}" height="{n(p.height)}" role="img" aria-label="{MAP_TITLE}">'
+            f"<title>{MAP_TITLE}</title><style>{_css()}</style>{DEFS}{_terrain_inner(st)}</svg>")
+
+
+publish("first_blood", render_terrain)
+
+
+@cache
+def grid() -> tuple[float, float, float, float, float, float]:
+    """The hex grid in the sheet's pixels: hex (row, col) is centred at (ox + col * sx + (half
+    if the row is odd), oy + row * sy), as ``(ox, oy, sx, sy, half, radius)`` (columns grow
+    to the west and rows to the north: sx and sy are negative); checked against every
+    land hex's centre."""
+    st = _static()
+    lay = st.page.layout
+    o, odd = lay.centre("0000"), lay.centre("0100")
+    ox, oy, sx, sy = o.x, o.y, lay.centre("0001").x - o.x, odd.y - o.y
+    half = odd.x - ox
+    for h in st.board.hexes:
+        c, row, col = lay.centre(h), int(h[:2]), int(h[2:])
+        assert math.isclose(c.x, ox + col * sx + (half if row % 2 else 0), abs_tol=1e-6), h
+        assert math.isclose(c.y, oy + row * sy, abs_tol=1e-6), h
+    return ox, oy, sx, sy, half, lay.size
+
+
 @cache
 def render_base() -> str:
     """The map's base layer as an SVG element for the game page (the same every time):
-    every hex is ``<g class="hex terrain-..." id="hex-RRCC" data-hex="RRCC" role="button" ...>``."""
-    st = _static()
-    return _svg_open(st.page, "Map of Guadalcanal", ' class="fb-map map-base"') + DEFS + _base_inner(st) + "</svg>"
+    the terrain's picture, and the grid (``data-grid``, see :func:`grid`) from which the
+    page's script tells the hex of a click on it."""
+    p = _static().page
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {n(p.width)} {n(p.height)}" width="100%" '
+            f'role="img" aria-label="{MAP_TITLE}" class="fb-map map-base" '
+            f'data-grid="{" ".join(format(v, ".7g") for v in grid())}"><title>{MAP_TITLE}</title>'
+            f'<image class="terrain" href="{map_url("first_blood")}" x="0" y="0" width="{n(p.width)}" '
+            f'height="{n(p.height)}"/></svg>')
 
 
-def _base_inner(st: _Static) -> str:
+def _terrain_inner(st: _Static) -> str:
     p, m = st.page, st.page.map
     out = [f'<rect class="paper" width="{n(p.width)}" height="{n(p.height)}"/>',
            f'<rect class="sea" x="{n(m.x)}" y="{n(m.y)}" width="{n(m.w)}" height="{n(m.h)}"/>',
            _south_edge(st), '<g class="hexes">']
-    out += [_base_hex(st, h) for h in st.order]
+    out += [_terrain_hex(st, h) for h in st.order]
     out.append("</g>")
     out.append(st.overlay)
     out.append(f'<rect class="map-frame" x="{n(m.x)}" y="{n(m.y)}" width="{n(m.w)}" height="{n(m.h)}"/>')
@@ -900,9 +962,10 @@ def render_map(
     :param targets: Locations marked as attack targets (class ``target``, red outline).
     :param title: Text for the header and the document ``<title>`` (default: the view's title).
 
-    Every hex is ``<g class="hex terrain-..." id="hex-RRCC" data-hex="RRCC" role="button" ...>``;
+    Every hex is ``<g class="hex terrain-..." data-hex="RRCC">`` (the terrain, a picture);
     what the view says of it now is a ``<g class="hex-state ..." data-hex="RRCC">`` above it
-    (classes ``reachable``, ``target``, ``must-be-attacked``, ``overstacked``, ``combat-target``); every counter
+    (classes ``reachable``, ``target``, ``must-be-attacked``, ``overstacked``, ``combat-target``),
+    a ``role="button"`` named by its terrain when it is reachable or a target; every counter
     ``<g class="counter side-US ..." data-unit="..." data-loc="...">`` (plus ``data-hex`` on the
     map) with classes ``moved``, ``fought``, ``stopped``, ``face-down``, ``must-attack`` (owes an
     attack, from ``view["obligations"]``) and ``selected``; boxes, entry points and air strip
@@ -915,7 +978,7 @@ def render_map(
     ctx = _make_ctx(view, selected, highlights, targets)
     heading = title if title is not None else str(view.get("title") or "First Blood")
     return (_svg_open(ctx.st.page, heading, ' class="fb-map"') + f"<style>{_css()}</style>{DEFS}"
-            + _base_inner(ctx.st) + _layers_inner(ctx, heading) + "</svg>")
+            + _terrain_inner(ctx.st) + _layers_inner(ctx, heading) + "</svg>")
 
 
 def _draw_order(h: str) -> tuple[int, int]:

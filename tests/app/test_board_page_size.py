@@ -1,0 +1,88 @@
+"""Issue 29: First Blood's board page (``GET /games/{id}`` with the seat's cookie) is at
+most 100 KB at every stage of a game: the terrain is a file of its own that the browser
+keeps, and the page holds only what changes.  Looked at as each seat and a spectator see
+it, at the set-up and in the middle of a game (the benchmarks' largest pages were
+between 300 and 500 events)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+import pytest
+from app_support import ADMIN
+from fastapi.testclient import TestClient
+
+from engine.core.dice import derive_secret
+from engine.core.events import Command
+from engine.core.game import replay
+from engine.games.first_blood.rules import RULES
+from engine.selfplay import Chooser, choose
+
+LIMIT = 100 * 1024  # bytes (benchmarks/action_latency.py's goal)
+FORMAT = "guadalcanal-pbem/1"
+
+
+@functools.cache
+def export_after(events_wanted: int) -> dict[str, Any]:
+    """A game played by the self-play chooser until it holds some ``events_wanted`` events,
+    as an export file."""
+    opening = RULES.create("campaign", {}, derive_secret("page-size", "board-page-size-tests"))
+    events = [{"type": e.type, "data": e.data, "side": e.side, "actor": None, "command": None} for e in opening]
+    state = replay(RULES, opening)
+    rng = Chooser("page-size")
+    while len(events) < events_wanted:
+        side = RULES.prompt(state).side
+        assert side is not None, "the game ended first"
+        cmd = choose(rng, state.phase, RULES.legal_commands(state, side))
+        cmd = Command(cmd.type, cmd.data, side)
+        for i, e in enumerate(RULES.decide(state, cmd)):
+            RULES.apply(state, e)
+            events.append({"type": e.type, "data": e.data, "side": e.side, "actor": side,
+                           "command": cmd.to_json() if i == 0 else None})
+    return {"format": FORMAT, "game": "first_blood", "scenario": "campaign", "options": {}, "status": "active",
+            "result": None, "created_at": "2026-01-01T00:00:00+00:00",
+            "seats": [{"side": "IJ", "name": "Kawaguchi"}, {"side": "US", "name": "Vandegrift"}],
+            "events": [{"seq": n, **e} for n, e in enumerate(events)]}
+
+
+def pages(client: TestClient, gid: str, tokens: dict[str, str]) -> dict[str, bytes]:
+    """The board page as each seat's browser gets it (its cookie), and a spectator's."""
+    out = {}
+    for side, token in tokens.items():
+        client.cookies.clear()
+        assert client.post(f"/games/{gid}/seat", data={"token": token}, follow_redirects=False).status_code == 303
+        out[side] = client.get(f"/games/{gid}").content
+    client.cookies.clear()
+    out["spectator"] = client.get(f"/games/{gid}").content
+    return out
+
+
+def check(client: TestClient, got: dict[str, bytes]) -> None:
+    for who, page in got.items():
+        assert len(page) <= LIMIT, f"{who}'s board page: {len(page) / 1024:.1f} KB"
+        assert page.count(b"<svg") == 2 and b'class="fb-map map-base"' in page and b'id="map-layers"' in page
+    # the terrain, fetched once and kept, is the same file for every board
+    (url,) = set(re.findall(rb'href="(/maps/first_blood\.svg\?v=[0-9a-f]+)"', b"".join(got.values())))
+    r = client.get(url.decode())
+    assert r.status_code == 200 and "immutable" in r.headers["cache-control"]
+
+
+def test_the_board_page_at_the_set_up_is_at_most_100_kb(client: TestClient) -> None:
+    made = client.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+    joined = client.post(f"/api/games/{made['game_id']}/join",
+                         json={"token": made["invite_url"].split("token=")[1], "name": "Bob"}).json()
+    check(client, pages(client, made["game_id"], {"US": made["token"], joined["side"]: joined["token"]}))
+
+
+@pytest.mark.parametrize("events", [150, 450])
+def test_the_board_page_in_the_middle_of_a_game_is_at_most_100_kb(client: TestClient, events: int) -> None:
+    client.cookies.clear()
+    r = client.post("/api/games/import", json=export_after(events), auth=ADMIN)
+    assert r.status_code == 201, r.text
+    body = r.json()
+    tokens = {side: link.split("#token=", 1)[1] for side, link in body["seats"].items()}
+    got = pages(client, body["game_id"], tokens)
+    assert all(b'class="counter ' in page for page in got.values())  # a game under way: counters on the map
+    check(client, got)
