@@ -85,13 +85,16 @@ def enqueue(session: Session, *, kind: str, dedupe: str, to: str, subject: str, 
     ).on_conflict_do_nothing(index_elements=["dedupe"]))
 
 
-def message(mail: Mail, sender: str, body: str | None = None) -> EmailMessage:
+def message(mail: Mail, sender: str, body: str | None = None, png: bytes | None = None) -> EmailMessage:
+    """The mail as sent (``png``: a picture attached, the text part complete without it)."""
     msg = EmailMessage(policy=HEADERS)
     msg["From"], msg["To"], msg["Subject"] = sender, mail.to_addr, mail.subject
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = make_msgid(domain="guadalcanal.invalid")
     msg["Auto-Submitted"] = "auto-generated"  # no vacation auto-replies, please
     msg.set_content(mail.body if body is None else body)
+    if png is not None:
+        msg.add_attachment(png, maintype="image", subtype="png", filename="map.png")
     return msg
 
 
@@ -124,16 +127,19 @@ def stale(session: Session, mail: Mail) -> str | None:
 # kind -> what writes a mail's body as it is sent (None: nothing to send), for a body that
 # holds a secret which must not rest in the outbox (a sign-in link: app/services/signin.py)
 Composer = Callable[[Session, Mail, datetime], str | None]
+# what a mail carries besides its stored body, made as it is sent (a "your move" mail's
+# witness, app/services/witness.py): (text to add, a PNG to attach), or None
+Witnesser = Callable[[Session, Mail], Any]
 
 
 def deliver_due(sessions: Callable[[], Session], smtp_url: str, sender: str,
                 now: datetime | None = None, webhook_private: bool = False,
-                composers: Mapping[str, Composer] | None = None) -> int:
+                composers: Mapping[str, Composer] | None = None, witness: Witnesser | None = None) -> int:
     """Send (or, without SMTP, hold) every mail that is due, and POST every webhook notice
     that is due; returns how many were handled.  ``sessions``: a session factory.
     ``now``: for tests, which move the clock, not the wall.  ``webhook_private``: see
     app/webhooks.py.  ``composers``: see ``Composer``; a mail of such a kind with no
-    composer given is held.
+    composer given is held.  ``witness``: see ``Witnesser``.
 
     Each mail is claimed by one conditional UPDATE until ten minutes after its claim (a
     batch of slow sends never claims a mail already expired), and its outcome is written
@@ -156,7 +162,7 @@ def deliver_due(sessions: Callable[[], Session], smtp_url: str, sender: str,
                 continue  # another worker has it
             mail = session.get(Mail, mail_id)
             assert mail is not None
-            outcome = _deliver(session, mail, smtp, sender, moment, webhook_private, composers or {})
+            outcome = _deliver(session, mail, smtp, sender, moment, webhook_private, composers or {}, witness)
             written = session.execute(update(Mail).where(Mail.id == mail_id, Mail.status == "sending",
                                                          Mail.not_before == until).values(**outcome)
                                       .execution_options(synchronize_session=False))
@@ -173,7 +179,8 @@ def _due(now: datetime) -> tuple[Any, ...]:
 
 
 def _deliver(session: Session, mail: Mail, smtp: Smtp | None, sender: str, now: datetime,
-             webhook_private: bool = False, composers: Mapping[str, Composer] | None = None) -> dict[str, Any]:
+             webhook_private: bool = False, composers: Mapping[str, Composer] | None = None,
+             witness: Witnesser | None = None) -> dict[str, Any]:
     """Send a claimed mail (or not); what to write of its row."""
     reason = stale(session, mail)
     if reason is not None:
@@ -192,9 +199,13 @@ def _deliver(session: Session, mail: Mail, smtp: Smtp | None, sender: str, now: 
             body = compose(session, mail, now)
             if body is None:
                 return {"status": "skipped", "last_error": "nobody to send it to (no seat has this address)"}
+        seen = witness(session, mail) if witness is not None else None
+        png = None
+        if seen is not None:
+            body, png = f"{seen.text}\n{body}", seen.png
 
         def send() -> None:
-            smtp.send(message(mail, sender, body))
+            smtp.send(message(mail, sender, body, png))
     try:
         send()
     except (OSError, smtplib.SMTPException) as exc:

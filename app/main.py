@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 import anyio.to_thread
@@ -29,6 +30,7 @@ from app.services.chat import Chat
 from app.services.games import GameService
 from app.services.notices import Notices
 from app.services.signin import Signin
+from app.services.witness import witness
 from app.static_files import STATIC, CachedStaticFiles
 from app.templating import compile_all
 
@@ -61,7 +63,8 @@ def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
     scheduler.add_job(deliver_due, "interval", seconds=settings.mail_interval_seconds, max_instances=1,
                       coalesce=True, args=[app.state.db.sessions, settings.smtp_url, settings.mail_from],
                       kwargs={"webhook_private": settings.webhook_allow_private,
-                              "composers": {"signin": app.state.signin.compose}})
+                              "composers": {"signin": app.state.signin.compose},
+                              "witness": partial(witness, service=app.state.games)})
     scheduler.add_job(lambda: clock.tick(app.state.db.sessions, app.state.notices, app.state.games.now()),
                       "interval", seconds=settings.clock_interval_seconds, max_instances=1, coalesce=True)
     # the computer's moves, within seconds of the handover and outside the request threads

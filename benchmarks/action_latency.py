@@ -68,7 +68,7 @@ from live_server import (  # noqa: E402
     server_env,
     shown_digests,
 )
-from positions import GAMES, TITLES, Position, export_at, import_position, pick, play_whole  # noqa: E402
+from positions import DICE, GAMES, TITLES, Position, export_at, import_position, pick, play_whole  # noqa: E402
 
 from engine.selfplay import Chooser  # noqa: E402
 
@@ -371,6 +371,9 @@ def main() -> int:
     ap.add_argument("--commands", type=int, default=10, help="timed commands per position and kind")
     ap.add_argument("--warmup", type=int, default=10, help="untimed rounds first (on positions of their own)")
     ap.add_argument("--games", default=",".join(GAMES), help="which games (comma list)")
+    ap.add_argument("--dice", choices=DICE, default="chains",
+                    help="the positions' dice: a game made now (chains: seed chains and both players' entropy) "
+                         "or one secret (legacy), to compare the command path's cost")
     ap.add_argument("--database", choices=("postgresql", "sqlite"), default="postgresql",
                     help="the server's and both floors' database: a fresh PostgreSQL database, or a SQLite file")
     ap.add_argument("--quick", action="store_true", help="a short run: --stages 30,300,700 --positions 1 "
@@ -384,7 +387,7 @@ def main() -> int:
     started = time.perf_counter()
     load0 = os.getloadavg()
     t = time.perf_counter()
-    played = {g: [play_whole(g, i) for i in range(args.positions)] for g in games}
+    played = {g: [play_whole(g, i, dice=args.dice) for i in range(args.positions)] for g in games}
     print(f"played {sum(map(len, played.values()))} whole games in the engine in {time.perf_counter() - t:.1f} s "
           f"(events: " + ", ".join(f"{g} " + "/".join(str(len(p.events)) for p in ps) for g, ps in played.items())
           + ")", flush=True)

@@ -17,6 +17,7 @@ same dice.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import cache
@@ -24,12 +25,19 @@ from typing import Any
 
 import httpx
 
+from app.services.dice_keys import PERIODS
+from engine.core import seeds
 from engine.core.choices import expand
 from engine.core.dice import derive_secret
 from engine.core.events import Command
 from engine.core.game import replay
 from engine.games import get_rules
+from engine.record.keyed import Periods, decide_keyed
 from engine.selfplay import Chooser, choose
+
+# how the positions' dice are made: "chains" (record version 2, as a game made now: each
+# decision keyed by its period's seed and both players' entropy) or "legacy" (one secret)
+DICE = ("chains", "legacy")
 
 EXPORT_FORMAT = "guadalcanal-pbem/1"  # app/services/games.py
 SCENARIO = "campaign"  # the server's default (app/schemas.py NewGame)
@@ -44,14 +52,24 @@ class Played:
     game: str
     events: list[dict[str, Any]]  # each: seq, type, data, side, actor, command
     starts: list[int]  # the seq that starts each command's events (the creation's at 0)
+    dice: dict[str, Any] | None = None  # "chains": the export's "dice" (tops and entropy)
+
+
+def _tops(game: str, index: int, seed: int) -> str:
+    return "".join(hashlib.sha256(f"bench-{c}-{game}-{seed}-{index}".encode()).hexdigest() for c in seeds.CHAINS)
 
 
 @cache
-def play_whole(game: str, index: int, seed: int = 1) -> Played:
+def play_whole(game: str, index: int, seed: int = 1, dice: str = "chains") -> Played:
     """One random game to its end (or 20,000 decisions), deterministic in its arguments."""
     rules = get_rules(game)
     rng = Chooser(f"bench:{game}:{seed}:{index}")
-    created = rules.create(SCENARIO, {}, derive_secret(seed, f"bench-{game}-{index}"))
+    tops = _tops(game, index, seed)
+    chains = {c: seeds.chain(tops[k * 64:(k + 1) * 64], PERIODS) for k, c in enumerate(seeds.CHAINS)}
+    entropy = {side: f"bench {side} {index}" for side in rules.sides}
+    periods = Periods()
+    created = rules.create(SCENARIO, {}, None if dice == "chains" else  # type: ignore[arg-type]
+                           derive_secret(seed, f"bench-{game}-{index}"))
     events = [_row(len_, e, None, None) for len_, e in enumerate(created)]
     starts = [0]
     state = replay(rules, created)
@@ -64,12 +82,18 @@ def play_whole(game: str, index: int, seed: int = 1) -> Played:
             break
         cmd = choose(rng, getattr(state, "phase", ""), legal)
         cmd = Command(cmd.type, cmd.data, prompt.side)
-        new = rules.decide(state, cmd)
+        if dice == "chains":
+            period = periods.at(rules, state)
+            new, _rolls, _chain = decide_keyed(rules, state, cmd,
+                                               lambda c, p=period: seeds.turn_key(chains[c][p], entropy))
+        else:
+            new = rules.decide(state, cmd)
         starts.append(len(events))
         for i, e in enumerate(new):
             rules.apply(state, e)
             events.append(_row(len(events), e, prompt.side, cmd.to_json() if i == 0 else None))
-    return Played(game, events, starts)
+    made = {"tops": tops, "entropy": {s: {"text": t, "made_by": "player"} for s, t in entropy.items()}}
+    return Played(game, events, starts, made if dice == "chains" else None)
 
 
 def _row(seq: int, e: Any, actor: str | None, command: dict[str, Any] | None) -> dict[str, Any]:
@@ -86,7 +110,7 @@ def export_at(played: Played, events: int) -> dict[str, Any]:
     return {"format": EXPORT_FORMAT, "game": played.game, "scenario": SCENARIO, "options": {}, "title": "bench",
             "status": "active", "result": None, "created_at": "2026-01-01T00:00:00+00:00",
             "seats": [{"side": s, "name": f"bench {s}"} for s in get_rules(played.game).sides],
-            "events": played.events[:cut]}
+            "events": played.events[:cut], **({"dice": played.dice} if played.dice else {})}
 
 
 @dataclass

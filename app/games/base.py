@@ -93,6 +93,10 @@ class GameBoard(Protocol):
         """What ``moment_template`` draws of a past moment (``last``: its last event's
         row, if its viewer may read it)."""
 
+    def picture(self, view: dict[str, Any]) -> list[str]:
+        """The map as ``view`` shows it, as SVG layers sharing one viewBox (drawn in order):
+        the picture a "your move" mail carries (app/render/picture.py).  None: no map."""
+
 
 _DIGEST = re.compile(r"[0-9a-f]{16}")
 

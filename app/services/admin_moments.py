@@ -10,11 +10,10 @@ from urllib.parse import quote
 from sqlalchemy.orm import Session
 
 from app.models import Game
-from app.services import admin_rulings, fair_dice
+from app.services import admin_rulings, dice_keys, fair_dice
 from app.services.games import GameService
 from app.services.moments import moment_context
 from engine.core import dice
-from engine.core.dice import commitment
 from engine.core.events import Event
 from engine.core.visibility import ADMIN
 from engine.games import get_rules
@@ -35,14 +34,15 @@ def admin_moment(session: Session, service: GameService, game: Game, seq: int, a
     event = context["event"] if as_side is None else None  # the full event: never on a side's page
     learned = admin_rulings.learned_since(session, service, game, seq) if as_side is None and seq < game.seq else {}
     drawn = None
+    got = dice_keys.material(session, game.id) if game.record_version >= dice_keys.VERSION else None
+    secret = dice_keys.row_secret(game, got, getattr(event, "dice", None)) if event is not None else ""
     if event is not None:  # a draw's inputs: the pool as it stood before the event, and the check
         rules = get_rules(game.game)
         drawn = rules.draw_inputs(service.state_at(session, game, event.seq),
                                   Event(event.type, event.payload, event.side))
         if drawn is not None:
-            drawn = {**drawn, "event_no": event.seq, "fair": bool(drawn["pool"]) and dice.draw(
-                game.dice_secret, event.seq, drawn["pool"], drawn["index"]) == drawn["drawn"]}
-    desk = {"views": views, "event": event, "commitment": commitment(game.dice_secret), "learned": learned,
-            "drawn": drawn,
-            "rolls": fair_dice.rolls(game.dice_secret, event.seq, event.payload) if event is not None else []}
+            drawn = {**drawn, "event_no": event.seq, "fair": bool(drawn["pool"]) and bool(secret) and dice.draw(
+                secret, event.seq, drawn["pool"], drawn["index"]) == drawn["drawn"]}
+    desk = {"views": views, "event": event, "commitment": dice_keys.desk_commitment(game), "learned": learned,
+            "drawn": drawn, "rolls": fair_dice.rolls(secret, event.seq, event.payload) if event is not None else []}
     return context | {"desk": desk, "back": f"/admin/games/{game.id}"}

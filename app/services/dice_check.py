@@ -31,6 +31,7 @@ class Period:
     chain: str
     period: int
     seed: str
+    turn: int | None  # the game's turn its decisions started in
     rolls: list[Checked] = field(default_factory=list)
 
 
@@ -64,7 +65,7 @@ def check(status: dict[str, Any], rows: list[Any]) -> Report:
             waiting += len(got["rolls"]) if chain == seeds.OPEN else 0  # a hidden roll is not even counted
             continue
         key = seeds.turn_key(seed, entropy)
-        at = periods.setdefault((chain, period), Period(chain, period, seed))
+        at = periods.setdefault((chain, period), Period(chain, period, seed, got.get("turn")))
         for n, index, sides, value in got["rolls"]:
             at.rolls.append(Checked(r.seq, r.text or r.type, index, sides, value, dice.roll(key, n, index, sides)))
     return Report(sorted(periods.values(), key=lambda p: (p.period, p.chain)), waiting)

@@ -33,8 +33,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Game, RecordEntry, Seat
+from engine.core import dice, seeds
 from engine.core import record as rec
-from engine.core import seeds
 from engine.core.errors import RuleError
 from engine.record.keyed import decide_keyed, next_period, outcome_keyed, rolls_by_event
 
@@ -110,12 +110,17 @@ def material(session: Session | None, game_id: str) -> Material:
     rows = session.execute(select(Seat.side, Seat.entropy).where(Seat.game_id == game_id)).all()
     got = Material(tops or "", tuple(sorted(r.side for r in rows)),
                    {r.side: r.entropy for r in rows if r.entropy is not None}, shown)
+    remember(game_id, got)
+    return got
+
+
+def remember(game_id: str, got: Material) -> None:
+    """The material of a game whose entropy was just shown (its first command, written)."""
     if got.revealed:
         with _LOCK:
             _MATERIAL[game_id] = got
             while len(_MATERIAL) > _SIZE:
                 _MATERIAL.popitem(last=False)
-    return got
 
 
 def revealed(session: Session, game_id: str) -> bool:
@@ -141,6 +146,7 @@ class Keyed:
     preface: list[dict[str, Any]] = field(default_factory=list)
     postface: list[dict[str, Any]] = field(default_factory=list)
     filled: dict[str, str] = field(default_factory=dict)
+    shown: Material | None = None  # the game's material once this (its first command) is written
 
     @property
     def shows_entropy(self) -> bool:
@@ -196,7 +202,27 @@ def decide(rules: Any, state: Any, command: Any, period: int, last_turn: int | N
     if out.state.result is not None:  # over: every seed, and the salt of the sealed entries
         postface = [{"kind": rec.SEED, "chain": c, "period": PERIODS, "seed": chains(got.tops)[c][PERIODS]}
                     for c in seeds.CHAINS] + [{"kind": rec.SALT, "salt": salt}]
-    return out, Keyed(chain, now, turn, rolls, preface, postface, filled)
+    shown = None if got.revealed else Material(got.tops, got.sides, entropy, True)
+    return out, Keyed(chain, now, turn, rolls, preface, postface, filled, shown)
+
+
+def row_secret(game: Game, got: Material | None, dice: dict[str, Any] | None) -> str:
+    """The dice key an event's decision used, for the admin's desk (a game of one secret:
+    that secret; "" when the event says none, or the entropy is not all in)."""
+    if game.record_version < VERSION:
+        return game.dice_secret
+    if not dice or got is None or set(got.entropy) != set(got.sides):
+        return ""
+    chain, period = dice["key"]
+    return _key(got.tops, chain, period, tuple(sorted(got.entropy.items())))
+
+
+def desk_commitment(game: Game) -> str:
+    """What the admin's desk shows the game committed to: its secret's hash, or its chains'."""
+    if game.record_version < VERSION or not game.dice_tops:
+        return dice.commitment(game.dice_secret)
+    c = commitments(game.dice_tops)
+    return f"open chain {c[seeds.OPEN]}, hidden chain {c[seeds.HIDDEN]}"
 
 
 def unrolled(chain: Any) -> Keyed:

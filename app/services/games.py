@@ -577,6 +577,8 @@ class GameService:
         and boards open here hear of it."""
         new_state = decision.outcome.state
         self.cache.put(game.id, new_state.seq, new_state)
+        if decision.keyed is not None and decision.keyed.shown is not None:
+            dice_keys.remember(game.id, decision.keyed.shown)  # the next command reads nothing for its dice
         self._name_new_step(get_rules(game.game), game.id, decision.actor, new_state, decision.expected_seq,
                             decision.outcome.texts)
         if self.on_moved is not None:

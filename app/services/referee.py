@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from app import store
 from app.models import AdminAudit, ChatMessage, ClockAct, EventRow, Game, Mail
-from app.services import fair_dice
+from app.services import dice_keys, fair_dice
 from engine.core import rulings, undo
 from engine.core.forfeit import TIME_FORFEIT
 from engine.games import get_rules
@@ -74,12 +74,14 @@ def event_lines(session: Session, game: Game) -> list[Line]:
     for seq, by in gone.items():
         struck.setdefault(by, []).append(seq)
     lines, turn, turn_event = [], 0, get_rules(game.game).turn_event
+    got = dice_keys.material(session, game.id) if game.record_version >= dice_keys.VERSION else None
     for r in rows:
+        secret = dice_keys.row_secret(game, got, r.dice)
         if r.type == turn_event and isinstance(r.payload.get("turn"), int):
             turn = r.payload["turn"]
         line = Line("event", _aware(r.created_at), r.seq + 1, r.side or r.actor, r.text or "", r.seq, r.type,
                     turn=turn, actor=r.actor, data=r.payload, struck_by=gone.get(r.seq),
-                    strikes=sorted(struck.get(r.seq, [])), rolls=fair_dice.rolls(game.dice_secret, r.seq, r.payload))
+                    strikes=sorted(struck.get(r.seq, [])), rolls=fair_dice.rolls(secret, r.seq, r.payload))
         line.kinds = _kinds(line, r)
         lines.append(line)
     return lines

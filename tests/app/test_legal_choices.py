@@ -22,8 +22,9 @@ LIMIT = 20_000  # bytes: the most a /legal answer may be (issue 38)
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
     """Whole games are thousands of commands in a minute: beyond the per-seat limit a person
-    needs (its own tests are in test_limits.py)."""
-    return settings.model_copy(update={"rate_limit_commands": "100000/minute"})
+    needs (its own tests are in test_limits.py); and their dice fixed, so that each run plays
+    the same whole games."""
+    return settings.model_copy(update={"rate_limit_commands": "100000/minute", "fixed_dice_secret": "legal-size"})
 
 
 def _keys(commands: list[dict]) -> list[str]:

@@ -6,11 +6,13 @@ given to the delivery job, not the wall.  On SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import threading
 import time
 from collections.abc import Iterator
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 import httpx
@@ -20,11 +22,15 @@ from fastapi.testclient import TestClient
 from live_server import LiveServer, invitation_token, server_env, set_up_and_hand_over
 from mail_support import Inbox, free_port, smtp_server
 
+from app import store
 from app.config import Settings
 from app.mail import deliver_due
 from app.main import create_app
 from app.models import Mail, utcnow
+from app.services.witness import witness
 from engine.core.game import Prompt
+from engine.games import get_rules
+from engine.games.pacific_battles import leaks
 
 US_MAIL, IJ_MAIL = "alice@example.org", "bob@example.net"
 
@@ -294,3 +300,63 @@ def test_a_chat_message_is_mailed_to_an_opponent_who_does_not_read_it(mailing: A
     assert len(inbox.messages) == 1
     skipped = [m for m in outbox(client) if m["kind"] == "chat" and m["side"] == "US"]
     assert [m["status"] for m in skipped] == ["skipped"]
+
+
+def test_a_your_move_mail_witnesses_what_happened_with_the_map_as_the_side_sees_it(mailing: Any) -> None:
+    """Issue 36: the mailbox is a witness: the opponent's moves since the player's last one, in
+    the log's own lines, the record's head after them, and the map as a PNG (the text complete
+    without it)."""
+    client, inbox = mailing
+    game = new_game(client)
+    to_ij_setup(client, game)
+    settings = client.app.state.settings
+    assert deliver_due(client.app.state.db.sessions, settings.smtp_url, settings.mail_from,
+                       now=utcnow() + timedelta(seconds=61),
+                       witness=partial(witness, service=client.app.state.games)) == 1
+    msg = inbox.messages[0]
+    text = msg.get_body(preferencelist=("plain",)).get_content().replace("\r\n", "\n")
+    log = client.get(f"/api/games/{game['id']}/log", headers=bearer(game["IJ"]), params={"limit": 500}).json()
+    placed = [i["text"] for i in log["items"] if i["type"] == "unit_placed"]
+    assert text.startswith("Since your last move:\n") and placed and all(line in text for line in placed)
+    head = client.get(f"/api/games/{game['id']}/export", params={"format": "record"}, headers=bearer(game["IJ"])
+                      ).json()["entries"][-1]["hash"]
+    assert f"The game's record now ends with hash {head}" in text
+    [png] = list(msg.iter_attachments())
+    assert png.get_content_type() == "image/png" and png.get_filename() == "map.png"
+    picture = png.get_content()
+    assert picture.startswith(b"\x89PNG\r\n\x1a\n") and len(picture) > 20_000
+
+
+def test_a_pacific_battles_mail_witnesses_only_what_its_side_may_know(mailing: Any) -> None:
+    """The fog holds in the mailbox too: the lines and the picture come from the side's own log
+    and view, so its mail names none of the hidden things of the other side."""
+    client, inbox = mailing
+    created = client.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Japanese",
+                                              "name": "H", "email": US_MAIL}).json()
+    joined = client.post(f"/api/games/{created['game_id']}/join", json={
+        "token": created["invite_url"].split("token=")[1], "name": "V", "email": IJ_MAIL}).json()
+    client.cookies.clear()
+    gid, tokens = created["game_id"], {"Japanese": created["token"], "Allied": joined["token"]}
+    rng = random.Random(7)
+    for _ in range(400):  # random legal commands until a mail to the Allied player is queued
+        if any(m["side"] == "Allied" and m["kind"] == "your_move" for m in outbox(client)):
+            break
+        for token in tokens.values():
+            legal = client.get(f"/api/games/{gid}/legal", headers=bearer(token)).json()
+            if cmds := listed(legal):
+                assert client.post(f"/api/games/{gid}/commands", headers=bearer(token),
+                                   json={**rng.choice(cmds), "expected_seq": legal["seq"]}).status_code == 200
+                break
+    settings = client.app.state.settings
+    deliver_due(client.app.state.db.sessions, settings.smtp_url, settings.mail_from,
+                now=utcnow() + timedelta(seconds=61), witness=partial(witness, service=client.app.state.games))
+    mails = [m for m in inbox.messages if m["To"] == IJ_MAIL]
+    assert mails, [m["kind"] for m in outbox(client)]
+    text = mails[-1].get_body(preferencelist=("plain",)).get_content()
+    assert "Since your last move:" in text and [a.get_filename() for a in mails[-1].iter_attachments()] == ["map.png"]
+    rules = get_rules("pacific_battles")
+    with client.app.state.db.sessions() as session:
+        game = store.game_with_seats(session, gid)
+        state = client.app.state.games.state(session, game)
+    needles = rules.secrets(state, "Allied")
+    assert needles and leaks.find(needles, text) == []

@@ -109,7 +109,8 @@ def test_each_mail_is_sent_once_by_two_hosts(hosts: Hosts) -> None:
         for n, game in enumerate(games):  # the US sets up on one host or the other, then hands over
             set_up_and_hand_over((a, b)[n % 2], game["id"], game["US"])
         ids = {g["id"] for g in games}
-        mine = lambda: [m for m in hosts.inbox.messages if any(i in m.get_content() for i in ids)]  # noqa: E731
+        mine = lambda: [m for m in hosts.inbox.messages  # noqa: E731
+                        if any(i in m.get_body(("plain",)).get_content() for i in ids)]
         for _ in range(100):
             if len(mine()) >= len(games):
                 break

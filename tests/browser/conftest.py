@@ -94,15 +94,15 @@ def dice_secret() -> str:
 
 
 @contextmanager
-def running_server(tmp: Path, dice_secret: str, smtp_url: str = "") -> Iterator[str]:
+def running_server(tmp: Path, dice_secret: str, smtp_url: str = "", **settings: str) -> Iterator[str]:
     """A uvicorn server in a subprocess on a free port, its own SQLite file in ``tmp``,
-    every game rolling from ``dice_secret``, sending its mail to ``smtp_url`` if given; its
-    base URL."""
+    every game rolling from ``dice_secret`` (empty: each game's own seed chains), sending its
+    mail to ``smtp_url`` if given (``settings``: more of its environment); its base URL."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'g.db'}", "SECRET_KEY": "test",
            "ADMIN_PASSWORD": ADMIN_PASSWORD, "BASE_URL": url, "FIXED_DICE_SECRET": dice_secret,
-           "SMTP_URL": smtp_url, "MAIL_INTERVAL_SECONDS": "0.5"}
+           "SMTP_URL": smtp_url, "MAIL_INTERVAL_SECONDS": "0.5", **settings}
     log = tmp / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(

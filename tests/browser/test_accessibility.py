@@ -19,6 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 from a11y_moments import FirstBlood, PacificBattles, length, post
+from app_support import drive
 from conftest import ADMIN, running_server
 from e2e_plan import ATTACKER
 from pb_support import SET_UP, new_game
@@ -266,3 +267,50 @@ def test_a_mouse_still_gets_each_map_buttons_tooltip(browser: Browser, server: s
             assert got is not None and got["button"] and got["of"] and got["tip"], (selector, got)
     finally:
         context.close()
+
+
+# --- a player's part of the dice (a server of seed chains) ---------------------------------
+
+@pytest.fixture(scope="module")
+def chains_server(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[str]:
+    """A server whose games roll from their own seed chains (no fixed dice)."""
+    with running_server(tmp_path_factory.mktemp("axe-chains"), "") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chains_game(chains_server: str) -> dict[str, str]:
+    """A First Blood game on it, played into turn 3: some of its dice can be checked."""
+    with httpx.Client(base_url=chains_server, timeout=30) as http:
+        made = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+        gid = made["game_id"]
+        fresh = http.post("/api/games", json={"side": "US", "name": "Carol"}).json()
+        joined = http.post(f"/api/games/{gid}/join", json={"token": made["invite_url"].split("token=")[1]}).json()
+        game = {"id": gid, "US": made["token"], "IJ": joined["token"]}
+        drive(http, game, lambda legal: http.get(f"/api/games/{gid}").json()["turn"] >= 3, limit=1200)
+    return {**game, "fresh": fresh["game_id"], "fresh_token": fresh["token"],
+            "invite": fresh["invite_url"].split("token=")[1]}
+
+
+def seat_card(page: Page) -> None:
+    if page.locator("#private-link[open]").count() == 0:
+        page.locator("#private-link summary").click()
+    expect(page.locator(".entropy-form input[name=entropy]")).to_be_visible()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("what", ["join", "seat", "dice"])
+def test_the_pages_of_the_dice(browser: Browser, chains_server: str, artifacts: Path, chains_game: dict[str, str],
+                               what: str, size: str) -> None:
+    """The invitation with its part of the dice, the seat's card asking for it, and "Check
+    the dice" with a finished turn's rolls."""
+    g = chains_game
+    if what == "join":
+        bad = look(browser, chains_server, artifacts, "dice-join", size, f"/join/{g['fresh']}#token={g['invite']}")
+    elif what == "seat":
+        bad = look(browser, chains_server, artifacts, "dice-seat", size, f"/games/{g['fresh']}",
+                   token=g["fresh_token"], then=seat_card)
+    else:
+        bad = look(browser, chains_server, artifacts, "dice-check", size, f"/games/{g['id']}/dice", token=g["IJ"],
+                   then=lambda page: page.locator("details.period summary").first.click())
+    clean(bad)

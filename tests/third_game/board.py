@@ -90,5 +90,8 @@ class SealedBidsBoard:
                last: Any) -> dict[str, Any]:
         return {}
 
+    def picture(self, view: dict[str, Any]) -> list[str]:
+        return []  # no map: its mails carry no picture
+
 
 BOARD = SealedBidsBoard()

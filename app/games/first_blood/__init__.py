@@ -62,6 +62,9 @@ class FirstBloodBoard:
         fought = list(last.payload["targets"]) if last is not None and last.type == "combat_resolved" else []
         return {"layers": render_layers(view, trail=trail, targets=fought), "base": render_base()}
 
+    def picture(self, view: dict[str, Any]) -> list[str]:
+        return [render_base(), render_layers(view)]
+
 
 def _refused(ctx: BoardContext, service: GameService, where: str) -> str:
     """Why a click stands for no legal command: the engine's own reason when the click

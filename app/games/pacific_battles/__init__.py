@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from app.games.base import BoardRequest, Click, MapClick
 from app.games.maps import map_file
 from app.games.pacific_battles.board import PBBoard, pb_context, pb_moment
+from app.games.pacific_battles.pieces_svg import render_board_svg
 from app.models import Game, Seat
 from app.services.games import GameService
 from app.services.story import briefing
@@ -71,6 +72,9 @@ class PacificBattlesBoard:
                last: Any) -> dict[str, Any]:
         # its own map and displays, read-only
         return {"pb": pb_moment(game, seat, state, view, seq), "layout_class": " pb-board"}
+
+    def picture(self, view: dict[str, Any]) -> list[str]:
+        return [render_board_svg(view)]
 
 
 BOARD = PacificBattlesBoard()
