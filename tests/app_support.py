@@ -8,7 +8,11 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from engine.core.choices import expand
+from engine.core.events import Command
+from engine.core.game import replay
 from engine.games.first_blood.board import load_board
+from engine.games.first_blood.rules import RULES as FB_RULES
+from engine.selfplay import Chooser, choose
 
 ADMIN = ("admin", "admin-test-password")
 
@@ -64,3 +68,24 @@ def drive(client: TestClient, game: dict[str, str], until: Callable[[Legal], boo
 
 def admin_games(client: TestClient) -> dict[str, dict[str, Any]]:
     return {g["game_id"]: g for g in client.get("/api/admin/games", auth=ADMIN, params={"limit": 500}).json()["items"]}
+
+
+def self_played(secret: str, seed: str, stop: Callable[[list[dict[str, Any]]], bool],
+                limit: int = 3000) -> tuple[list[dict[str, Any]], Any]:
+    """A First Blood game of ``secret`` played by the self-play chooser (``seed``) until
+    ``stop(events)`` or its end: its events as an export file lists them, and its last state."""
+    opening = FB_RULES.create("campaign", {}, secret)
+    events = [{"type": e.type, "data": e.data, "side": e.side, "actor": None, "command": None} for e in opening]
+    state = replay(FB_RULES, opening)
+    rng = Chooser(seed)
+    for _ in range(limit):
+        side = FB_RULES.prompt(state).side
+        if side is None or stop(events):
+            break
+        cmd = choose(rng, state.phase, FB_RULES.legal_commands(state, side))
+        cmd = Command(cmd.type, cmd.data, side)
+        for i, e in enumerate(FB_RULES.decide(state, cmd)):
+            FB_RULES.apply(state, e)
+            events.append({"type": e.type, "data": e.data, "side": e.side, "actor": side,
+                           "command": cmd.to_json() if i == 0 else None})
+    return events, state

@@ -27,8 +27,8 @@ from app.services.notices import Notices
 from app.text import check_line, dump_json
 from app.visible import readable
 from engine.bots import levels_for
-from engine.core import dice, rulings, seeds, undo
 from engine.core import record as rec
+from engine.core import rulings, seeds, undo
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Outcome, Prompt, replay
@@ -194,11 +194,10 @@ class GameService:
             row.dice_secret, row.record_version = self.fixed_dice_secret, game_record.LEGACY
             events = rules.create(scenario, options, row.dice_secret)
         else:  # the seed chains, committed to before anybody gives entropy (app/services/dice_keys.py)
+            # no die before both players' entropy: a game's creation rolls none (its first
+            # decisions do; tests/app/test_dice_chains.py holds every game and option to it)
+            events = rules.create(scenario, options, None)  # type: ignore[arg-type]
             row.dice_secret, row.record_version, row.dice_tops = "", dice_keys.VERSION, dice_keys.new_tops()
-            with dice.recording() as rolled:
-                events = rules.create(scenario, options, None)  # type: ignore[arg-type]
-            if rolled:  # no die before both players' entropy (tests hold every game to it)
-                raise RuntimeError(f"{rules.title}'s set-up rolls dice: it cannot come before the entropy")
             row.record_salt = game_record.new_salt()
             chain = game_record.start(game, row.record_salt, dice_keys.VERSION, dice_keys.commitments(row.dice_tops),
                                       dice_keys.PERIODS)

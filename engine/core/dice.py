@@ -40,8 +40,15 @@ def recording() -> Iterator[list[list[int]]]:
         _RECORDING.reset(token)
 
 
+class NoSecret(RuntimeError):
+    """A die rolled from a state with no dice secret: a game of seed chains (engine/core/seeds.py)
+    rolls only with its period's key, never from its creation's empty secret."""
+
+
 def roll(secret: str, event_no: int, index: int = 0, sides: int = 6) -> int:
     """Die number ``index`` of event ``event_no``: an int in ``1..sides`` (1 to 256)."""
+    if secret is None:
+        raise NoSecret("a die was rolled with no dice secret (a decision made without its period's key)")
     if not 1 <= sides <= 256:
         raise ValueError("a die has 1 to 256 sides")
     limit = 256 - 256 % sides  # reject bytes that would bias the die

@@ -11,14 +11,10 @@ import re
 from typing import Any
 
 import pytest
-from app_support import ADMIN
+from app_support import ADMIN, self_played
 from fastapi.testclient import TestClient
 
 from engine.core.dice import derive_secret
-from engine.core.events import Command
-from engine.core.game import replay
-from engine.games.first_blood.rules import RULES
-from engine.selfplay import Chooser, choose
 
 LIMIT = 100 * 1024  # bytes (benchmarks/action_latency.py's goal)
 FORMAT = "guadalcanal-pbem/1"
@@ -28,19 +24,9 @@ FORMAT = "guadalcanal-pbem/1"
 def export_after(events_wanted: int) -> dict[str, Any]:
     """A game played by the self-play chooser until it holds some ``events_wanted`` events,
     as an export file."""
-    opening = RULES.create("campaign", {}, derive_secret("page-size", "board-page-size-tests"))
-    events = [{"type": e.type, "data": e.data, "side": e.side, "actor": None, "command": None} for e in opening]
-    state = replay(RULES, opening)
-    rng = Chooser("page-size")
-    while len(events) < events_wanted:
-        side = RULES.prompt(state).side
-        assert side is not None, "the game ended first"
-        cmd = choose(rng, state.phase, RULES.legal_commands(state, side))
-        cmd = Command(cmd.type, cmd.data, side)
-        for i, e in enumerate(RULES.decide(state, cmd)):
-            RULES.apply(state, e)
-            events.append({"type": e.type, "data": e.data, "side": e.side, "actor": side,
-                           "command": cmd.to_json() if i == 0 else None})
+    events, _state = self_played(derive_secret("page-size", "board-page-size-tests"), "page-size",
+                                 lambda events: len(events) >= events_wanted)
+    assert len(events) >= events_wanted, "the game ended first"
     return {"format": FORMAT, "game": "first_blood", "scenario": "campaign", "options": {}, "status": "active",
             "result": None, "created_at": "2026-01-01T00:00:00+00:00",
             "seats": [{"side": "IJ", "name": "Kawaguchi"}, {"side": "US", "name": "Vandegrift"}],

@@ -18,10 +18,8 @@ import pytest
 from app_support import ADMIN, bearer, drive, listed
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select, text
-from third_game import register
+from third_game import registered
 
-import app.games
-import engine.games
 from app.config import Settings
 from app.main import create_app
 from app.models import Game
@@ -31,10 +29,11 @@ from engine.games import game_ids, get_rules
 from engine.record import verify_record
 
 
-def new_game(client: TestClient, game: str = "first_blood", side: str = "US", entropy: str | None = None
-             ) -> dict[str, Any]:
+def new_game(client: TestClient, game: str = "first_blood", side: str = "US", entropy: str | None = None,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
     scenario = {"first_blood": "campaign", "sealed_bids": "standard", "pacific_battles": "short"}[game]
-    body = client.post("/api/games", json={"game": game, "scenario": scenario, "side": side, "name": "Alice"}).json()
+    body = client.post("/api/games", json={"game": game, "scenario": scenario, "side": side, "name": "Alice",
+                                           "options": options or {}}).json()
     join: dict[str, Any] = {"token": body["invite_url"].split("token=")[1], "name": "Bob"}
     if entropy is not None:
         join["entropy"] = entropy
@@ -74,13 +73,15 @@ def tops(database_url: str, gid: str) -> str:
 
 
 def test_no_game_s_set_up_rolls_a_die() -> None:
-    """The creation comes before the players' entropy, so it may roll nothing."""
+    """The creation comes before the players' entropy, so it may roll nothing, whatever its
+    options (a die with no secret would stop it: ``dice.NoSecret``)."""
     for game in game_ids():
         rules = get_rules(game)
         for scenario in rules.scenarios:
-            with dice.recording() as rolled:
-                rules.create(scenario, {}, None)  # type: ignore[arg-type]
-            assert rolled == [], (game, scenario)
+            for options in ({}, dict.fromkeys(rules.options, True)):
+                with dice.recording() as rolled:
+                    rules.create(scenario, options, None)  # type: ignore[arg-type]
+                assert rolled == [], (game, scenario, options)
 
 
 def test_the_commitment_comes_first_then_each_part_then_both_shown(client: TestClient, database_url: str) -> None:
@@ -185,13 +186,8 @@ def test_the_admin_s_verify_names_a_die_changed_in_the_log(client: TestClient, d
 
 @pytest.fixture
 def third(settings: Settings) -> Iterator[TestClient]:
-    register()
-    try:
-        with TestClient(create_app(settings)) as c:
-            yield c
-    finally:
-        engine.games.GAMES.pop("sealed_bids", None)
-        app.games.BOARDS.pop("sealed_bids", None)
+    with registered(), TestClient(create_app(settings)) as c:
+        yield c
 
 
 def test_the_end_publishes_every_seed_and_the_salt(third: TestClient) -> None:
@@ -278,3 +274,22 @@ def test_a_rewind_keeps_the_record_whole_and_a_finished_game_is_not_rewound(clie
     r = third.post(f"/api/admin/games/{done['id']}/rewind", auth=ADMIN, json={"to": first, "reason": "again",
                                                                                "agreed": True})
     assert r.status_code == 422 and "foresee" in r.text, r.text
+
+
+def test_pacific_battles_variable_forces_are_each_side_s_first_roll(client: TestClient) -> None:
+    """35.4 "Prior to start of play, each player rolls one die": each side's first decision, so
+    that the die comes after both players' entropy, on the hidden chain (the other side may
+    not see it), its roll listed nowhere a side reads until the game is over."""
+    game = new_game(client, "pacific_battles", "Allied", options={"variable_forces": True})
+    gid = game["id"]
+    for _ in range(2):  # one die each
+        side = client.get(f"/api/games/{gid}/legal").json()["prompt"]["side"]
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game[side])).json()
+        assert listed(legal) == [{"type": "roll_start_force", "data": {}}]
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(game[side]),
+                        json={"type": "roll_start_force", "data": {}, "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+    admin = record(client, gid)
+    rolled = [e for e in entries(admin, "event") if e["event"]["type"] == "start_force"]
+    assert len(rolled) == 2 and all(e["key"][0] == "hidden" and "rolls" not in e for e in rolled)
+    assert verify_record(admin).ok and client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"]

@@ -9,15 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from app_support import ADMIN, BOARD, admin_games, bearer, drive, listed
+from app_support import ADMIN, BOARD, admin_games, bearer, drive, listed, self_played
 from fastapi.testclient import TestClient
 
 from app.services import dice_keys
 from engine.core.dice import commitment, derive_secret
-from engine.core.events import Command
-from engine.core.game import replay
-from engine.games.first_blood.rules import RULES
-from engine.selfplay import Chooser, choose
 
 FORMAT = "guadalcanal-pbem/1"
 
@@ -49,21 +45,8 @@ def _is_dice_log(events: list[dict[str, Any]]) -> bool:
 def _engine_export(seed: str, finished: bool) -> str:
     """An export file (as JSON text) of a game played by the self-play chooser: to
     the end, or only until its log holds rolled combat and supply dice."""
-    secret = derive_secret(seed, "import-export-tests")
-    opening = RULES.create("campaign", {}, secret)
-    events = [{"type": e.type, "data": e.data, "side": e.side, "actor": None, "command": None} for e in opening]
-    state = replay(RULES, opening)
-    rng = Chooser(seed)
-    for _ in range(3000):
-        side = RULES.prompt(state).side
-        if side is None or (not finished and _is_dice_log(events)):
-            break
-        cmd = choose(rng, state.phase, RULES.legal_commands(state, side))
-        cmd = Command(cmd.type, cmd.data, side)
-        for i, e in enumerate(RULES.decide(state, cmd)):
-            RULES.apply(state, e)
-            events.append({"type": e.type, "data": e.data, "side": e.side, "actor": side,
-                           "command": cmd.to_json() if i == 0 else None})
+    events, state = self_played(derive_secret(seed, "import-export-tests"), seed,
+                                lambda events: not finished and _is_dice_log(events))
     assert (state.result is not None) if finished else _is_dice_log(events)
     return json.dumps({
         "format": FORMAT, "game": "first_blood", "scenario": "campaign", "options": {},

@@ -16,10 +16,8 @@ import pytest
 from app_support import bearer, listed
 from fastapi.testclient import TestClient
 from pb_support import seat
-from third_game import register
+from third_game import registered
 
-import app.games
-import engine.games
 from app.config import Settings
 from app.main import create_app
 
@@ -28,13 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def third(settings: Settings) -> Iterator[TestClient]:
-    register()
-    try:
-        with TestClient(create_app(settings)) as c:
-            yield c
-    finally:  # the other tests know two games
-        engine.games.GAMES.pop("sealed_bids", None)
-        app.games.BOARDS.pop("sealed_bids", None)
+    with registered(), TestClient(create_app(settings)) as c:
+        yield c
 
 
 def new_game(client: TestClient) -> dict[str, str]:

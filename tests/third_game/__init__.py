@@ -5,6 +5,23 @@ that a new game touches no shared file."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def registered() -> Iterator[None]:
+    """The third game registered for the block (the other tests know two games)."""
+    import app.games
+    import engine.games
+
+    register()
+    try:
+        yield
+    finally:
+        engine.games.GAMES.pop("sealed_bids", None)
+        app.games.BOARDS.pop("sealed_bids", None)
+
 
 def register() -> None:
     import app.games

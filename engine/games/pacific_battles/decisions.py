@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.core.events import Command
 from engine.core.game import Emitter
-from engine.games.pacific_battles import arrivals, battles, planning, supplying
+from engine.games.pacific_battles import arrivals, battles, planning, supplying, variable
 from engine.games.pacific_battles.state import PBState
 
 Options = Callable[[PBState, str], Iterator[Command]]
@@ -55,6 +55,8 @@ KINDS: dict[str, Kind] = {
     "magic": Kind(gen_magic, "delay one turn's Japanese reinforcements, or pass (MAGIC)", "18.7"),
     # runs by itself (battles.advance_landing): never waits for a command, so its rule is never named
     "landing": Kind(_nothing, "land the assault from the sea (22.3)", "4.2", battles.advance_landing),
+    variable.OWED: Kind(variable.gen_roll, "roll the die for its start force, in secret (Variable Forces)",
+                        "35.4"),
     "interdict": Kind(arrivals.gen_interdict,
                       "choose what the interdiction attacks next: a landing unit or a supply point (16.61)", "16.61"),
 }

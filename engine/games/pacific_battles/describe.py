@@ -250,6 +250,8 @@ def command_label(state: PBState, c: Command) -> str:
         return f"Buy {d['unit']} for two VP (25.6d, 25.7d)"
     if t == "buy_marker":
         return "Buy a command marker for two VP (27.2)"
+    if t == "roll_start_force":
+        return "Roll the die for your start force, in secret (Variable Forces, 35.4)"
     if t in ("declare", "add_hex"):
         return f"{'Declare a battle against' if t == 'declare' else 'Add the defending hex'} {q.hex_name(d['hex'])}"
     if t == "add":

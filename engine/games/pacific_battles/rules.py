@@ -73,7 +73,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "fight": {}, "crt": {"table": "str"}, "play": {"marker": "str", "target": "str?"}, "pass": {},
     "lose": {"unit": "str"}, "break": {"unit": "str"}, "retreat": {"unit": "str", "to": "str"},
     "pursue": {"unit": "str", "to": "str"}, "stop": {}, "delay_turn": {"turn": "int"}, "buy_marker": {},
-    "show": {"unit": "str"}, "hide": {"unit": "str"},
+    "show": {"unit": "str"}, "hide": {"unit": "str"}, variable.ROLL: {},
 }
 DEFAULTS = fields.defaults(FIELDS)
 
@@ -101,6 +101,7 @@ HANDLERS: dict[str, Handler] = {
     "pass": battles.do_pass, "lose": battles.do_lose, "break": battles.do_break,
     "retreat": battles.do_retreat, "pursue": battles.do_pursue, "stop": battles.do_stop,
     "show": face_up.do_show, "hide": face_up.do_hide,
+    variable.ROLL: variable.do_roll,
 }
 
 
@@ -156,11 +157,7 @@ class PacificBattles(RulesBase[PBState]):
         if options.get(deception.OPTION):
             deception.add(em, "Japanese", deception.AT_START["Japanese"], 0)  # 35.2: at the set-up
         if options.get("variable_forces"):
-            for side in SIDES:  # 35.4: rolled and deployed in secret
-                die = em.roll()
-                row = variable.table()[side][die]
-                tell.secret(em, "start_force", side, {"side": side}, side=side, die=die, note=row.note,
-                            changes=[list(c) for c in row.changes])
+            variable.owe(em)  # 35.4: each side rolls, in secret, as its first decision
         flow.end_phase(em)
         flow.settle(em, self._needs_input)
         return em.events

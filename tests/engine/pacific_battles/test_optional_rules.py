@@ -116,8 +116,15 @@ def test_35_4_each_side_rolls_its_start_force_in_secret() -> None:
 
     seen: dict[str, set[int]] = {"Allied": set(), "Japanese": set()}
     for n in range(30):
-        events = RULES.create("historical", {"variable_forces": True}, f"vf-{n}")
         state = new_game(f"vf-{n}", options={"variable_forces": True})
+        assert not any(e.type == "start_force" for e in RULES.create("historical", {"variable_forces": True}, "x"))
+        events = []
+        for _ in RULES.sides:  # 35.4 "Prior to start of play, each player rolls one die": each side's first decision
+            side = RULES.prompt(state).side
+            assert [c.type for c in legal(state, side)] == [variable.ROLL]
+            assert legal(state, "Japanese" if side == "Allied" else "Allied") == []
+            events += play(state, variable.ROLL, side)
+        assert RULES.prompt(state).kind != variable.OWED
         for e in (e for e in events if e.type == "start_force"):
             side, die = e.data["side"], e.data["die"]
             seen[side].add(die)
