@@ -448,10 +448,15 @@ def _in_one_trip(request: Request, game_id: str, handler: Callable[..., HTMLResp
 
 
 @board_posts.post("/games/{game_id}/command", response_class=HTMLResponse)
-async def command(request: Request, game_id: str, type: str = Form(...), data: str = Form("{}"),  # noqa: A002
-                  seq: int = Form(...), select: str = Form(""),
+async def command(request: Request, game_id: str, type: str = Form(""), data: str = Form("{}"),  # noqa: A002
+                  seq: int = Form(...), select: str = Form(""), command: str = Form("", max_length=4200),
                   parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
-    """A command button of the board: the engine's legal command it carries."""
+    """A command button of the board: the engine's legal command it carries (``type`` and
+    ``data``, or a button of a list's one form: ``command``, "type data")."""
+    if command:
+        type, _, data = command.partition(" ")  # noqa: A001
+    if not type:
+        raise HTTPException(422, "a command names its type")
     answer = BoardAnswer(select, parts)
     return await command_path.send(request, game_id, {"type": type, "data": _payload(data)}, seq, answer)
 

@@ -846,6 +846,9 @@ def _from_record(doc: dict[str, Any]) -> dict[str, Any]:
         raise BadImport("the record holds sealed entries: only the admin's copy (every entry whole) can be imported")
     events: list[dict[str, Any]] = []
     command = None
+    tops: dict[str, str] = {}  # a finished game of seed chains: each chain's top seed, published
+    entropy: dict[str, dict[str, Any]] = {}
+    periods = entries[0].get("periods")
     for entry in entries:
         if entry["kind"] == "command":
             command = entry["command"]
@@ -854,7 +857,16 @@ def _from_record(doc: dict[str, Any]) -> dict[str, Any]:
             events.append({"seq": entry["n"], "type": e.get("type"), "data": e.get("data"), "side": e.get("side"),
                            "actor": None, "command": command})
             command = None
-    return {"format": EXPORT_FORMAT, "game": doc.get("game"), "events": events, "seats": [], "title": ""}
+        elif entry["kind"] == rec.SEED and entry.get("period") == periods:
+            tops[entry["chain"]] = entry["seed"]
+        elif entry["kind"] == rec.ENTROPY_COMMIT:
+            entropy.setdefault(entry["side"], {})["made_by"] = entry.get("made_by")
+        elif entry["kind"] == rec.ENTROPY:
+            entropy.setdefault(entry["side"], {})["text"] = entry["entropy"]
+    out = {"format": EXPORT_FORMAT, "game": doc.get("game"), "events": events, "seats": [], "title": ""}
+    if set(tops) == set(seeds.CHAINS) and periods == dice_keys.PERIODS:  # the same chains go on here
+        out["dice"] = {"tops": tops[seeds.OPEN] + tops[seeds.HIDDEN], "entropy": entropy}
+    return out
 
 
 def listed_after(rules: Any, state: Any, prompt: Prompt | None = None) -> store.Listed:

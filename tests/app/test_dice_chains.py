@@ -211,6 +211,12 @@ def test_the_end_publishes_every_seed_and_the_salt(third: TestClient) -> None:
         {("open", dice_keys.PERIODS), ("hidden", dice_keys.PERIODS)}
     verdict = verify_record(doc)
     assert verdict.ok and verdict.replayed, verdict.message
+    # a finished game's record holds its chains' top seeds: it imports, its dice decide again
+    r = third.post("/api/admin/import", json=doc, auth=ADMIN)
+    assert r.status_code == 201, r.text
+    again = record(third, r.json()["game_id"])
+    assert verify_record(again).ok
+    assert [e["event"] for e in entries(again, "event")] == [e["event"] for e in entries(doc, "event")]
 
 
 def test_no_side_of_pacific_battles_gets_a_seed_or_a_roll_before_its_time(client: TestClient,

@@ -4,6 +4,7 @@ typed (names, the game's note) comes back escaped."""
 from __future__ import annotations
 
 import re
+from html import unescape as html_unescape
 
 import pytest
 from app_support import ADMIN, bearer, drive, listed
@@ -140,6 +141,15 @@ def test_clicking_the_map_places_a_unit_and_errors_name_the_rule(client: TestCli
                                                    "seq": view["seq"]})
     assert 'role="alert"' in r.text and "§3" in r.text
     assert client.get(f"/api/games/{gid}").json()["seq"] == view["seq"]
+    # the selected unit's orders are one form, each button posting its own command
+    board = client.get(f"/games/{gid}/board", params={"select": "us-1-2"}).text
+    listed = re.search(r'<form [^>]*class="command-list">(.*?)</form>', board, re.S)
+    assert listed and listed.group(1).count('name="command"') > 100
+    command = html_unescape(re.search(r'name="command" value="([^"]+)"', listed.group(1)).group(1))
+    assert command.startswith("place {")
+    r = client.post(f"/games/{gid}/command", data={"command": command, "seq": view["seq"], "select": "us-1-2"})
+    assert r.status_code == 200 and client.get(f"/api/games/{gid}").json()["seq"] > view["seq"]
+    assert client.post(f"/games/{gid}/command", data={"seq": 0}).status_code == 422  # neither type nor command
 
 
 def test_spectators_see_the_board_but_cannot_act(client: TestClient) -> None:

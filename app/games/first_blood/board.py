@@ -284,7 +284,7 @@ def _sort(legal: list[Command]) -> Sorted:
 
 
 def _button(label: str, c: Command) -> Button:
-    return Button(label=label, type=c.type, data=json.dumps(c.data, sort_keys=True))
+    return Button(label=label, type=c.type, data=json.dumps(c.data, sort_keys=True, separators=(",", ":")))
 
 
 def _safe_label(rules: Any, state: Any, c: Command) -> str | None:
