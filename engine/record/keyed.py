@@ -61,19 +61,20 @@ def decide_keyed(rules: Any, state: Any, command: Command, key: Callable[[str], 
 def outcome_keyed(rules: Any, state: Any, command: Command, key: Callable[[str], str]
                   ) -> tuple[Any, list[list[int]], str]:
     """``decide_keyed`` for an append path that wants ``rules.outcome`` (the events, their log
-    lines and the state after them).  The state after is ``state`` with the events applied
-    (not the keyed scratch state, whose secret, and whose undo trail's snapshots, hold the
-    key), so that it equals the state a replay of the log gives."""
+    lines and the state after them).  The state after is the decision's own (with what it
+    worked out on the way, e.g. the next legal commands), given back the secret of
+    ``state``, as is the base of an undo trail the decision began: so that it equals the
+    state a replay of the log gives, and holds no key."""
     sides = tuple(rules.sides)
     chain = seeds.OPEN
     out, rolls = _outcome_with(rules, state, command, key(chain))
     if hides_a_roll(out.events, rolls, sides):
         chain = seeds.HIDDEN
         out, rolls = _outcome_with(rules, state, command, key(chain))
-    after = rules.clone(state)
-    for event in out.events:
-        rules.apply(after, event)
-    out.state = after
+    out.state.secret = state.secret
+    base = getattr(getattr(out.state, "undo", None), "base", None)
+    if base is not None and base is not getattr(getattr(state, "undo", None), "base", None):
+        base.secret = state.secret  # a trail this decision began: its base is the keyed state's clone
     return out, rolls, chain
 
 
