@@ -925,12 +925,18 @@ def _keyed_result(rules: Any, entries: list[LogEntry], got: dice_keys.Material) 
         command = entries[start].command
         assert command is not None
         events = [e.event for e in entries[start:stop]]
-        if command.type == rulings.REWIND:  # the state it goes back to, from the log (engine/core/verify.py)
-            if verify_log(rules, entries[:stop]).ok:
-                for e in events:
-                    rules.apply(state, e)
-                continue
-            raise BadImport(f"event {start} is refused: it is not the rewind the log gives", start)
+        if command.type == rulings.REWIND:  # the state it goes back to, from the log (as engine/core/verify.py)
+            to = command.data.get("to")
+            then = replay(rules, [e.event for e in entries[:to]]) if isinstance(to, int) and 0 < to < start else None
+            try:
+                made = rulings.rewound(rules.state_to_json, command, start, then) if then is not None else None
+            except RuleError:
+                made = None
+            if made is None or [e.to_json() for e in made] != [e.to_json() for e in events]:
+                raise BadImport(f"event {start} is refused: it is not the rewind the log gives", start)
+            for e in events:
+                rules.apply(state, e)
+            continue
         try:
             out, keyed = dice_keys.decide(rules, state, command, period, turn, "", got,
                                           ruling=command.type == rulings.RULING)

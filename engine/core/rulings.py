@@ -17,6 +17,7 @@ the game's code never sees one.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -116,7 +117,8 @@ def restore(rules: Any, state: Any, event: Event) -> None:
     """``state`` becomes the rewind's state, one event later than it was (every die to come
     keyed by a number of its own), with nothing to take back."""
     seq = state.seq
-    restored = rules.state_from_json(event.data["state"])
+    # a copy: a game's state may keep the lists it is made from, and the event must stay as logged
+    restored = rules.state_from_json(copy.deepcopy(event.data["state"]))
     state.__dict__.clear()
     state.__dict__.update(restored.__dict__)
     state.undo = undo.Trail()

@@ -267,6 +267,10 @@ def test_a_rewind_keeps_the_record_whole_and_a_finished_game_is_not_rewound(clie
     drive(client, game, lambda legal: legal["seq"] > r.json()["seq"] + 5)
     assert verify_record(record(client, gid)).ok
     assert client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"]
+    exported = client.get(f"/api/admin/games/{gid}/export", auth=ADMIN).json()  # the rewind and the dice travel
+    moved = client.post("/api/games/import", json=exported, auth=ADMIN)
+    assert moved.status_code == 201, moved.text
+    assert verify_record(record(client, moved.json()["game_id"])).ok
 
     done = new_game(third, "sealed_bids", "North")
     while (legal := third.get(f"/api/games/{done['id']}/legal", headers=bearer(done["North"])).json())["prompt"][
