@@ -92,6 +92,58 @@
     }
   });
 
+  // A plain hex says what it is under the mouse (a hex the player can act on is a button
+  // with a tooltip of its own): its terrain from the game's map, read once (GET
+  // /api/games/{id}/map, which the browser keeps).
+  var hexes = null, loading = false, tip = null, lastHex = null;
+  function board() {
+    return document.getElementById("board");
+  }
+  function hideTip() {
+    if (tip) {
+      tip.hidden = true;
+    }
+    lastHex = null;
+  }
+  function showTip(event, hex) {
+    var h = hexes && hexes[hex];
+    if (!h) {
+      hideTip();
+      return;
+    }
+    if (!tip) {
+      tip = document.createElement("div");
+      tip.className = "hex-tip";
+      tip.setAttribute("aria-hidden", "true");  // the mouse's: a keyboard reaches the buttons and their names
+      document.body.appendChild(tip);
+    }
+    if (hex !== lastHex) {
+      tip.textContent = "Hex " + hex + ": " + (h.label ? h.label + ", " : "") + h.terrain.replace(/_/g, " ");
+      lastHex = hex;
+    }
+    tip.style.left = (event.clientX + 14) + "px";
+    tip.style.top = (event.clientY + 14) + "px";
+    tip.hidden = false;
+  }
+  document.addEventListener("mousemove", function (event) {
+    var hex = clickable(event) ? null : hexAt(event);
+    if (!hex) {
+      hideTip();
+      return;
+    }
+    if (hexes === null && !loading && board()) {
+      loading = true;
+      fetch("/api/games/" + board().getAttribute("data-game") + "/map").then(function (r) {
+        return r.ok ? r.json() : {hexes: []};
+      }).then(function (map) {
+        hexes = {};
+        map.hexes.forEach(function (h) { hexes[h.id] = h; });
+      });
+    }
+    showTip(event, hex);
+  });
+  document.addEventListener("mouseleave", hideTip);
+
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Enter" && event.key !== " ") {
       return;

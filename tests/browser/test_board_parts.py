@@ -90,3 +90,26 @@ def test_a_log_line_brought_twice_shows_once(browser: Browser, server: str) -> N
         assert page.locator("#log > li").first.text_content() == text
     finally:
         context.close()
+
+
+def test_a_plain_hex_says_its_terrain_under_the_mouse(browser: Browser, server: str) -> None:
+    """Most hexes are no element of their own: under the mouse, the page reads the hex from
+    the grid and its terrain from the game's map, and says both in a tip by the pointer."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        gid, token, _ = two_player_game(http)
+        terrain = next(h for h in http.get(f"/api/games/{gid}/map").json()["hexes"] if h["id"] == "0709")
+    context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{gid}#token={token}")
+        box = hex_box(page, "0709")
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
+        page.mouse.move(box["x"] + box["width"] / 2 + 1, box["y"] + box["height"] * 0.8)  # (the map read meanwhile)
+        tip = page.locator(".hex-tip")
+        expect(tip).to_be_visible()
+        expect(tip).to_contain_text("Hex 0709: ")
+        expect(tip).to_contain_text(terrain["terrain"].replace("_", " "))
+        page.mouse.move(5, 5)  # off the map: it goes
+        expect(tip).to_be_hidden()
+    finally:
+        context.close()
