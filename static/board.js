@@ -95,7 +95,7 @@
   // A plain hex says what it is under the mouse (a hex the player can act on is a button
   // with a tooltip of its own): its terrain from the game's map, read once (GET
   // /api/games/{id}/map, which the browser keeps).
-  var hexes = null, loading = false, tip = null, lastHex = null;
+  var hexes = null, loading = false, tip = null, lastHex = null, pointer = null;
   function board() {
     return document.getElementById("board");
   }
@@ -127,6 +127,7 @@
   }
   document.addEventListener("mousemove", function (event) {
     var hex = clickable(event) ? null : hexAt(event);
+    pointer = hex ? {clientX: event.clientX, clientY: event.clientY, hex: hex} : null;
     if (!hex) {
       hideTip();
       return;
@@ -138,6 +139,9 @@
       }).then(function (map) {
         hexes = {};
         map.hexes.forEach(function (h) { hexes[h.id] = h; });
+        if (pointer) {
+          showTip(pointer, pointer.hex);  // where the mouse is now, the map read
+        }
       });
     }
     showTip(event, hex);
