@@ -27,10 +27,6 @@ def new_game_id() -> str:
     return secrets.token_hex(6)
 
 
-def new_dice_secret() -> str:
-    return secrets.token_hex(32)
-
-
 def cookie_name(game_id: str) -> str:
     return f"seat_{game_id}"
 

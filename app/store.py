@@ -587,16 +587,10 @@ def chain_entry(session: Session, game_id: str, entry_at: Callable[[int, record.
 def add_record_entry(session: Session, game_id: str, entry: dict[str, Any]) -> tuple[int | None, str | None]:
     """Chain ``entry`` (an entropy's commitment or reveal) as the game's next and keep it in
     ``record_entries``, in the caller's transaction."""
-    made: dict[str, Any] = {}
-
-    def at(seq: int, _chain: record.Chain) -> dict[str, Any]:
-        made.update(entry, seq=seq)
-        return dict(made)
-
-    place, hash_ = chain_entry(session, game_id, at)
+    place, hash_ = chain_entry(session, game_id, lambda seq, _chain: {**entry, "seq": seq})
     if place is not None:
-        session.execute(insert(_record_entries).values(game_id=game_id, record_seq=place, entry=dict(made),
-                                                       record_hash=hash_))
+        session.execute(insert(_record_entries).values(game_id=game_id, record_seq=place,
+                                                       entry={**entry, "seq": place}, record_hash=hash_))
     return place, hash_
 
 

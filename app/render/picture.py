@@ -42,12 +42,18 @@ def _placed(layer: str, w: float, h: float) -> str:
     return head.replace("<svg ", f'<svg x="0" y="0" width="{w:g}" height="{h:g}" ', 1) + layer[end:]
 
 
-def standalone(layers: list[str]) -> str:
-    """One SVG of ``layers`` (SVG elements sharing the first one's viewBox), drawn in order."""
-    box = _VIEWBOX.search(layers[0])
+def _size(layer: str) -> tuple[float, float]:
+    """The width and height of a layer's viewBox."""
+    box = _VIEWBOX.search(layer)
     if box is None:
         raise ValueError("a map layer names its viewBox")
     _, _, w, h = (float(v) for v in box.group(1).split())
+    return w, h
+
+
+def standalone(layers: list[str]) -> str:
+    """One SVG of ``layers`` (SVG elements sharing the first one's viewBox), drawn in order."""
+    w, h = _size(layers[0])
     inner = "".join(_placed(_inline(layer), w, h) for layer in layers)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:g} {h:g}" width="{w:g}" height="{h:g}">'
             f"{inner}</svg>")
@@ -55,7 +61,7 @@ def standalone(layers: list[str]) -> str:
 
 def png(layers: list[str]) -> bytes:
     """The layers drawn as a PNG (``WIDTH`` pixels wide, ``WIDE`` for a wide map), on white."""
-    svg = standalone(layers)
-    w, h = (float(v) for v in _VIEWBOX.search(svg).group(1).split()[2:])  # type: ignore[union-attr]
-    return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=WIDE if w > 2 * h else WIDTH, background="#ffffff",
+    w, h = _size(layers[0])
+    return bytes(resvg_py.svg_to_bytes(svg_string=standalone(layers), width=WIDE if w > 2 * h else WIDTH,
+                                       background="#ffffff",
                                        style_sheet=_styles()))

@@ -54,18 +54,22 @@ def check(status: dict[str, Any], rows: list[Any]) -> Report:
     entropy = {side: v["entropy"] for side, v in status["sides"].items() if v["entropy"] is not None}
     published = {c: {int(p): seed for p, seed in status["published"][c].items()} for c in seeds.CHAINS}
     periods: dict[tuple[str, int], Period] = {}
+    keys: dict[tuple[str, int], str] = {}
     waiting = 0
     for r in rows:
         got = getattr(r, "dice", None)
         if not got or not got.get("rolls"):
             continue
         chain, period = got["key"]
-        seed = seeds.seed_for(period, published[chain]) if status["revealed"] else None
-        if seed is None:
-            waiting += len(got["rolls"]) if chain == seeds.OPEN else 0  # a hidden roll is not even counted
-            continue
-        key = seeds.turn_key(seed, entropy)
-        at = periods.setdefault((chain, period), Period(chain, period, seed, got.get("turn")))
+        at = periods.get((chain, period))
+        if at is None:  # the period's seed and key, once
+            seed = seeds.seed_for(period, published[chain]) if status["revealed"] else None
+            if seed is None:
+                waiting += len(got["rolls"]) if chain == seeds.OPEN else 0  # a hidden roll is not even counted
+                continue
+            at = periods[(chain, period)] = Period(chain, period, seed, got.get("turn"))
+            keys[(chain, period)] = seeds.turn_key(seed, entropy)
         for n, index, sides, value in got["rolls"]:
-            at.rolls.append(Checked(r.seq, r.text or r.type, index, sides, value, dice.roll(key, n, index, sides)))
+            at.rolls.append(Checked(r.seq, r.text or r.type, index, sides, value,
+                                    dice.roll(keys[(chain, period)], n, index, sides)))
     return Report(sorted(periods.values(), key=lambda p: (p.period, p.chain)), waiting)

@@ -129,11 +129,6 @@ def revealed(session: Session, game_id: str) -> bool:
     return any(e.get("kind") == rec.ENTROPY for e in kinds)
 
 
-def forget(game_id: str) -> None:
-    with _LOCK:
-        _MATERIAL.pop(game_id, None)
-
-
 @dataclass
 class Keyed:
     """A decision's dice: its key (chain, period), the turn it started in, its rolls, and the
@@ -259,6 +254,5 @@ def status(session: Session, game: Game, viewer: str | None) -> dict[str, Any] |
         if seat.side == viewer and seat.entropy is not None:
             sides[seat.side]["entropy"] = seat.entropy
     return {"record_version": game.record_version, "periods": PERIODS, "commitments": commitments(game.dice_tops),
-            "sides": sides, "revealed": all(v["entropy"] is not None for v in sides.values()) and any(
-                e["kind"] == rec.ENTROPY for e in entries),
+            "sides": sides, "revealed": any(e["kind"] == rec.ENTROPY for e in entries),
             "period": game.dice_period, "published": published}

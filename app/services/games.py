@@ -32,7 +32,7 @@ from engine.core import rulings, seeds, undo
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Outcome, Prompt, replay
-from engine.core.verify import LogEntry, Verdict, verify_log
+from engine.core.verify import LogEntry, Verdict, rewind_from_log, verify_log
 from engine.core.visibility import ADMIN
 from engine.games import game_ids, get_rules
 from engine.record import book
@@ -197,11 +197,8 @@ class GameService:
             # no die before both players' entropy: a game's creation rolls none (its first
             # decisions do; tests/app/test_dice_chains.py holds every game and option to it)
             events = rules.create(scenario, options, None)  # type: ignore[arg-type]
-            row.dice_secret, row.record_version, row.dice_tops = "", dice_keys.VERSION, dice_keys.new_tops()
-            row.record_salt = game_record.new_salt()
-            chain = game_record.start(game, row.record_salt, dice_keys.VERSION, dice_keys.commitments(row.dice_tops),
-                                      dice_keys.PERIODS)
-            row.record_seq, row.record_head = chain.seq, chain.head
+            row.dice_secret = ""
+            _start_chains(row, dice_keys.new_tops())
         session.add(row)
         tokens = {s: new_token() for s in rules.sides}
         for s in rules.sides:
@@ -782,10 +779,7 @@ class GameService:
                    options=created["options"], status="active", seq=0, dice_secret=created.get("secret") or "",
                    title=title)
         if dice_of is not None:  # the same chains and entropy: its dice decide again as they did
-            row.record_version, row.dice_tops, row.record_salt = dice_keys.VERSION, dice_of.tops, game_record.new_salt()
-            chain = game_record.start(row.game, row.record_salt, dice_keys.VERSION, dice_keys.commitments(dice_of.tops),
-                                      dice_keys.PERIODS)
-            row.record_seq, row.record_head = chain.seq, chain.head
+            _start_chains(row, dice_of.tops)
         session.add(row)
         tokens = {s: new_token() for s in rules.sides}
         for s in rules.sides:
@@ -897,6 +891,15 @@ def _seat_names(seats: Any) -> dict[str, str]:
     return {s.get("side"): check_line(str(s.get("name", "")))[:80] for s in seats if isinstance(s, dict)}
 
 
+def _start_chains(row: Game, tops: str) -> None:
+    """A new game's record of version 2: its chains' top seeds, and entry 0 with their
+    commitments written before anything else."""
+    row.record_version, row.dice_tops, row.record_salt = dice_keys.VERSION, tops, game_record.new_salt()
+    chain = game_record.start(row.game, row.record_salt, dice_keys.VERSION, dice_keys.commitments(tops),
+                              dice_keys.PERIODS)
+    row.record_seq, row.record_head = chain.seq, chain.head
+
+
 def _import_dice(data: dict[str, Any], rules: Any) -> dice_keys.Material:
     """The seed chains and entropy of an export of a game of seed chains (``BadImport``
     when the file has none: a player's export of a game under way never has)."""
@@ -925,11 +928,9 @@ def _keyed_result(rules: Any, entries: list[LogEntry], got: dice_keys.Material) 
         command = entries[start].command
         assert command is not None
         events = [e.event for e in entries[start:stop]]
-        if command.type == rulings.REWIND:  # the state it goes back to, from the log (as engine/core/verify.py)
-            to = command.data.get("to")
-            then = replay(rules, [e.event for e in entries[:to]]) if isinstance(to, int) and 0 < to < start else None
+        if command.type == rulings.REWIND:  # the state it goes back to, from the log
             try:
-                made = rulings.rewound(rules.state_to_json, command, start, then) if then is not None else None
+                made = rewind_from_log(rules, [e.event for e in entries[:start]], command, start)
             except RuleError:
                 made = None
             if made is None or [e.to_json() for e in made] != [e.to_json() for e in events]:

@@ -19,7 +19,7 @@ from app.games import board_for
 from app.models import Mail
 from app.render import picture
 from app.services.games import GameService
-from app.visible import readable, viewer_of
+from app.services.story import briefing
 from engine.games import get_rules
 
 log = logging.getLogger(__name__)
@@ -39,8 +39,8 @@ def witness(session: Session, mail: Mail, service: GameService) -> Witness | Non
     game = store.game_with_seats(session, mail.game_id)
     if game is None:
         return None
-    rows = readable(store.since_last_command(session, game.id, mail.side), game, viewer_of(game, mail.side))
-    lines = [r.text for r in rows if r.text]
+    lines = [line for group in briefing(session, game, mail.side)  # the board's "since your last move"
+             for line in ([group["title"]] if group["title"] else []) + [f"  {li['text']}" for li in group["lines"]]]
     if lines:
         shown = lines[-LINES:]
         more = f"  ... and {len(lines) - len(shown)} earlier lines on the board\n" if len(lines) > len(shown) else ""

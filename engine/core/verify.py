@@ -33,6 +33,17 @@ class Verdict:
     state: Any = None
 
 
+def rewind_from_log(rules: GameRules[Any], events: list[Event], command: Command, at: int) -> list[Event]:
+    """The events of the admin's rewind ``command`` written at event ``at``, from the log's
+    ``events`` before it (``RuleError``: not a rewind this log allows)."""
+    to = command.data.get("to")
+    back = to if isinstance(to, int) and not isinstance(to, bool) and 0 < to < at else 0
+    then = rules.blank()
+    for event in events[:back]:
+        rules.apply(then, event)
+    return rulings.rewound(rules.state_to_json, command, at, then)
+
+
 def verify_log(rules: GameRules[Any], entries: list[LogEntry]) -> Verdict:
     if not entries or entries[0].event.type != "game_created":
         return Verdict(False, 0, 0, "the log must start with the game's creation")
@@ -51,13 +62,8 @@ def verify_log(rules: GameRules[Any], entries: list[LogEntry]) -> Verdict:
         if command is None:
             expected = opening
         elif command.type == rulings.REWIND and command.side is None:  # the state it goes back to, from the log
-            to = command.data.get("to")
-            back = to if isinstance(to, int) and not isinstance(to, bool) and 0 < to < stored[0][0] else 0
-            then = rules.blank()
-            for entry in entries[:back]:
-                rules.apply(then, entry.event)
             try:
-                expected = rulings.rewound(rules.state_to_json, command, stored[0][0], then)
+                expected = rewind_from_log(rules, [e.event for e in entries[:stored[0][0]]], command, stored[0][0])
             except RuleError as exc:
                 return Verdict(False, len(entries), stored[0][0], f"the engine refuses this rewind: {exc}")
         else:
