@@ -80,7 +80,6 @@ from app.services.games import BadImport, GameLike, GameService, NoRecord, SeatC
 from app.store import StaleSequence
 from app.text import BadText, dump_json
 from app.visible import readable_events, viewer_of
-from engine.core import choices
 from engine.core.errors import NotInThisGame, RuleError
 from engine.core.events import Event
 from engine.games import get_rules
@@ -210,11 +209,11 @@ def legal_body(service: GameService, game: GameLike, state: Any, side: str | Non
     body: dict[str, Any] = {"seq": game.seq, "prompt": {"side": p.side, "sides": list(p.acting), "kind": p.kind,
                                                         "rule": p.rule, "text": p.text if mine else p.waiting},
                             "your_turn": mine}
-    legal = service.legal(game, state, side) if mine else []
-    if grouped:
-        body["choices"] = service.cache.memo(game.id, game.seq, ("choices", side), lambda: choices.group(legal))
+    if grouped:  # the game's own choices: a long list is never built only to be grouped
+        body["choices"] = service.cache.memo(game.id, game.seq, ("choices", side),
+                                             lambda: rules.legal_choices(state, side) if mine and side else [])
     else:
-        body["commands"] = legal
+        body["commands"] = service.legal(game, state, side) if mine else []
     body["described"] = rules.described_commands(state, side) if mine and side is not None else []
     return body
 

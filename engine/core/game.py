@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from engine.core import dice, rulings
+from engine.core import choices, dice, rulings
 from engine.core.errors import IllegalCommandError, NotInThisGame, NotYourTurnError
 from engine.core.events import Command, Event
 
@@ -119,6 +119,13 @@ class RulesBase(Generic[S]):
         went into it, from the state ``before`` it: {"pool", "index", "drawn"}; None for any
         other event (a game without draws)."""
         return None
+
+    def legal_choices(self, state: S, side: str) -> list[dict[str, Any]]:
+        """``side``'s legal commands told as choices (engine/core/choices.py): what
+        ``group(legal_commands)`` gives.  A game whose lists are long may build them
+        from its generator's own structure instead of grouping thousands of commands:
+        the same choices, or at least the same commands (``expand`` of either)."""
+        return choices.group(self.legal_commands(state, side))  # type: ignore[attr-defined]
 
     def described_commands(self, state: S, side: str) -> list[dict[str, Any]]:
         """Commands too many to list, each as its type, a text, its rule and a JSON Schema of

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from engine.core import choices
 from engine.core.errors import IllegalCommandError, Reason
 from engine.core.events import Command
 from engine.core.game import Emitter
@@ -159,6 +160,78 @@ def gen_reinforcements(state: PBState, side: str, unit: str | None = None) -> It
     for unit in buyable(state, side):
         yield Command("buy", {"unit": unit})
     yield Command("end_phase")
+
+
+def reinforcement_choices(state: PBState, side: str) -> list[dict[str, Any]] | None:
+    """``gen_reinforcements``' commands as ``choices.group`` tells them, built from the
+    landing hexes of each kind of piece (found once a kind) rather than from the
+    phase's 1,500-3,000 landings one by one (the list a command's answer carries next,
+    issue 35).  None where grouping would not go unit by unit (more pieces due than
+    hexes to land in): group the list then."""
+    if state.interdicted:
+        return None
+    memo: dict[Any, list[str]] = {}
+    order: list[str] = []  # the commands' types as the list first names them
+    lands: list[tuple[str, list[str]]] = []
+    rest: list[Command] = []
+
+    def named(kind: str) -> None:
+        if kind not in order:
+            order.append(kind)
+
+    for pid in due_units(state, side) + base_units(state, side):
+        hexes = landing_hexes(state, side, pid, memo)
+        if hexes:
+            named("land")
+            lands.append((pid, hexes))
+        if state.off[pid].box == "track":
+            named("to_base")
+            rest.append(Command("to_base", {"unit": pid}))
+    rest += [Command("evacuate", {"unit": pid}) for pid in evacuable(state, side)]
+    rest += [Command("buy", {"unit": unit}) for unit in buyable(state, side)]
+    rest.append(Command("end_phase"))
+    for c in rest:
+        named(c.type)
+    land = _land_choices(lands)
+    if land is None:
+        return None
+    others: dict[str, list[dict[str, Any]]] = {}
+    for ch in choices.group(rest):
+        others.setdefault(ch["type"], []).append(ch)
+    return [ch for kind in order for ch in (land if kind == "land" else others[kind])]
+
+
+def _land_choices(lands: list[tuple[str, list[str]]]) -> list[dict[str, Any]] | None:
+    """The landings as ``choices.group`` groups them: a choice a piece, of its hexes;
+    pieces with the same hexes one choice of both fields (None: not that way)."""
+    count = sum(len(hexes) for _, hexes in lands)
+    if count == 0:
+        return []
+    if count == 1 or len({pid for pid, _ in lands}) != len(lands):
+        return None if count > 1 else [_land(lands[0][0], lands[0][1][0])]
+    if len(lands) > len({h for _, hexes in lands for h in hexes}):
+        return None  # grouped hex by hex
+    if len(lands) == count:  # one hex each: nothing shared
+        return [_land(pid, hexes[0]) for pid, hexes in lands]
+    out = [_land(pid, hexes[0]) if len(hexes) == 1 else
+           {"type": "land", "data": {"unit": pid}, "product": {"hex": list(hexes)}} for pid, hexes in lands]
+    alike: dict[tuple[str, ...], list[int]] = {}
+    for i, (_, hexes) in enumerate(lands):
+        if len(hexes) > 1:
+            alike.setdefault(tuple(hexes), []).append(i)
+    if len(alike) == sum(map(len, alike.values())):
+        return out
+    gone: set[int] = set()
+    for hexes, at in alike.items():
+        if len(at) > 1:
+            units = [lands[i][0] for i in at]
+            out[at[0]] = {"type": "land", "data": {}, "product": {"unit": units, "hex": list(hexes)}}
+            gone.update(at[1:])
+    return [ch for i, ch in enumerate(out) if i not in gone]
+
+
+def _land(pid: str, hex_id: str) -> dict[str, Any]:
+    return {"type": "land", "data": {"unit": pid, "hex": hex_id}, "product": {}}
 
 
 def interdiction_points(state: PBState, side: str) -> int:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.core import dice, fields, forfeit, undo
+from engine.core import choices, dice, fields, forfeit, undo
 from engine.core.errors import MalformedCommandError, NotYourTurnError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Emitter, Headline, Outcome, Prompt, RulesBase, check_turn
@@ -196,6 +196,16 @@ class PacificBattles(RulesBase[PBState]):
                 break
         return out
 
+    def legal_choices(self, state: PBState, side: str) -> list[dict[str, Any]]:
+        """As ``group(legal_commands)``; a landing phase's built from each kind's hexes."""
+        if (not state.pending and state.phase.startswith("reinforcements_") and seq.side_of(state) == side
+                and side in self.prompt(state).acting):
+            direct = arrivals.reinforcement_choices(state, side)
+            if direct is not None:  # (the rest are other kinds of command: grouped apart)
+                take_back = undo.command(state, side)
+                return direct + choices.group([*self._any_moment(state, side), *filter(None, [take_back])])
+        return choices.group(self.legal_commands(state, side))
+
     def _iter_legal(self, state: PBState, side: str, only: Command | None = None) -> Iterator[Command]:
         if state.pending:
             yield from decisions.options(state, side)
@@ -233,9 +243,13 @@ class PacificBattles(RulesBase[PBState]):
             yield from battles.gen_declare(state, side)
             if state.declaring is not None:
                 return
+        yield from self._any_moment(state, side)
+
+    def _any_moment(self, state: PBState, side: str) -> Iterator[Command]:
+        """What a side may do in any of its phases: play a marker, turn a unit over (34.0)."""
         for name, target in markers.playable(state, side):
             yield Command("play", {"marker": name, "target": target})
-        yield from face_up.gen(state, side)  # 34.0: any moment of one's own phases
+        yield from face_up.gen(state, side)
 
     def _needs_input(self, state: PBState) -> bool:
         """Has the acting side a choice beyond ending the phase?  A held marker does not

@@ -36,8 +36,34 @@ def test_choices_are_the_legal_list_through_whole_games(game: str) -> None:
             choices = group(legal)
             listed = sorted(_key({"type": c.type, "data": c.data}) for c in legal)
             assert sorted(_key(c) for c in expand(choices)) == listed, f"event {state.seq}, {side}"
+            # what the server answers: the game's own choices, built without the list where it can
+            assert rules.legal_choices(state, side) == choices, f"event {state.seq}, {side}"
             checked += 1
     assert checked > 100
+
+
+def test_landing_choices_built_from_each_kinds_hexes_are_the_grouped_list() -> None:
+    """Pacific Battles builds a landing phase's choices from each kind of piece's hexes
+    (arrivals.reinforcement_choices), never listing the phase's thousands of landings:
+    the same choices as the list grouped, in every landing phase of a game with every
+    option (deception markers, variable forces, bought units) on."""
+    from engine.record.selfcheck import all_options
+
+    rules = get_rules("pacific_battles")
+    record = play_one("pacific_battles", seed=11, index=0, check_leaks=False,
+                      options=all_options("pacific_battles"))
+    assert record.error is None, record.error
+    state, landings, merged = rules.blank(), 0, 0
+    for event in record.events:
+        rules.apply(state, event)
+        side = rules.prompt(state).side
+        if side is None or not state.phase.startswith("reinforcements_") or state.pending:
+            continue
+        grouped = group(rules.legal_commands(state, side))
+        assert rules.legal_choices(state, side) == grouped, f"event {state.seq}, {side}"
+        landings += 1
+        merged += any(len(ch["product"]) == 2 for ch in grouped)
+    assert landings > 50 and merged > 10  # whole phases, and pieces alike told once
 
 
 def test_commands_that_differ_in_one_field_are_one_choice() -> None:

@@ -160,7 +160,38 @@ def _relieved(state: FBState, where: Ground, full: str, origin: str) -> bool:
 
 def _found(state: FBState, uid: str) -> dict[str, Reach]:
     """``_search`` without the reasons, once per state and unit (read only)."""
-    return state.cached(("found", uid), lambda: _search(state, uid, ground(state)))
+    return state.cached(("found", uid), lambda: _found_anew(state, uid))
+
+
+# A search's answer depends on the unit's place, MF left, boxes and entry cost, and on
+# where the enemy stands (its units' hexes and so its ZOC), nothing else; a side's own
+# moves change none of the enemy's, so after one unit moves the others' searches are
+# those of the state before.  Kept across states, keyed by exactly those inputs (a
+# pure function's memo: shared answers are read only, as ``state.cached``'s are).
+_SEARCHES: dict[tuple[Any, ...], dict[str, Reach]] = {}
+_SEARCHES_KEPT = 4096
+
+
+def _found_anew(state: FBState, uid: str) -> dict[str, Reach]:
+    if not may_move(state, uid):
+        return {}
+    where = ground(state)
+    u, side = state.units[uid], q.spec(uid).side
+    key = (u.loc, u.mf_left, tuple(u.boxes), side, entry_cost(uid), _enemy_at(state, where, side))
+    found = _SEARCHES.get(key)
+    if found is None:
+        found = _search(state, uid, where)
+        if len(_SEARCHES) >= _SEARCHES_KEPT:
+            _SEARCHES.clear()
+        _SEARCHES[key] = found
+    return found
+
+
+def _enemy_at(state: FBState, where: Ground, side: str) -> frozenset[tuple[str, str]]:
+    """The hexes ``side``'s enemy holds (with the holder), once per state: what a
+    search of ``side``'s reads of the state besides the unit (the enemy ZOC follows)."""
+    return state.cached(("enemy_at", side),
+                        lambda: frozenset((h, o) for h, o in where.owner.items() if o != side))
 
 
 def _search(state: FBState, uid: str, where: Ground,
