@@ -14,8 +14,11 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
+from app import store
 from app.models import Game, Seat
 from app.services.games import GameService
+from app.visible import readable, viewer_of
+from engine.core import rulings
 from engine.core.events import Command
 
 
@@ -114,3 +117,23 @@ def page_title(game: Game, rules: Any, state: Any) -> str:
     (each answer brings it again: the tab is never a step behind)."""
     head = rules.headline(state)
     return " \u00b7 ".join(t for t in (game.title or rules.title, head.turn_name, head.phase) if t)
+
+
+def log_window(session: Session | None, game: Game, side: str | None, since: int | None, fresh: list[Any],
+               lines: int) -> tuple[list[Any], bool]:
+    """The board's log rows as ``side`` may read them, and whether they replace the
+    page's whole log.  A page (``since`` None): the last ``lines`` events.  An answer
+    (the page holds the log up to ``since``): the newer ones only, from ``fresh`` (the
+    rows its command just wrote) when they are all of them, so that it reads nothing;
+    all ``lines`` again when lines shown were struck (a take-back, an admin's rewind)."""
+    first = max(0, game.seq - lines) if since is None else max(0, min(since, game.seq), game.seq - lines)
+    if fresh and fresh[0].seq <= first and fresh[-1].seq == game.seq - 1:
+        rows = [r for r in fresh if r.seq >= first]
+    else:
+        assert session is not None  # (an answer drawn without a session has its rows)
+        rows = store.events_between(session, game.id, first, game.seq) if game.seq > first else []
+    relog = since is not None and any(r.type in rulings.STRIKING for r in rows)
+    if relog:
+        assert session is not None
+        rows = store.events_between(session, game.id, max(0, game.seq - lines), game.seq)
+    return readable(rows, game, viewer_of(game, side)), relog

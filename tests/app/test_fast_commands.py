@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import pb_support
 import pytest
 from app_support import listed, pick
 from fastapi.testclient import TestClient
@@ -20,6 +21,8 @@ from app.config import Settings
 from app.main import create_app
 from app.models import Seat
 from app.security import hash_token
+from engine.core.events import Command
+from engine.selfplay import Chooser, choose
 
 pytestmark = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 DICE = "fixed-dice-for-both-games"
@@ -197,3 +200,47 @@ def test_a_failed_write_on_the_loop_is_answered_by_a_thread(pair: tuple[TestClie
         if not by_threads:
             break
     assert not by_threads
+
+
+def test_a_pacific_battles_board_is_answered_from_the_loop_as_a_thread_does(
+        pair: tuple[TestClient, TestClient]) -> None:
+    """Pacific Battles' board answers from the written row as First Blood's does: the
+    same commands on two games with the same dice, one on each server, give the same
+    answers (the log lines added since the page's step, nothing of the other side's
+    hidden pieces) and the same logs, and most commands never reach a thread."""
+    fast, slow = pair
+    games = {c: pb_support.new_game(c) for c in (fast, slow)}
+    by_threads = appends_by_threads(fast)
+    choosers = {c: Chooser("fast-pb") for c in (fast, slow)}
+    commands = told = 0
+    for step in range(120):
+        sides = [pb_legal(c, games[c]) for c in (fast, slow)]
+        (side, now), (side2, now2) = sides
+        assert (side, listed(now)) == (side2, listed(now2)), step
+        if side is None:
+            break
+        answers = []
+        for c in (fast, slow):
+            cmds = [Command(x["type"], x["data"]) for x in listed(now) if x["type"] != "undo"]
+            cmd = choose(choosers[c], now["prompt"]["kind"] or "", cmds)
+            answers.append(same(post(c, games[c], side, {"type": cmd.type, "data": cmd.data}, now["seq"]),
+                                {"id": games[c]["id"], "US": games[c]["Allied"], "IJ": games[c]["Japanese"]}))
+        assert answers[0] == answers[1], step
+        lines = [int(n) for n in re.findall(r'<li value="(\d+)"', answers[0])]
+        assert min(lines, default=now["seq"]) >= now["seq"], (step, lines)  # only the lines the page lacks
+        commands += 1
+        told += bool(lines)
+    logs = [[(e["seq"], e["type"], e["text"]) for e in c.get(f"/api/games/{games[c]['id']}/log?limit=1000",
+                                                           headers=bearer(games[c]["Allied"])).json()["items"]]
+            for c in (fast, slow)]
+    assert logs[0] == logs[1] and len(logs[0]) > commands > 60 and told > commands // 2
+    assert len(by_threads) < commands // 2, (len(by_threads), commands)  # the rest went through the loop
+
+
+def pb_legal(client: TestClient, game: dict[str, str]) -> tuple[str | None, dict[str, Any]]:
+    """The side whose decision it is (one of a secret allocation's two) and its ``/legal``."""
+    for side in ("Japanese", "Allied"):
+        now = client.get(f"/api/games/{game['id']}/legal", headers=bearer(game[side])).json()
+        if now["your_turn"] or now["prompt"]["side"] is None:
+            return (side if now["your_turn"] else None), now
+    raise AssertionError("nobody's turn")

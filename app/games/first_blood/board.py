@@ -13,15 +13,13 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app import store
-from app.games.base import BoardRequest, page_title
+from app.games.base import BoardRequest, log_window, page_title
 from app.games.first_blood.svg import changed_parts, layer_parts, layers_svg, render_base
 from app.models import Game, Seat
 from app.services import clock
 from app.services.games import GameService
 from app.services.story import briefing
-from app.visible import readable, retracted_lines, viewer_of
-from engine.core import rulings
+from app.visible import retracted_lines
 from engine.core.errors import RuleError
 from engine.core.events import Command
 from engine.core.hexes import neighbor_ids
@@ -29,6 +27,7 @@ from engine.games import get_rules
 
 HEX_FIELDS = ("to", "hex", "box")  # command fields that name a place (a hex, a box, an entry point)
 GENERAL = ("undo", "end_phase", "resolve", "cancel_attack", "end_advance")
+LOG_LINES = 60  # the board's log: its newest lines
 UNIT_ORDERS = frozenset({"place", "move"})  # a unit's placement or move: its "unit" is always a unit id
 
 
@@ -195,16 +194,7 @@ def board_context(session: Session | None, service: GameService, game: Game, sea
         layers = layers_svg(heading, parts)
         if oob:  # swapped in out of band, by its id
             layers = layers.replace("<svg ", '<svg hx-swap-oob="true" ', 1)
-    first = max(0, game.seq - 60) if req.since is None else max(0, min(req.since, game.seq), game.seq - 60)
-    if req.fresh and req.fresh[0].seq <= first and req.fresh[-1].seq == game.seq - 1:
-        log = [r for r in req.fresh if r.seq >= first]
-    else:
-        log = store.events_between(session, game.id, first, game.seq) if game.seq > first else []
-    relog = oob and any(r.type in rulings.STRIKING for r in log)  # lines already shown were taken back
-    if relog:
-        first = max(0, game.seq - 60)
-        log = store.events_between(session, game.id, first, game.seq)
-    log = readable(log, game, viewer_of(game, side))
+    log, relog = log_window(session, game, side, req.since, req.fresh, LOG_LINES)
     gone = retracted_lines(log)  # an undo always follows what it took back: the window holds both
     lines = [{"seq": r.seq, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),
               "turn": r.type == rules.turn_event, "retracted": r.seq in gone} for r in reversed(log) if r.text]

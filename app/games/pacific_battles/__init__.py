@@ -26,17 +26,17 @@ class PacificBattlesBoard:
     footer = ("The map of Guadalcanal, the Terrain Effects Chart, the Raid and Assault tables, the air tables, "
               "the US reinforcement chart and the counters' factors are <strong>reconstructions</strong>: the "
               "Pacific Battles rulebook refers to printed charts its source does not hold.")
-    answers_from_row = False  # its answer reads the log window again
+    answers_from_row = True
 
     def warm(self) -> None:
         map_file("pacific_battles")
 
     def context(self, session: Session | None, service: GameService, game: Game, seat: Seat | None,
                 req: BoardRequest) -> PBBoard:
-        assert session is not None  # (answers_from_row is False: every answer has its session)
         ctx = pb_context(session, service, game, seat, req.error, oob=not req.full, private_url=req.private_url,
-                         invite_url=req.invite_url, select=req.select, inspect=req.inspect, welcome=req.welcome)
-        if req.full and seat is not None:
+                         invite_url=req.invite_url, select=req.select, inspect=req.inspect, welcome=req.welcome,
+                         since=req.since, fresh=req.fresh)
+        if req.full and seat is not None and session is not None:
             ctx.briefing = briefing(session, game, seat.side)
         return ctx
 

@@ -13,19 +13,18 @@ from typing import Any, NamedTuple
 
 from sqlalchemy.orm import Session
 
-from app import store
-from app.games.base import page_title
+from app.games.base import log_window, page_title
 from app.games.pacific_battles.map_svg import map_frame
 from app.games.pacific_battles.pieces_svg import Mark, render_board_svg, render_layers_svg
 from app.models import Game, Seat
 from app.services.games import GameService
-from app.visible import readable, retracted_lines, viewer_of
+from app.visible import retracted_lines
 from engine.core.events import Command
 from engine.games import get_rules
 from engine.games.pacific_battles import battles, face_up, queries, sequence, tables
 from engine.games.pacific_battles.flow import turn_name
 
-LOG_LINES = 80
+LOG_LINES = 80  # the board's log: its newest lines
 TITLES = {  # the kinds of command, as the player reads them, with their rule
     "place": "Set up a unit (25.4)", "land": "Land a reinforcement (6.2, 26.8)",
     "to_base": "Send to the home base (26.2)",
@@ -141,6 +140,7 @@ class PBBoard:
     stack: list[str] = field(default_factory=list)  # what the player knows is there
     error: str | None = None
     oob: bool = False
+    relog: bool = False  # with oob: the whole log again (lines it shows were struck)
     private_url: str | None = None
     invite_url: str | None = None
     welcome: bool = False  # just seated: the private link is shown open, first
@@ -292,9 +292,13 @@ class PBBoard:
         return f"Nothing to do at {hex_id} now. {self.view['prompt']['text']}"
 
 
-def pb_context(session: Session, service: GameService, game: Game, seat: Seat | None, error: str | None = None,
-               oob: bool = False, private_url: str | None = None, invite_url: str | None = None,
-               select: str = "", inspect: str = "", welcome: bool = False) -> PBBoard:
+def pb_context(session: Session | None, service: GameService, game: Game, seat: Seat | None,
+               error: str | None = None, oob: bool = False, private_url: str | None = None,
+               invite_url: str | None = None, select: str = "", inspect: str = "", welcome: bool = False,
+               since: int | None = None, fresh: list[Any] | None = None) -> PBBoard:
+    """The board as ``seat`` sees it; ``oob``: only its changing parts, and the log lines
+    from ``since`` on (``fresh``: the rows a command just wrote; with them and the state
+    in the cache, it reads nothing: ``session`` may be None)."""
     rules = get_rules(game.game)
     state = service.state(session, game)
     side = seat.side if seat else None
@@ -318,14 +322,13 @@ def pb_context(session: Session, service: GameService, game: Game, seat: Seat | 
             buttons.append(Button(c.type, _json(c), _label(rules, state, c), confirm))
             continue
         kinds.setdefault(c.type, []).append(o)
-    first = max(0, game.seq - LOG_LINES)
-    rows = store.events_between(session, game.id, first, game.seq) if game.seq else []
-    rows = readable(rows, game, viewer_of(game, side))
+    rows, relog = log_window(session, game, side, since if oob else None, fresh or [], LOG_LINES)
+    relog = relog or (oob and since is None)  # an answer that does not know the page's log sends it whole
     gone = retracted_lines(rows)  # taken back: struck through, as in First Blood's log
     lines = [{"seq": r.seq, "text": r.text, "retracted": r.seq in gone} for r in reversed(rows) if r.text]
     board = PBBoard(game, seat, view, state, legal, game.seq, "", [], buttons, allocate, lines,
                     error=error, oob=oob, private_url=private_url, invite_url=invite_url,
-                    welcome=welcome and not oob, orders=orders)
+                    welcome=welcome and not oob, orders=orders, relog=relog)
     board.choosers = _choosers(view, state, orders)
     if select and select in board.own_ids():
         board.selected = _piece(view, state, select, side)
