@@ -139,9 +139,11 @@ def buyable(state: PBState, side: str) -> list[str]:
     return sorted(u.name for u in q.forces().of_group(g.name) if u.name not in state.off and u.name not in state.pieces)
 
 
-def gen_reinforcements(state: PBState, side: str, unit: str | None = None) -> Iterator[Command]:
+def gen_reinforcements(state: PBState, side: str, unit: str | None = None,
+                       landings: bool = True) -> Iterator[Command]:
     """The phase's commands; ``unit``: only that piece's landings and its going to the home
-    base (a command about it being judged: not every other piece's hexes first)."""
+    base (a command about it being judged: not every other piece's hexes first);
+    ``landings=False``: all but the landings (another command being judged)."""
     if state.interdicted:  # 16.61: the rolls are over; the phase ends with them
         yield Command("end_phase")
         return
@@ -149,7 +151,7 @@ def gen_reinforcements(state: PBState, side: str, unit: str | None = None) -> It
     for pid in due_units(state, side) + base_units(state, side):
         if unit is not None and pid != unit:
             continue
-        for h in landing_hexes(state, side, pid, memo):
+        for h in landing_hexes(state, side, pid, memo) if landings else ():
             yield Command("land", {"unit": pid, "hex": h})
         if state.off[pid].box == "track":
             yield Command("to_base", {"unit": pid})

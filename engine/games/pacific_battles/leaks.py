@@ -38,6 +38,12 @@ def _factors(unit: str) -> list[str]:
 
 
 def hidden_things(state: PBState, viewer: str | None) -> list[str]:
+    """What ``viewer`` may not know in ``state`` (once per state and viewer: a step asks
+    it of the state before and after, and the next step of that one again)."""
+    return list(state.cached(("hidden_things", viewer), lambda: _hidden_things(state, viewer)))
+
+
+def _hidden_things(state: PBState, viewer: str | None) -> list[str]:
     if viewer == ADMIN or state.result is not None:
         return []
     known_names: set[str] = set()

@@ -76,6 +76,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "show": {"unit": "str"}, "hide": {"unit": "str"}, variable.ROLL: {},
 }
 DEFAULTS = fields.defaults(FIELDS)
+ANY_STEP = ("end_phase", "play", *face_up.KINDS)  # what no phase's own generator lists but the end of it
 
 Handler = Callable[[Emitter, dict[str, Any], str], None]
 
@@ -227,14 +228,16 @@ class PacificBattles(RulesBase[PBState]):
             if only is not None and only.type in ("land", "to_base") and isinstance(only.data.get("unit"), str):
                 yield from arrivals.gen_reinforcements(state, side, only.data["unit"])
                 return
-            yield from arrivals.gen_reinforcements(state, side)
+            # a command judged that is no landing: not every piece's hexes first (they are thousands)
+            yield from arrivals.gen_reinforcements(state, side, landings=only is None)
         elif phase.startswith("logistics_"):
             yield from supplying.gen_logistics(state, side)
         elif step == "movement":
             if isinstance(unit, str):
                 yield from impulse.gen_movement(state, side, unit)
                 return
-            yield from impulse.gen_movement(state, side)
+            if only is None or only.type not in ANY_STEP:  # (not every move first, to judge an end)
+                yield from impulse.gen_movement(state, side)
             yield Command("end_phase")
         elif step == "strike":
             yield from impulse.gen_strikes(state, side)

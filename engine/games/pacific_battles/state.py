@@ -10,12 +10,15 @@ leaves the engine for a side is cut down by ``view`` and ``engine.core.visibilit
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.core.sealed import Round
 from engine.core.undo import Trail
 from engine.games.pacific_battles.movement import Piece
+
+T = TypeVar("T")
 
 SIDES = ("Allied", "Japanese")
 # the state's JSON: 2 keeps the pieces in the order they came into play (1 sorted them by id,
@@ -130,6 +133,19 @@ class PBState:
         return [o for o in self.off.values() if o.side == side and o.box == box]
 
     # --- plumbing ----------------------------------------------------------------------
+    def cached(self, key: Any, compute: Callable[[], T]) -> T:
+        """``compute()`` once per ``key`` while this object holds this many events (a
+        question about the state, asked again of the same state: what is hidden from a
+        side, before and after each step).  A clone starts without: the memo names its
+        object.  The answer is shared: read only."""
+        memo = self.__dict__.get("_memo")
+        if memo is None or memo[0] != id(self) or memo[1] != self.seq:
+            memo = self.__dict__["_memo"] = (id(self), self.seq, {})
+        answers = memo[2]
+        if key not in answers:
+            answers[key] = compute()
+        return answers[key]  # type: ignore[no-any-return]
+
     def clone(self) -> PBState:
         new = copy.copy(self)
         new.vp, new.command, new.counter = dict(self.vp), dict(self.command), dict(self.counter)
