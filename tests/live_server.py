@@ -265,7 +265,7 @@ def map_parts(html: str) -> dict[str, str]:
         r'<svg xmlns="http://www.w3.org/2000/svg" hidden>(.*?)</svg>', html, re.S)
     if m is None:
         return {}
-    body = re.sub(r"^<title>.*?</title>", "", m.group(1).replace('<g hx-swap-oob="true" ', "<g "))
+    body = re.sub(r"^<title>.*?</title>(<defs>.*?</defs>)?", "", m.group(1).replace('<g hx-swap-oob="true" ', "<g "))
     return {re.match(r'<g id="([^"]+)"', c).group(1): c for c in re.split(r'(?=<g id="layer-)', body) if c}
 
 

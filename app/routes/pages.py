@@ -450,15 +450,20 @@ def _in_one_trip(request: Request, game_id: str, handler: Callable[..., HTMLResp
 @board_posts.post("/games/{game_id}/command", response_class=HTMLResponse)
 async def command(request: Request, game_id: str, type: str = Form(""), data: str = Form("{}"),  # noqa: A002
                   seq: int = Form(...), select: str = Form(""), command: str = Form("", max_length=4200),
-                  parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
+                  pick: str = Form("", max_length=200), parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
     """A command button of the board: the engine's legal command it carries (``type`` and
-    ``data``, or a button of a list's one form: ``command``, "type data")."""
+    ``data``, or a button of a list's one form: ``command``, "type data"; or the form's
+    ``type`` and ``data`` with the one field its button names: ``pick``, "field value")."""
     if command:
         type, _, data = command.partition(" ")  # noqa: A001
     if not type:
         raise HTTPException(422, "a command names its type")
+    payload = _payload(data)
+    name, _, value = pick.partition(" ")
+    if name and isinstance(payload, dict):
+        payload = {**payload, name: value}
     answer = BoardAnswer(select, parts)
-    return await command_path.send(request, game_id, {"type": type, "data": _payload(data)}, seq, answer)
+    return await command_path.send(request, game_id, {"type": type, "data": payload}, seq, answer)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ typed (names, the game's note) comes back escaped."""
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape as html_unescape
 
@@ -141,14 +142,24 @@ def test_clicking_the_map_places_a_unit_and_errors_name_the_rule(client: TestCli
                                                    "seq": view["seq"]})
     assert 'role="alert"' in r.text and "§3" in r.text
     assert client.get(f"/api/games/{gid}").json()["seq"] == view["seq"]
-    # the selected unit's orders are one form, each button posting its own command
+    # the selected unit's orders are one form, its type and unit said once, each button
+    # posting only the place it names
     board = client.get(f"/games/{gid}/board", params={"select": "us-1-2"}).text
     listed = re.search(r'<form [^>]*class="command-list">(.*?)</form>', board, re.S)
-    assert listed and listed.group(1).count('name="command"') > 100
-    command = html_unescape(re.search(r'name="command" value="([^"]+)"', listed.group(1)).group(1))
-    assert command.startswith("place {")
-    r = client.post(f"/games/{gid}/command", data={"command": command, "seq": view["seq"], "select": "us-1-2"})
-    assert r.status_code == 200 and client.get(f"/api/games/{gid}").json()["seq"] > view["seq"]
+    assert listed and listed.group(1).count('name="pick"') > 100 and 'name="command"' not in listed.group(1)
+    fields = {k: html_unescape(v) for k, v in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"',
+                                                          listed.group(1))}
+    assert fields["type"] == "place" and json.loads(fields["data"]) == {"unit": "us-1-2"}
+    pick = re.search(r'name="pick" value="([^"]+)"', listed.group(1)).group(1)
+    assert pick.startswith("to ")
+    r = client.post(f"/games/{gid}/command", data={**fields, "pick": pick, "seq": view["seq"]})
+    assert r.status_code == 200 and client.get(f"/api/games/{gid}").json()["seq"] == view["seq"] + 1
+    placed = next(u for u in client.get(f"/api/games/{gid}").json()["units"] if u["id"] == "us-1-2")
+    assert placed["loc"] == pick.split()[1]
+    # a list of commands that differ in more than one field: each button posts its own
+    now = client.get(f"/api/games/{gid}").json()["seq"]
+    r = client.post(f"/games/{gid}/command", data={"command": 'place {"unit": "us-1-3", "to": "0709"}', "seq": now})
+    assert r.status_code == 200 and client.get(f"/api/games/{gid}").json()["seq"] > now
     assert client.post(f"/games/{gid}/command", data={"seq": 0}).status_code == 422  # neither type nor command
 
 
@@ -248,7 +259,7 @@ def test_with_a_unit_selected_the_map_says_why_a_hex_is_out_of_reach(client: Tes
     reasons = re.findall(r'aria-label="Hex (\d{4}),[^"]*?, not reachable \((§[\d.]+): ([^)"]+)', board)
     assert reasons, "no hex says why it is out of reach"
     state = re.search(rf'<g class="hex-state[^"]*" id="hex-state-{reasons[0][0]}"[^>]*>(.*?)</g>', board).group(1)
-    assert "<title>" in state and '<polygon class="hit"' in state  # the hex takes the pointer: a hover says it
+    assert "<title>" in state and '<use class="hit" href="#hex-shape"' in state  # the hex takes the pointer
     for h, rule, why in reasons[:5]:  # each the same refusal a real move there gets
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["IJ"]),
                         json={"type": "move", "data": {"unit": unit, "to": h},

@@ -299,7 +299,8 @@ def test_highlights_and_targets() -> None:
     for state in (g, hex_state(root, "0810")):
         assert state.get("role") == "button" and state.get("tabindex") == "0"
         assert tooltip(root, state) == state.get("aria-label")
-        assert state.find(f"{SVG}polygon").get("class", "").split()[0] == "hit"  # the whole hex takes a click
+        hit = state.find(f"{SVG}use")  # the whole hex takes a click: the hex's shape, at its centre
+        assert hit.get("class", "").split()[0] == "hit" and hit.get("href") == "#hex-shape"
     assert hex_state(root, "0810").get("aria-label") == "Hex 0810, jungle, attack target"
     assert named_as_drawn(g) == ": Hex 0709, Henderson Field, clear, air strip damaged, work 2, cost 3"
     assert not [g for g in groups(root, "hex-state") if g.get("data-hex") == "0506"]  # a quiet hex: nothing

@@ -40,6 +40,33 @@ class Button:
     primary: bool = False
 
 
+@dataclass(frozen=True)
+class OneField:
+    """A list of buttons that differ only in one field of plain text (a unit's every
+    place or move): the form holds the rest once, each button only its value."""
+    type: str
+    data: str  # JSON of the fields the buttons share
+    field: str
+    values: list[str]
+
+
+def one_field(buttons: list[Button]) -> OneField | None:
+    """The buttons as one form's ``type``, ``data`` and each one's ``pick`` ("field value",
+    app/routes/pages.py), if they are of one type and differ in one field of text only."""
+    if len(buttons) < 2 or len({b.type for b in buttons}) != 1:
+        return None
+    datas = [json.loads(b.data) for b in buttons]
+    keys = datas[0].keys()
+    if any(d.keys() != keys for d in datas):
+        return None
+    varying = [k for k in keys if len({json.dumps(d[k]) for d in datas}) > 1]
+    if len(varying) != 1 or not all(isinstance(d[varying[0]], str) for d in datas):
+        return None
+    f = varying[0]
+    shared = json.dumps({k: v for k, v in datas[0].items() if k != f}, sort_keys=True, separators=(",", ":"))
+    return OneField(buttons[0].type, shared, f, [d[f] for d in datas])
+
+
 @dataclass
 class BoardContext:
     game: Game
@@ -66,6 +93,11 @@ class BoardContext:
     clock: dict[str, Any] | None = None  # the time control, if the game has one
     briefing: list[dict[str, Any]] = field(default_factory=list)  # "since your last move", by phase
     what_if: list[dict[str, Any]] = field(default_factory=list)  # the selected mover's attacks, before moving
+
+
+    @staticmethod
+    def one_field(buttons: list[Button]) -> OneField | None:
+        return one_field(buttons)
 
     @property
     def base(self) -> str:

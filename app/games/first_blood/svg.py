@@ -65,6 +65,16 @@ def _css() -> str:
     return MAP_CSS.read_text(encoding="utf-8")
 
 
+@cache
+def hex_shape() -> str:
+    """The shape every hex's hit area uses (``<use href="#hex-shape">`` at its centre):
+    one polygon in the layers' defs instead of six corners in each of a hundred buttons."""
+    lay = _static().page.layout
+    c = lay.centre("0707")
+    return (f'<defs><polygon id="hex-shape" points="'
+            f'{_pts(Point(q.x - c.x, q.y - c.y) for q in lay.corners("0707"))}"/></defs>')
+
+
 DEFS = (
     '<defs><pattern id="high-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
     'patternTransform="rotate(45)"><rect width="6" height="6" fill="#b98b4e" fill-opacity=".28"/>'
@@ -486,7 +496,8 @@ def _hex_state_drawn(h: str, names: tuple[str, ...], strip: tuple[str, bool, int
     label = ", ".join(aria)
     drawn = []
     if button or refused is not None:  # the whole hex takes the pointer: its tooltip, a click, the focus
-        drawn.append(f'<polygon class="hit{" hl" if highlight is not None else ""}" points="{st.polygons[h]}"/>')
+        drawn.append(f'<use class="hit{" hl" if highlight is not None else ""}" href="#hex-shape" '
+                     f'x="{n(c.x)}" y="{n(c.y)}"/>')
     if h in st.runways:
         drawn.append(_strip_marks(st, h, c, strip))
     if highlight:
@@ -517,8 +528,9 @@ def _badge(label: str, at: Point) -> str:
 def _marks(ctx: _Ctx) -> str:
     """Outlines drawn above all hexes (so neighbours never hide them)."""
     out = []
-    layers = (("mark-combat", ctx.combat_targets), ("mark-reachable", ctx.highlights.keys()),
-              ("mark-must", ctx.must_be_attacked), ("mark-over", ctx.overstacked), ("mark-target", ctx.targets))
+    # (a hex the selected unit may reach is told by its own hit area, class ``hl``)
+    layers = (("mark-combat", ctx.combat_targets), ("mark-must", ctx.must_be_attacked),
+              ("mark-over", ctx.overstacked), ("mark-target", ctx.targets))
     for cls, hexes in layers:
         for h in sorted(x for x in hexes if x in ctx.st.board.hexes):
             out.append(f'<polygon class="{cls}" points="{ctx.st.insets[h]}"/>')
@@ -838,7 +850,7 @@ def layer_parts(
 
 def layers_svg(heading: str, parts: list[Part]) -> str:
     """The whole layers element, as a page draws it."""
-    return (_svg_open(_static().page, heading, ' class="fb-map map-layers" id="map-layers"')
+    return (_svg_open(_static().page, heading, ' class="fb-map map-layers" id="map-layers"') + hex_shape()
             + "".join(p.svg for p in parts) + "</svg>")
 
 
@@ -977,7 +989,7 @@ def render_map(
     """
     ctx = _make_ctx(view, selected, highlights, targets)
     heading = title if title is not None else str(view.get("title") or "First Blood")
-    return (_svg_open(ctx.st.page, heading, ' class="fb-map"') + f"<style>{_css()}</style>{DEFS}"
+    return (_svg_open(ctx.st.page, heading, ' class="fb-map"') + f"<style>{_css()}</style>{DEFS}{hex_shape()}"
             + _terrain_inner(ctx.st) + _layers_inner(ctx, heading) + "</svg>")
 
 
