@@ -129,9 +129,11 @@ def log_window(session: Session | None, game: Game, side: str | None, since: int
     first = max(0, game.seq - lines) if since is None else max(0, min(since, game.seq), game.seq - lines)
     if fresh and fresh[0].seq <= first and fresh[-1].seq == game.seq - 1:
         rows = [r for r in fresh if r.seq >= first]
-    else:
+    elif game.seq > first:
         assert session is not None  # (an answer drawn without a session has its rows)
-        rows = store.events_between(session, game.id, first, game.seq) if game.seq > first else []
+        rows = store.events_between(session, game.id, first, game.seq)
+    else:
+        rows = []
     relog = since is not None and any(r.type in rulings.STRIKING for r in rows)
     if relog:
         assert session is not None

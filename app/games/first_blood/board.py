@@ -47,7 +47,7 @@ class OneField:
     type: str
     data: str  # JSON of the fields the buttons share
     field: str
-    values: list[str]
+    buttons: list[tuple[str, Button]]  # each button with its value of ``field``
 
 
 def one_field(buttons: list[Button]) -> OneField | None:
@@ -64,7 +64,7 @@ def one_field(buttons: list[Button]) -> OneField | None:
         return None
     f = varying[0]
     shared = json.dumps({k: v for k, v in datas[0].items() if k != f}, sort_keys=True, separators=(",", ":"))
-    return OneField(buttons[0].type, shared, f, [d[f] for d in datas])
+    return OneField(buttons[0].type, shared, f, [(d[f], b) for d, b in zip(datas, buttons, strict=True)])
 
 
 @dataclass
@@ -95,9 +95,13 @@ class BoardContext:
     what_if: list[dict[str, Any]] = field(default_factory=list)  # the selected mover's attacks, before moving
 
 
-    @staticmethod
-    def one_field(buttons: list[Button]) -> OneField | None:
-        return one_field(buttons)
+    @property
+    def unit_form(self) -> OneField | None:
+        return one_field(self.unit_buttons)
+
+    @property
+    def other_form(self) -> OneField | None:
+        return one_field(self.other)
 
     @property
     def base(self) -> str:
