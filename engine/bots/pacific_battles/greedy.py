@@ -49,8 +49,9 @@ class PacificBattlesGreedy:
             return Decision(legal[0], forced=True)
         # its own draws, from its seed and what it sees (the turn's allocation differs each turn)
         rng = Chooser(sub_seed(inp.seed, "greedy", inp.view.get("turn"), inp.view.get("phase"), len(legal)))
-        if _looping(inp):
-            return Decision(_fallback(rng, inp, legal), notes={"loop": True})
+        if _looping(inp):  # drawn anew at each step (a draw fixed by the position would go round the same loop)
+            loop_rng = Chooser(sub_seed(inp.seed, "greedy-loop", len(inp.events)))
+            return Decision(_fallback(loop_rng, inp, legal), notes={"loop": True})
         cmd = best_command(inp.view, inp.side, legal, rng)
         if cmd not in legal and cmd.type != "allocate":
             cmd = _end(legal) or legal[0]
