@@ -17,7 +17,9 @@ The number of rounds is the decision's note: given back in the input
 
 The bot reads what greedy reads (its view and legal commands, its seed): no state, no
 dice secret.  Everything else (movement, landings, strikes, the air allocation) is
-greedy's.
+greedy's.  Not offered (``engine.bots.levels_for``): in the arena it scored level with
+greedy (docs/bots.md); what would make the difference, movement and the enemy's reply,
+needs a believed state the rules can run.
 """
 
 from __future__ import annotations
