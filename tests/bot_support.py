@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine.bots import BotInput
 from engine.bots.seat import Seats
+from engine.core.dice import commitment
 from engine.core.events import Command, Event
 from engine.core.game import replay
 
@@ -31,3 +33,12 @@ def recorded_inputs(rules: Any, events: list[Event], bots: dict[str, Any], side:
             rules.apply(state, e)
         seats.hand_out(new)
     return out
+
+
+def with_secret(inp: BotInput, secret: str) -> BotInput:
+    """The same input in a game whose dice secret is ``secret`` (all else equal)."""
+    events = tuple(Event(e.type, {**e.data, "secret": secret, "commitment": commitment(secret)}, e.side)
+                   if "secret" in e.data else e for e in inp.events)
+    assert events != inp.events
+    view = {**inp.view, "dice_commitment": commitment(secret)} if "dice_commitment" in inp.view else inp.view
+    return replace(inp, events=events, view=view)

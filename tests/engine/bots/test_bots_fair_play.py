@@ -16,8 +16,8 @@ import pytest
 
 from engine.bots import BotInput, make_bot
 from engine.bots.knowledge import Believer
-from engine.core.dice import commitment, derive_secret
-from engine.core.events import Command, Event
+from engine.core.dice import derive_secret
+from engine.core.events import Command
 from engine.games import get_rules
 
 RULES = get_rules("first_blood")
@@ -38,19 +38,10 @@ def inputs() -> list[tuple[BotInput, Command]]:
     return got
 
 
-def with_secret(inp: BotInput, secret: str) -> BotInput:
-    """The same input in a game whose dice secret is ``secret`` (all else equal)."""
-    events = tuple(Event(e.type, {**e.data, "secret": secret, "commitment": commitment(secret)}, e.side)
-                   if "secret" in e.data else e for e in inp.events)
-    assert events != inp.events
-    view = {**inp.view, "dice_commitment": commitment(secret)}
-    return replace(inp, events=events, view=view)
-
-
 def test_changing_the_dice_secret_changes_no_decision(inputs):
     for inp, cmd in inputs[::8]:
         for secret in ("another secret", derive_secret(99, "x")):
-            assert make_bot("first_blood", "greedy").decide(with_secret(inp, secret)).command == cmd
+            assert make_bot("first_blood", "greedy").decide(bot_support.with_secret(inp, secret)).command == cmd
 
 
 def test_the_believed_state_holds_the_bots_own_secret_not_the_games():
@@ -114,7 +105,7 @@ def test_the_searchs_dice_are_its_own(inputs):
     for inp in searched(inputs):
         fixed = replace(inp, seconds=None, rounds=2)
         a = make_bot("first_blood", "search").decide(fixed)
-        b = make_bot("first_blood", "search").decide(with_secret(fixed, "another secret"))
+        b = make_bot("first_blood", "search").decide(bot_support.with_secret(fixed, "another secret"))
         assert (a.command, a.notes.get("means")) == (b.command, b.notes.get("means"))
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from engine.arena import run
 from engine.bots import BotInput, levels_for, make_bot
-from engine.core.dice import commitment, derive_secret
-from engine.core.events import Command, Event
+from engine.core.dice import derive_secret
+from engine.core.events import Command
 from engine.games import get_rules
 from engine.games.pacific_battles import air
 
@@ -50,15 +50,6 @@ def sample(pairs: list[tuple[BotInput, Command]], n: int = 30) -> list[tuple[Bot
     return picked
 
 
-def with_secret(inp: BotInput, secret: str) -> BotInput:
-    """The same input in a game whose dice secret is ``secret`` (all else equal)."""
-    events = tuple(Event(e.type, {**e.data, "secret": secret, "commitment": commitment(secret)}, e.side)
-                   if "secret" in e.data else e for e in inp.events)
-    assert events != inp.events
-    view = {**inp.view, "dice_commitment": commitment(secret)} if "dice_commitment" in inp.view else inp.view
-    return replace(inp, events=events, view=view)
-
-
 def test_greedy_is_a_level_of_pacific_battles():
     assert levels_for(GAME) == ("random", "greedy")
     assert make_bot(GAME, "greedy").level == "greedy"
@@ -79,7 +70,7 @@ def test_greedy_beats_random_with_sides_swapped():
 def test_changing_the_dice_secret_changes_no_decision(inputs, side):
     for inp, cmd in sample(inputs[side]):
         for secret in ("another secret", derive_secret(99, "x")):
-            assert make_bot(GAME, "greedy").decide(with_secret(inp, secret)).command == cmd
+            assert make_bot(GAME, "greedy").decide(bot_support.with_secret(inp, secret)).command == cmd
 
 
 @pytest.mark.parametrize("side", ["Allied", "Japanese"])

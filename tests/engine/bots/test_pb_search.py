@@ -13,8 +13,8 @@ import pytest
 
 from engine.bots import BotInput, Decision
 from engine.bots.pacific_battles.search import MARGIN, PacificBattlesSearch, confident
-from engine.core.dice import commitment, derive_secret
-from engine.core.events import Command, Event
+from engine.core.dice import derive_secret
+from engine.core.events import Command
 from engine.games import get_rules
 
 RULES = get_rules("pacific_battles")
@@ -54,14 +54,6 @@ def searched() -> list[tuple[BotInput, Decision]]:
     return got
 
 
-def with_secret(inp: BotInput, secret: str) -> BotInput:
-    events = tuple(Event(e.type, {**e.data, "secret": secret, "commitment": commitment(secret)}, e.side)
-                   if "secret" in e.data else e for e in inp.events)
-    assert events != inp.events
-    view = {**inp.view, "dice_commitment": commitment(secret)} if "dice_commitment" in inp.view else inp.view
-    return replace(inp, events=events, view=view)
-
-
 def test_a_forced_decision_takes_no_search():
     only = Command("end_phase")
     # no view, no events: a bot that looked at the game for a forced decision would fail here
@@ -83,7 +75,7 @@ def test_a_different_dice_secret_changes_none_of_its_decisions(searched):
     for inp, decision in searched[:25]:
         logged = replace(inp, rounds=decision.notes["rounds"])
         for secret in ("another secret", derive_secret(99, "x")):
-            again = PacificBattlesSearch().decide(with_secret(logged, secret))
+            again = PacificBattlesSearch().decide(bot_support.with_secret(logged, secret))
             assert again.command == decision.command
             assert again.notes == decision.notes
 
