@@ -121,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     logs.install()
     app.include_router(pages.board_posts)  # first: the busiest routes (app/routes/pages.py)
+    app.include_router(api.moves)  # (and the API's)
     app.include_router(api.router)
     app.include_router(api.imports, max_body_size=settings.max_import_bytes)
     app.include_router(admin.router)
