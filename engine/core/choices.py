@@ -28,6 +28,45 @@ def group(commands: list[Command]) -> list[dict[str, Any]]:
     return out
 
 
+def by_key(kind: str, key: str, field: str, rows: list[tuple[Any, list[Any]]]) -> list[dict[str, Any]] | None:
+    """``group`` of the commands ``{key: k, field: v}`` of type ``kind``, for each ``(k,
+    values)`` of ``rows`` and each of its values, in that order: built from the rows, not
+    from the commands (a set-up's or a landing phase's thousands, a movement phase's
+    hundreds), the same choices.  None where ``group`` would tell them value by value (more
+    keys than values; a key twice): group the commands then."""
+    rows = [(k, values) for k, values in rows if values]
+    count = sum(len(values) for _, values in rows)
+    if count <= 1:
+        return [_one(kind, key, field, rows[0][0], rows[0][1][0])] if count else []
+    if len({k for k, _ in rows}) != len(rows):
+        return None
+    distinct = len({v for _, values in rows for v in values})
+    # grouped by ``field`` (a choice a key): len(rows) groups; by ``key``: ``distinct``; the
+    # fewer wins, the field first in name order on a tie (as ``_by_field_alike``)
+    if len(rows) > distinct or (len(rows) == distinct and key < field):
+        return None
+    if len(rows) == count:  # one value each: nothing to share
+        return [_one(kind, key, field, k, values[0]) for k, values in rows]
+    out = [_one(kind, key, field, k, values[0]) if len(values) == 1 else
+           {"type": kind, "data": {key: k}, "product": {field: list(values)}} for k, values in rows]
+    alike: dict[tuple[Any, ...], list[int]] = {}  # as ``_merged``: keys with the same values, one choice
+    for i, (_, values) in enumerate(rows):
+        if len(values) > 1:
+            alike.setdefault(tuple(values), []).append(i)
+    if len(alike) == sum(map(len, alike.values())):
+        return out
+    gone: set[int] = set()
+    for values, at in alike.items():
+        if len(at) > 1:
+            out[at[0]] = {"type": kind, "data": {}, "product": {key: [rows[i][0] for i in at], field: list(values)}}
+            gone.update(at[1:])
+    return [ch for i, ch in enumerate(out) if i not in gone]
+
+
+def _one(kind: str, key: str, field: str, k: Any, v: Any) -> dict[str, Any]:
+    return {"type": kind, "data": {key: k, field: v}, "product": {}}
+
+
 def expand(choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every command the choices stand for, as ``{"type", "data"}``."""
     out = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.core import dice, fields, forfeit, undo
+from engine.core import choices, dice, fields, forfeit, undo
 from engine.core.errors import IllegalCommandError, MalformedCommandError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Emitter, Headline, Outcome, Prompt, RulesBase, check_turn
@@ -150,6 +150,33 @@ class FirstBlood(RulesBase[FBState]):
         take_back = undo.command(state, p.side)
         return legal + [take_back] if take_back is not None else legal
 
+    def legal_choices(self, state: FBState, side: str) -> list[dict[str, Any]]:
+        """As ``group(legal_commands)``; a set-up's placements and a movement phase's moves
+        built from each unit's places (the set-up's some 2,000 commands never made)."""
+        p = self.prompt(state)
+        if p.side is None or side != p.side:
+            return []
+        direct = None if state.pending else self._by_unit(state, side)
+        if direct is None:
+            return choices.group(self.legal_commands(state, side))
+        rows, kind, rest = direct
+        own = choices.by_key(kind, "unit", "to", rows)
+        if own is None:
+            return choices.group(self.legal_commands(state, side))
+        take_back = undo.command(state, side)
+        return own + choices.group([*rest, *filter(None, [take_back])])
+
+    def _by_unit(self, state: FBState, side: str) -> tuple[list[tuple[str, list[str]]], str, list[Command]] | None:
+        """The phase's unit commands as (unit, its places) rows, their type, and the phase's
+        other commands (the list is the rows' commands, then those), in the set-up and in
+        movement; None in any other phase."""
+        if _placing(state.phase):
+            return list(reinforcements.place_rows(state, side)), "place", _set_up_done(state, side)
+        if state.phase.endswith("_movement"):
+            rows = [(uid, sorted(movement.reachable(state, uid))) for uid in movement.movable_units(state, side)]
+            return rows, "move", list(_movement_rest(state, side, None))
+        return None
+
     def _legal(self, state: FBState, side: str, only: Command | None = None) -> list[Command]:
         if not state.pending and _placing(state.phase):  # (some 2,000 in a set-up: listed whole, not one by one)
             unit = only.data.get("unit") if only is not None else None
@@ -178,13 +205,7 @@ class FirstBlood(RulesBase[FBState]):
                 return
             if wants("move"):
                 yield from movement.iter_moves(state, side)
-            if side == "IJ":
-                if wants("air_attack", "naval_support"):
-                    yield from air.gen_air_attacks(state) + air.gen_naval_support(state)
-            elif wants("air_support"):
-                yield from air.gen_air_support(state)
-            if not movement.unmet_must_moves(state, side) and not q.overstacked(state):
-                yield Command("end_phase")
+            yield from _movement_rest(state, side, only)
         elif phase.endswith("_combat"):
             if wants(*combat.COMMANDS):
                 yield from combat.gen_combat(state, side)
@@ -398,6 +419,20 @@ class FirstBlood(RulesBase[FBState]):
         from engine.games.first_blood.view import build_view
 
         return build_view(self, state, side, legal)
+
+
+def _movement_rest(state: FBState, side: str, only: Command | None) -> Iterator[Command]:
+    """A movement phase's commands after the moves: air attacks and support, the end."""
+    def wants(*types: str) -> bool:
+        return only is None or only.type in types
+
+    if side == "IJ":
+        if wants("air_attack", "naval_support"):
+            yield from air.gen_air_attacks(state) + air.gen_naval_support(state)
+    elif wants("air_support"):
+        yield from air.gen_air_support(state)
+    if not movement.unmet_must_moves(state, side) and not q.overstacked(state):
+        yield Command("end_phase")
 
 
 def _placing(phase: str) -> bool:

@@ -194,46 +194,13 @@ def reinforcement_choices(state: PBState, side: str) -> list[dict[str, Any]] | N
     rest.append(Command("end_phase"))
     for c in rest:
         named(c.type)
-    land = _land_choices(lands)
+    land = choices.by_key("land", "unit", "hex", lands)
     if land is None:
         return None
     others: dict[str, list[dict[str, Any]]] = {}
     for ch in choices.group(rest):
         others.setdefault(ch["type"], []).append(ch)
     return [ch for kind in order for ch in (land if kind == "land" else others[kind])]
-
-
-def _land_choices(lands: list[tuple[str, list[str]]]) -> list[dict[str, Any]] | None:
-    """The landings as ``choices.group`` groups them: a choice a piece, of its hexes;
-    pieces with the same hexes one choice of both fields (None: not that way)."""
-    count = sum(len(hexes) for _, hexes in lands)
-    if count == 0:
-        return []
-    if count == 1 or len({pid for pid, _ in lands}) != len(lands):
-        return None if count > 1 else [_land(lands[0][0], lands[0][1][0])]
-    if len(lands) > len({h for _, hexes in lands for h in hexes}):
-        return None  # grouped hex by hex
-    if len(lands) == count:  # one hex each: nothing shared
-        return [_land(pid, hexes[0]) for pid, hexes in lands]
-    out = [_land(pid, hexes[0]) if len(hexes) == 1 else
-           {"type": "land", "data": {"unit": pid}, "product": {"hex": list(hexes)}} for pid, hexes in lands]
-    alike: dict[tuple[str, ...], list[int]] = {}
-    for i, (_, hexes) in enumerate(lands):
-        if len(hexes) > 1:
-            alike.setdefault(tuple(hexes), []).append(i)
-    if len(alike) == sum(map(len, alike.values())):
-        return out
-    gone: set[int] = set()
-    for hexes, at in alike.items():
-        if len(at) > 1:
-            units = [lands[i][0] for i in at]
-            out[at[0]] = {"type": "land", "data": {}, "product": {"unit": units, "hex": list(hexes)}}
-            gone.update(at[1:])
-    return [ch for i, ch in enumerate(out) if i not in gone]
-
-
-def _land(pid: str, hex_id: str) -> dict[str, Any]:
-    return {"type": "land", "data": {"unit": pid, "hex": hex_id}, "product": {}}
 
 
 def interdiction_points(state: PBState, side: str) -> int:

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from engine.core.choices import expand, group
+from engine.core.choices import by_key, expand, group
 from engine.core.events import Command
 from engine.games import get_rules
 from engine.selfplay import play_one
@@ -83,3 +83,22 @@ def test_units_with_the_same_places_are_one_choice_of_two_fields() -> None:
     choices = group(legal)
     assert choices[0] == {"type": "land", "data": {}, "product": {"unit": ["A", "B", "C"], "hex": hexes}}
     assert sorted(map(_key, expand(choices))) == sorted(_key({"type": c.type, "data": c.data}) for c in legal)
+
+
+@pytest.mark.parametrize("rows", [
+    [("A", ["0101", "0102"]), ("B", ["0101", "0102"]), ("C", ["0909"])],  # two alike, one alone
+    [("A", ["0101"]), ("B", ["0102"])],  # one value each
+    [("A", ["0101", "0102"]), ("B", ["0103", "0104"])],  # nothing alike
+    [("A", ["0101"]), ("B", ["0101"]), ("C", ["0101"])],  # more keys than values: told value by value
+    [("A", ["0101", "0102"]), ("B", ["0102", "0101"])],  # as many keys as values
+    [("A", []), ("B", ["0101"])],  # a key without values
+    [],
+])
+def test_choices_built_from_rows_are_the_list_grouped(rows: list[tuple[str, list[str]]]) -> None:
+    """``by_key`` (the set-up's, movement's and landings' choices, built from each unit's
+    places) gives what ``group`` gives of the commands, or None where it would not build them."""
+    for field in ("hex", "to", "zz"):  # a field named before and after the key
+        legal = [Command("land", {"unit": u, field: h}) for u, hexes in rows for h in hexes]
+        built = by_key("land", "unit", field, rows)
+        assert built is None or built == group(legal), (field, built, group(legal))
+        assert built is not None or len(rows) >= len({h for _, hs in rows for h in hs})

@@ -99,13 +99,19 @@ def gen_place(state: FBState, side: str, unit: str | None = None) -> list[Comman
 
 
 def _place_groups(state: FBState, side: str, unit: str | None) -> Iterator[tuple[Command, ...]]:
+    for uid, targets in place_rows(state, side, unit):
+        yield placements(uid, targets)
+
+
+def place_rows(state: FBState, side: str, unit: str | None = None) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """Each unit to place (``unit``: only it) with the places it may go to, in order."""
     units = [unit] if unit is not None else setup.unplaced(state, side)
     occ = q.occupancy(state) if units else None
     # the set-up hexes with room are the same for every US ground unit: found once
     free = setup.free_setup_hexes(occ) if occ is not None and state.turn == 0 and side == "US" else None
     for uid in units:
         if uid in state.units and state.units[uid].loc == ARRIVING and q.spec(uid).side == side:
-            yield placements(uid, tuple(targets_for(state, uid, occ, free)))
+            yield uid, tuple(targets_for(state, uid, occ, free))
 
 
 @lru_cache(maxsize=4096)
