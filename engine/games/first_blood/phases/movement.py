@@ -5,6 +5,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from engine.core.errors import IllegalCommandError, Reason
@@ -324,8 +325,14 @@ def iter_moves(state: FBState, side: str, unit: str | None = None) -> Iterator[C
     for uid in units:
         if uid not in state.units or q.spec(uid).side != side or q.spec(uid).kind != "ground":
             continue
-        for dest in sorted(reachable(state, uid)):
-            yield Command("move", {"unit": uid, "to": dest})
+        yield from moves_to(uid, tuple(sorted(reachable(state, uid))))
+
+
+@lru_cache(maxsize=4096)
+def moves_to(uid: str, places: tuple[str, ...]) -> tuple[Command, ...]:
+    """A unit's move commands, made once per list of places: after one unit moves, the
+    others' lists are those of the state before (commands are never changed once made)."""
+    return tuple(Command("move", {"unit": uid, "to": to}) for to in places)
 
 
 def gen_moves(state: FBState, side: str, unit: str | None = None) -> list[Command]:
