@@ -147,21 +147,30 @@ def gen_reinforcements(state: PBState, side: str, unit: str | None = None,
     if state.interdicted:  # 16.61: the rolls are over; the phase ends with them
         yield Command("end_phase")
         return
-    memo: dict[Any, list[str]] = {}
-    for pid in due_units(state, side) + base_units(state, side):
-        if unit is not None and pid != unit:
-            continue
-        for h in landing_hexes(state, side, pid, memo) if landings else ():
+    for pid, hexes, to_base in _pieces(state, side, unit, landings):
+        for h in hexes:
             yield Command("land", {"unit": pid, "hex": h})
-        if state.off[pid].box == "track":
-            yield Command("to_base", {"unit": pid})
-    if unit is not None:
-        return
-    for pid in evacuable(state, side):
-        yield Command("evacuate", {"unit": pid})
-    for unit in buyable(state, side):
-        yield Command("buy", {"unit": unit})
-    yield Command("end_phase")
+        if to_base is not None:
+            yield to_base
+    if unit is None:
+        yield from _after_the_pieces(state, side)
+
+
+def _pieces(state: PBState, side: str, unit: str | None = None,
+            landings: bool = True) -> Iterator[tuple[str, list[str], Command | None]]:
+    """Each piece due or at the home base (``unit``: only it): where it may land (none
+    looked for without ``landings``) and its going to the home base, if it may."""
+    memo: dict[Any, list[str]] = {}  # alike pieces land alike: their hexes found once
+    for pid in due_units(state, side) + base_units(state, side):
+        if unit is None or pid == unit:
+            hexes = landing_hexes(state, side, pid, memo) if landings else []
+            yield pid, hexes, Command("to_base", {"unit": pid}) if state.off[pid].box == "track" else None
+
+
+def _after_the_pieces(state: PBState, side: str) -> list[Command]:
+    """The phase's commands that name no piece due: evacuations, purchases, its end."""
+    return [*(Command("evacuate", {"unit": pid}) for pid in evacuable(state, side)),
+            *(Command("buy", {"unit": unit}) for unit in buyable(state, side)), Command("end_phase")]
 
 
 def reinforcement_choices(state: PBState, side: str) -> list[dict[str, Any]] | None:
@@ -172,28 +181,18 @@ def reinforcement_choices(state: PBState, side: str) -> list[dict[str, Any]] | N
     hexes to land in): group the list then."""
     if state.interdicted:
         return None
-    memo: dict[Any, list[str]] = {}
     order: list[str] = []  # the commands' types as the list first names them
     lands: list[tuple[str, list[str]]] = []
     rest: list[Command] = []
-
-    def named(kind: str) -> None:
-        if kind not in order:
-            order.append(kind)
-
-    for pid in due_units(state, side) + base_units(state, side):
-        hexes = landing_hexes(state, side, pid, memo)
+    for pid, hexes, to_base in _pieces(state, side):
         if hexes:
-            named("land")
+            order += [] if "land" in order else ["land"]
             lands.append((pid, hexes))
-        if state.off[pid].box == "track":
-            named("to_base")
-            rest.append(Command("to_base", {"unit": pid}))
-    rest += [Command("evacuate", {"unit": pid}) for pid in evacuable(state, side)]
-    rest += [Command("buy", {"unit": unit}) for unit in buyable(state, side)]
-    rest.append(Command("end_phase"))
-    for c in rest:
-        named(c.type)
+        if to_base is not None:
+            order += [] if "to_base" in order else ["to_base"]
+            rest.append(to_base)
+    rest += _after_the_pieces(state, side)
+    order += [kind for kind in dict.fromkeys(c.type for c in rest) if kind not in order]
     land = choices.by_key("land", "unit", "hex", lands)
     if land is None:
         return None
