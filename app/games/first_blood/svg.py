@@ -69,10 +69,11 @@ def _css() -> str:
 def hex_shape() -> str:
     """The shape every hex's hit area uses (``<use href="#hex-shape">`` at its centre):
     one polygon in the layers' defs instead of six corners in each of a hundred buttons."""
-    lay = _static().page.layout
-    c = lay.centre("0707")
+    st = _static()
+    lay, h = st.page.layout, st.order[0]  # (every hex has the same shape: any one)
+    c = lay.centre(h)
     return (f'<defs><polygon id="hex-shape" points="'
-            f'{_pts(Point(q.x - c.x, q.y - c.y) for q in lay.corners("0707"))}"/></defs>')
+            f'{_pts(Point(q.x - c.x, q.y - c.y) for q in lay.corners(h))}"/></defs>')
 
 
 DEFS = (
