@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from operator import itemgetter
 from typing import Any
 
@@ -75,6 +76,22 @@ def expand(choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for combo in itertools.product(*(ch["product"][f] for f in fields)):
             out.append({"type": ch["type"], "data": {**ch["data"], **dict(zip(fields, combo, strict=True))}})
     return out
+
+
+def narrowed(choice: dict[str, Any], field: str, value: Any) -> dict[str, Any] | None:
+    """The part of ``choice`` whose commands have ``field`` equal to ``value`` (None: none
+    has), still a choice: a piece's own landings out of every piece's, never expanded whole."""
+    if field in choice["data"]:
+        return choice if choice["data"][field] == value else None
+    values = choice["product"].get(field)
+    if values is None or value not in values:
+        return None
+    return {**choice, "product": {**choice["product"], field: [value]}}
+
+
+def count(choice: dict[str, Any]) -> int:
+    """How many commands ``choice`` stands for."""
+    return math.prod(len(values) for values in choice["product"].values())
 
 
 def _key(value: Any) -> Any:

@@ -6,6 +6,7 @@ Lost Battalion (6.25), evacuation (23.0, 25.6c, 25.7c) and the conditional units
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 from engine.core import choices
@@ -79,34 +80,46 @@ def base_units(state: PBState, side: str) -> list[str]:
     return sorted(o.id for o in state.in_box(side, "base") if o.due < state.turn and o.id not in state.readied)
 
 
-def landing_hexes(state: PBState, side: str, pid: str, memo: dict[Any, list[str]] | None = None) -> list[str]:
+def landing_hexes(state: PBState, side: str, pid: str) -> list[str]:
     """25.6b, 25.7b: any coastal hex free of enemy units (6.21), within 26.8's limit of
     three battalion equivalents and one supply unit a hex unless it is an active port.
-    ``memo``: kept by a caller listing many units (alike units land alike)."""
+    Alike pieces land alike: found once a kind of piece and state (a landing phase's list,
+    its check and its board all ask).  Read only."""
     unit = state.off[pid].unit
     supply = unit == SUPPLY
     size = 0 if supply or unit == DECEPTION else q.battalions(unit)
     mech = False if supply or unit == DECEPTION else q.unit_spec(unit).mechanised
-    key = (unit == DECEPTION, supply, size, mech)
-    if memo is not None and key in memo:
-        return memo[key]
+    key = ("landing_hexes", side, unit == DECEPTION, supply, size, mech)
+    return state.cached(key, lambda: _landing_hexes(state, side, unit == DECEPTION, supply, size, mech))
+
+
+def _landing_hexes(state: PBState, side: str, fake: bool, supply: bool, size: int, mech: bool) -> list[str]:
     enemy = q.enemy_hexes(state, side)
-    if unit == DECEPTION:  # 34.1: with the turn's landings, or on or next to friendly units; no stacking
-        out = sorted((set(q.board().coastal) - enemy) | deception.placement_hexes(state, side))
-    else:
-        pieces = list(state.pieces.values())
-        ports = {h for h in q.board().objectives if is_port(q.board(), q.forces(), pieces, h, side)}
-        out = []
-        for h in sorted(q.board().coastal):
-            if h in enemy or q.board().cost(h, h, mech) is None:
-                continue
-            got = state.landed.get(h, [0, 0])
-            if h not in ports and (got[0] + size > PORT_FREE_LANDING[0] or got[1] + supply > PORT_FREE_LANDING[1]):
-                continue
-            out.append(h)
-    if memo is not None:
-        memo[key] = out
+    if fake:  # 34.1: with the turn's landings, or on or next to friendly units; no stacking
+        return sorted((set(q.board().coastal) - enemy) | deception.placement_hexes(state, side))
+    ports = _ports(state, side)
+    out = []
+    for h in _coast_enterable(mech):
+        if h in enemy:
+            continue
+        got = state.landed.get(h, [0, 0])
+        if h not in ports and (got[0] + size > PORT_FREE_LANDING[0] or got[1] + supply > PORT_FREE_LANDING[1]):
+            continue
+        out.append(h)
     return out
+
+
+def _ports(state: PBState, side: str) -> set[str]:
+    """26.8's active ports of ``side``: ``is_port``, asked of the few hexes its engineers hold."""
+    pieces = list(state.pieces.values())
+    held = {p.hex for p in pieces if p.side == side} & set(q.board().objectives)
+    return {h for h in held if is_port(q.board(), q.forces(), pieces, h, side)}
+
+
+@cache
+def _coast_enterable(mechanised: bool) -> tuple[str, ...]:
+    """The coastal hexes a unit may stand in (the terrain's part of a landing: fixed)."""
+    return tuple(h for h in sorted(q.board().coastal) if q.board().cost(h, h, mechanised) is not None)
 
 
 def evacuable(state: PBState, side: str) -> list[str]:
@@ -160,10 +173,9 @@ def _pieces(state: PBState, side: str, unit: str | None = None,
             landings: bool = True) -> Iterator[tuple[str, list[str], Command | None]]:
     """Each piece due or at the home base (``unit``: only it): where it may land (none
     looked for without ``landings``) and its going to the home base, if it may."""
-    memo: dict[Any, list[str]] = {}  # alike pieces land alike: their hexes found once
     for pid in due_units(state, side) + base_units(state, side):
         if unit is None or pid == unit:
-            hexes = landing_hexes(state, side, pid, memo) if landings else []
+            hexes = landing_hexes(state, side, pid) if landings else []
             yield pid, hexes, Command("to_base", {"unit": pid}) if state.off[pid].box == "track" else None
 
 

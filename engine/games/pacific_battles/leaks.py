@@ -30,11 +30,20 @@ def _knows(state: PBState, viewer: str | None, owner: str, pid: str) -> bool:
     return owner == viewer or pid in state.revealed[viewer]
 
 
-def _factors(unit: str) -> list[str]:
+@cache
+def _factors(unit: str) -> tuple[str, ...]:
     s = q.unit_spec(unit)
     if s is None:
-        return []
-    return [f"[{s.attack}, {s.defence}, {s.movement}]", f"{s.attack}-{s.defence}-{s.movement}"]
+        return ()
+    return f"[{s.attack}, {s.defence}, {s.movement}]", f"{s.attack}-{s.defence}-{s.movement}"
+
+
+@cache
+def _own_mix(side: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The names and factors of a side's whole counter mix, which it knows (fixed)."""
+    specs = [*q.forces().units.values(), *q.forces().battalion.values()]
+    names = {spec.name for spec in specs if spec.side == side}
+    return frozenset(names), frozenset(f for name in names for f in _factors(name))
 
 
 def hidden_things(state: PBState, viewer: str | None) -> list[str]:
@@ -46,25 +55,19 @@ def hidden_things(state: PBState, viewer: str | None) -> list[str]:
 def _hidden_things(state: PBState, viewer: str | None) -> list[str]:
     if viewer == ADMIN or state.result is not None:
         return []
-    known_names: set[str] = set()
-    known_factors: set[str] = set()
+    # a side knows its own whole counter mix
+    names, factors = _own_mix(viewer) if viewer in SIDES else (frozenset(), frozenset())
+    known_names, known_factors = set(names), set(factors)
     unknown: list[tuple[str, str]] = []
     pieces = [(p.id, p.unit, p.side) for p in state.pieces.values()]
     pieces += [(o.id, o.unit, o.side) for o in state.off.values()]
     for pid, unit, owner in pieces:
         if _knows(state, viewer, owner, pid):
-            known_names.add(unit)
-            known_factors.update(_factors(unit))
+            if unit not in known_names:
+                known_names.add(unit)
+                known_factors.update(_factors(unit))
         else:
             unknown.append((pid, unit))
-    for spec in q.forces().units.values():  # a side knows its own whole counter mix
-        if viewer is not SPECTATOR and spec.side == viewer:
-            known_names.add(spec.name)
-            known_factors.update(_factors(spec.name))
-    for spec in q.forces().battalion.values():
-        if viewer is not SPECTATOR and spec.side == viewer:
-            known_names.add(spec.name)
-            known_factors.update(_factors(spec.name))
     out: set[str] = set()
     generic = {SUPPLY, DECEPTION, *q.forces().battalion}  # "Jp Bn" names a kind of counter: its id is the secret
     for pid, unit in unknown:

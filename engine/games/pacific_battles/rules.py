@@ -433,10 +433,12 @@ class PacificBattles(RulesBase[PBState]):
 
     def shown(self, before: PBState, events: list[Event], viewer: str | None) -> list[str]:
         """As the core's, with the leak checker's whole-word search ("4 Inf" is not in "24 Inf")."""
-        hidden = self.secrets(before, viewer)
         texts = [json.dumps(seen.data, sort_keys=True) for e in events
                  if (seen := for_viewer(e, viewer, self.sides)) is not None]
-        return leaks.find(hidden, "\n".join(texts)) if hidden and texts else []
+        if not texts:  # (what the viewer may not know is asked only of a step it reads)
+            return []
+        hidden = self.secrets(before, viewer)
+        return leaks.find(hidden, "\n".join(texts)) if hidden else []
 
     def secrets(self, state: PBState, viewer: str | None) -> list[str]:
         """What ``viewer`` may not know now (for the leak checker, engine/games/pacific_battles/leaks.py)."""
