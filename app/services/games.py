@@ -27,8 +27,8 @@ from app.services.notices import Notices
 from app.text import check_line, dump_json
 from app.visible import readable
 from engine.bots import levels_for
+from engine.core import choices, rulings, seeds, undo
 from engine.core import record as rec
-from engine.core import rulings, seeds, undo
 from engine.core.errors import MalformedCommandError, RuleError
 from engine.core.events import Command, Event
 from engine.core.game import Outcome, Prompt, replay
@@ -438,6 +438,13 @@ class GameService:
         return self.cache.memo(game.id, game.seq, ("legal", side),
                                lambda: get_rules(game.game).legal_commands(state, side))
 
+    def choices(self, game: GameLike, state: Any, side: str | None) -> list[dict[str, Any]]:
+        """``side``'s legal commands as the game's choices (``engine.core.choices``: what
+        ``/legal`` and a command's answer carry; a board reads them too), once per state."""
+        rules = get_rules(game.game)
+        return self.cache.memo(game.id, game.seq, ("choices", side),
+                               lambda: rules.legal_choices(state, side) if side in rules.prompt(state).acting else [])
+
     def label(self, game: GameLike, state: Any, side: str | None, command: Command) -> str:
         """A legal command's button label.  A take-back's names the first line of its step,
         which the engine finds by rebuilding the state before the step: the same for as
@@ -468,8 +475,9 @@ class GameService:
         """Where ``unit`` may move now, with cost and path: only the destinations of
         ``side``'s legal move commands (empty when it is not that side's movement)."""
         def compute() -> dict[str, Any]:
-            moves = {c.data.get("to") for c in self.legal(game, state, side)
-                     if c.type == "move" and c.data.get("unit") == unit}
+            mine = [part for ch in self.choices(game, state, side)
+                    if ch["type"] == "move" and (part := choices.narrowed(ch, "unit", unit)) is not None]
+            moves = {c["data"].get("to") for c in choices.expand(mine)}
             if not moves:
                 return {}
             return {h: r for h, r in get_rules(game.game).reachable(state, unit).items() if h in moves}
