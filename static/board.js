@@ -163,7 +163,7 @@
   // shows (their digests, in order), read from the page itself, so that the answer
   // sends only the parts that differ, even when two answers crossed.
   document.addEventListener("htmx:configRequest", function (event) {
-    var layers = document.getElementById("map-layers");
+    var layers = document.querySelector("svg.map-layers[id]");  // (either game's board)
     if (!layers || !/^\/games\/[^/?]+\/(command|click|board|poll)([?]|$)/.test(event.detail.path)) {
       return;
     }

@@ -259,9 +259,9 @@ def simple_pick(commands: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def map_parts(html: str) -> dict[str, str]:
-    """The First Blood map layers' parts in a page or in an answer, by id, each as a page
+    """A board's map layers' parts in a page or in an answer, by id, each as a page
     holds it (what a browser's htmx does with an answer: ``page_parts |= map_parts(answer)``)."""
-    m = re.search(r'<svg [^>]*id="map-layers"[^>]*>(.*?)</svg>', html, re.S) or re.search(
+    m = re.search(r'<svg [^>]*id="(?:map|pb)-layers"[^>]*>(.*?)</svg>', html, re.S) or re.search(
         r'<svg xmlns="http://www.w3.org/2000/svg" hidden>(.*?)</svg>', html, re.S)
     if m is None:
         return {}

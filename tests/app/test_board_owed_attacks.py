@@ -35,8 +35,8 @@ class Service:
     def state(self, session: Any, game: Any) -> PBState:
         return self.s
 
-    def legal(self, game: Any, state: PBState, side: str | None) -> list:
-        return RULES.legal_commands(state, side)
+    def choices(self, game: Any, state: PBState, side: str | None) -> list:
+        return RULES.legal_choices(state, side)
 
     def view(self, session: Any, game: Any, side: str | None, *, listed: bool = True) -> dict[str, Any]:
         return {**RULES.view(self.s, side), "clock": None, "seats": [], "status": "active"}

@@ -147,4 +147,4 @@ def test_a_combat_moment_shows_the_attack_in_full(client: TestClient, game: dict
         assert f"({m['rule']})" in report
     assert f'<strong class="die">{d["die"]}</strong>' in report
     assert f'<strong id="combat-result">{d["result"]}</strong>' in report and "(§7.7)" in report
-    assert re.search(rf'class="hex-state[^"]*\btarget\b[^"]*" id="hex-state-{d["targets"][0]}"', html)
+    assert re.search(rf'class="hex-state[^"]*\btarget\b[^"]*" data-hex="{d["targets"][0]}"', html)

@@ -206,3 +206,34 @@ def test_both_sides_of_the_secret_allocation_are_told_it_is_their_move_in_the_ta
         titles[side] = page.split("<title>")[1].split("</title>")[0]
     assert all(t.startswith("(Your move) Pacific Battles") for t in titles.values()), (titles, phase)
     assert titles["Japanese"] == titles["Allied"] and titles["Allied"].count("\u00b7") == 2  # game, turn, phase
+
+
+def test_an_answer_sends_only_the_parts_of_the_map_the_page_lacks(client: TestClient) -> None:
+    """As First Blood's: the page says which parts of the map's layers it shows (the marks,
+    the areas under the counters, each band of the map's counters, a spread-out stack), the
+    answer to a command sends only those that differ, and the page patched with them is
+    the page a fresh look draws.  A page that says nothing (or nonsense) gets the whole."""
+    from live_server import map_parts, shown_digests
+
+    g = new_game(client)
+    gid = g["id"]
+    seat(client, gid, g["Japanese"])
+    page = map_parts(client.get(f"/games/{gid}").text)
+    assert sorted(page) == sorted(["layer-marks", "layer-areas", "layer-fan", *(f"layer-pieces-{i}" for i in range(8))])
+    for unit in SET_UP:
+        now = client.get(f"/games/{gid}").text
+        first = set_up_of(client, gid, now, unit)
+        r = client.post(f"/games/{gid}/command", data={"type": "place", "data": json.dumps(first),
+                                                        "seq": seq_of(now), "parts": shown_digests(page)})
+        assert r.status_code == 200 and '<p class="error" role="alert">' not in r.text, r.text[:300]
+        assert 'id="pb-layers"' not in r.text
+        sent = map_parts(r.text)
+        assert sent and len(sent) <= 3, sorted(sent)  # the band the unit went to (and the marks)
+        page |= sent
+        assert page == map_parts(client.get(f"/games/{gid}").text)
+    seq = seq_of(client.get(f"/games/{gid}").text)
+    same = client.get(f"/games/{gid}/board", params={"seq": seq, "parts": shown_digests(page)}).text
+    assert map_parts(same) == {} and 'id="board-state"' in same  # nothing changed: no part at all
+    for parts in ("", "not-a-digest", shown_digests(page).rsplit(".", 1)[0]):
+        whole = client.get(f"/games/{gid}/board", params={"seq": seq, "parts": parts}).text
+        assert 'id="pb-layers" hx-swap-oob="true"' in whole and map_parts(whole) == page

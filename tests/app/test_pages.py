@@ -145,7 +145,7 @@ def test_clicking_the_map_places_a_unit_and_errors_name_the_rule(client: TestCli
     # the selected unit's orders are one form, its type and unit said once, each button
     # posting only the place it names
     board = client.get(f"/games/{gid}/board", params={"select": "us-1-2"}).text
-    listed = re.search(r'<form [^>]*class="command-list">(.*?)</form>', board, re.S)
+    listed = re.search(r'<form [^>]*class="command-list one cmd-place">(.*?)</form>', board, re.S)
     assert listed and listed.group(1).count('name="pick"') > 100 and 'name="command"' not in listed.group(1)
     fields = {k: html_unescape(v) for k, v in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"',
                                                           listed.group(1))}
@@ -258,7 +258,7 @@ def test_with_a_unit_selected_the_map_says_why_a_hex_is_out_of_reach(client: Tes
     board = client.get(f"/games/{gid}/board", params={"select": unit}).text
     reasons = re.findall(r'aria-label="Hex (\d{4}),[^"]*?, not reachable \((§[\d.]+): ([^)"]+)', board)
     assert reasons, "no hex says why it is out of reach"
-    state = re.search(rf'<g class="hex-state[^"]*" id="hex-state-{reasons[0][0]}"[^>]*>(.*?)</g>', board).group(1)
+    state = re.search(rf'<g class="hex-state[^"]*" data-hex="{reasons[0][0]}"[^>]*>(.*?)</g>', board).group(1)
     assert "<title>" in state and '<use class="hit" href="#hex-shape"' in state  # the hex takes the pointer
     for h, rule, why in reasons[:5]:  # each the same refusal a real move there gets
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(game["IJ"]),
@@ -277,8 +277,10 @@ def test_every_counter_of_a_stack_is_selectable_from_the_panel(client: TestClien
         seq = client.get(f"/api/games/{gid}").json()["seq"]
     html = client.post(f"/games/{gid}/click", data={"hex": "0709", "seq": seq}).text
     stack = html.split('id="stack"', 1)[1].split("</section>", 1)[0]
+    # one form that asks for the board, each unit's button sending its own id as ``select``
+    assert f'<form hx-get="/games/{gid}/board" hx-swap="none"><input type="hidden" name="seq"' in stack
     for unit in ("us-1-1", "us-1-2"):
-        assert f'data-unit="{unit}" hx-get="/games/{gid}/board?select={unit}' in stack
+        assert re.search(rf'<button name="select" value="{unit}" class="stack-pick[^"]*" data-unit="{unit}">', stack)
     picked = client.get(f"/games/{gid}/board", params={"select": "us-1-2", "seq": seq}).text
     assert 'data-select="us-1-2"' in picked
 

@@ -11,7 +11,7 @@ from e2e_plan import play
 from pb_support import Truth
 from pb_turn import TurnDriver, acting_side
 
-from app.games.pacific_battles.board import owner
+from app.games.pacific_battles.orders import owner
 from engine.core.events import Command
 from engine.games.pacific_battles import sequence
 from engine.games.pacific_battles.rules import RULES as PB

@@ -162,9 +162,21 @@ class Player:
         assert box is not None, f"{loc} is not drawn"
         frame.click(position={"x": box["width"] - 8, "y": box["height"] - 5})
 
-    def order(self, label: str) -> None:
-        """Click one of the selected unit's order buttons."""
-        self.page.locator(".actions.unit").get_by_role("button", name=label, exact=True).click()
+    def order(self, label: str, where: str = ".actions.unit") -> None:
+        """Click one of the selected unit's order buttons (``where``: another list of them)."""
+        self._button(where, label).click()
+
+    def _button(self, where: str, label: str) -> Locator:
+        """The button of ``label`` in a list; a list whose orders begin with the same words
+        says them once, as its legend, and each button reads the rest ("0709" after "Place
+        US 1/1 in")."""
+        orders = self.page.locator(where)
+        legend = orders.locator("legend")
+        if legend.count():
+            lead = legend.inner_text().strip()
+            if label.startswith(lead + " "):
+                label = label[len(lead) + 1:]
+        return orders.get_by_role("button", name=label, exact=True)
 
     def general(self, command_type: str) -> None:
         """Click a button of the general actions (end the phase, resolve, ...)."""
@@ -186,7 +198,7 @@ class Player:
         elif p.step.type in ("end_phase", "resolve", "cancel_attack", "end_advance"):
             self.general(p.step.type)
         else:
-            self.page.locator(".actions.other").get_by_role("button", name=p.label, exact=True).click()
+            self.order(p.label, ".actions.other")
         self.done(p)
 
     # --- screenshots ----------------------------------------------------------------

@@ -19,7 +19,7 @@ from pb_support import Truth
 from pb_turn import SCENARIO, SECRET, TurnDriver, acting_side, covered
 from playwright.sync_api import Browser, Dialog, Page, expect
 
-from app.games.pacific_battles.board import owner, place
+from app.games.pacific_battles.orders import owner, place
 from engine.core.events import Command
 from engine.games.pacific_battles import leaks
 from engine.games.pacific_battles.rules import RULES

@@ -173,7 +173,9 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     assert shown[plan.ZOC_HEX] == "5"  # 4 MF to come on from the entry point, 1 into 0502
     assert plan.STACK_HEX not in shown  # never into the enemy
     expect(ij.page.locator("g.hex-state.reachable")).to_have_count(len(shown))
-    expect(ij.page.locator(".actions.unit")).to_contain_text(f"Move IJ 124/2 to {plan.ZOC_HEX}")
+    # the unit's moves: their words said once, each button its hex
+    expect(ij.page.locator(".actions.unit legend")).to_have_text("Move IJ 124/2 to")
+    expect(ij.page.locator(".actions.unit button", has_text=plan.ZOC_HEX)).to_have_count(1)
     ij.click_hex(plan.ZOC_HEX)
     ij.done(p)
     counter = ij.counter(plan.ATTACKER)

@@ -8,14 +8,16 @@ command it stands for.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from app.games.base import BoardRequest, log_window, page_title
-from app.games.first_blood.svg import changed_parts, layer_parts, layers_svg, render_base
+from app.games.first_blood.svg import layer_parts, layers_svg, render_base
 from app.models import Game, Seat
+from app.render.parts import changed_parts
 from app.services import clock
 from app.services.games import GameService
 from app.services.story import briefing
@@ -47,7 +49,8 @@ class OneField:
     type: str
     data: str  # JSON of the fields the buttons share
     field: str
-    buttons: list[tuple[str, Button]]  # each button with its value of ``field``
+    buttons: list[tuple[str, str]]  # each button's value of ``field`` and what it reads
+    lead: str = ""  # the words every button's label begins with, said once before them ("Place US 1/1 in")
 
 
 def one_field(buttons: list[Button]) -> OneField | None:
@@ -64,7 +67,17 @@ def one_field(buttons: list[Button]) -> OneField | None:
         return None
     f = varying[0]
     shared = json.dumps({k: v for k, v in datas[0].items() if k != f}, sort_keys=True, separators=(",", ":"))
-    return OneField(buttons[0].type, shared, f, [(d[f], b) for d, b in zip(datas, buttons, strict=True)])
+    lead = _lead([b.label for b in buttons])
+    return OneField(buttons[0].type, shared, f,
+                    [(d[f], b.label[len(lead):]) for d, b in zip(datas, buttons, strict=True)], lead.strip())
+
+
+def _lead(labels: list[str]) -> str:
+    """The whole words all ``labels`` begin with, if each has more after them ("Place US 1/1
+    in " of "Place US 1/1 in 0709", "... in 0710"): a list of 130 places says them once."""
+    lead = os.path.commonprefix(labels)
+    lead = lead[: lead.rfind(" ") + 1]
+    return lead if all(len(label) > len(lead) for label in labels) else ""
 
 
 @dataclass

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import re
-import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -47,6 +46,7 @@ from app.render.counters import (
     work_chit,
     xml_chars,
 )
+from app.render.parts import Part, part
 from engine.core.hexes import Hex, hex_from_id, hex_neighbors
 from engine.games.first_blood.board import Board, EntryPoint, load_board
 
@@ -506,7 +506,7 @@ def _hex_state_drawn(h: str, names: tuple[str, ...], strip: tuple[str, bool, int
     inside = "".join(drawn)
     if button and reads(inside) not in label:  # a button is named first by what it reads (an air strip's chits)
         label = f"{reads(inside)}: {label}"
-    base = {"class": " ".join(classes), "id": f"hex-state-{h}", "data-hex": h}
+    base = {"class": " ".join(classes), "data-hex": h}  # (no id: the hex names it, a hundred times a page)
     if button:
         base |= {"role": "button", "tabindex": "0"}
     base["aria-label"] = label
@@ -814,17 +814,6 @@ def render_layers(view: Mapping[str, Any], **options: Any) -> str:
     return layers_svg(*layer_parts(view, **options))
 
 
-@dataclass(frozen=True)
-class Part:
-    """One of the layers' children, always present and always in the same place among
-    them: ``<g id="..." data-d="...">``, where ``data-d`` is a digest of what it draws.
-    A page says which digests it shows, and an answer sends only the parts that differ."""
-
-    id: str
-    digest: str
-    svg: str
-
-
 def layer_parts(
     view: Mapping[str, Any],
     *,
@@ -853,26 +842,6 @@ def layers_svg(heading: str, parts: list[Part]) -> str:
     """The whole layers element, as a page draws it."""
     return (_svg_open(_static().page, heading, ' class="fb-map map-layers" id="map-layers"') + hex_shape()
             + "".join(p.svg for p in parts) + "</svg>")
-
-
-def changed_parts(parts: list[Part], shown: list[str] | None) -> str | None:
-    """The parts whose digest differs from the page's (``shown``, in order), each to be
-    swapped in by its id, wrapped in an ``<svg>`` so that they are read as SVG; None when
-    the page's parts are not known (it did not say, or said something else): then the
-    whole layers element is sent."""
-    if shown is None or len(shown) != len(parts):
-        return None
-    out = [p.svg.replace("<g ", '<g hx-swap-oob="true" ', 1) for p, d in zip(parts, shown, strict=True)
-           if p.digest != d]
-    return f'<svg xmlns="http://www.w3.org/2000/svg" hidden>{"".join(out)}</svg>' if out else ""
-
-
-def _part(pid: str, cls: str, inner: str) -> Part:
-    # two fast checksums, not a cryptographic hash: a digest only tells a page's part
-    # from its next version, and is computed for every part of every answer
-    data = inner.encode()
-    digest = f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
-    return Part(pid, digest, f'<g id="{pid}" class="{cls}" data-d="{digest}">{inner}</g>')
 
 
 @cache
@@ -908,7 +877,7 @@ def _layer_groups(ctx: _Ctx, heading: str) -> list[Part]:
             ("layer-fan", "units", _fanned(ctx, ctx.fan) if ctx.fan else ""),
             ("layer-bottom", "bottom", _bottom(ctx))]
     out += [(f"layer-tray-{k}", "units tray-units", inner) for k, inner in enumerate(_tray(ctx))]
-    return [g if isinstance(g, Part) else _part(*g) for g in out]
+    return [g if isinstance(g, Part) else part(*g) for g in out]
 
 
 # counters drawn once per look.  The engine's view shares a unit's entry among the
@@ -942,14 +911,14 @@ def _units_row(ctx: _Ctx, r: str, hexes: list[str]) -> Part:
         for h, units in stacks:
             c = p.layout.centre(h)
             drawn.append(_stack(ctx, units, Point(c.x, c.y - 1), 4.0, h))
-        return _part(f"layer-units-{r}", "units", "".join(drawn))
+        return part(f"layer-units-{r}", "units", "".join(drawn))
 
     return _once_per_look(ctx, [u for _, units in stacks for u in units],
                           ("row", r, *((h, len(units)) for h, units in stacks)), draw)
 
 
 def _layers_inner(ctx: _Ctx, heading: str) -> str:
-    return "".join(part.svg for part in _layer_groups(ctx, heading))
+    return "".join(p.svg for p in _layer_groups(ctx, heading))
 
 
 def render_map(

@@ -35,7 +35,7 @@ class PacificBattlesBoard:
                 req: BoardRequest) -> PBBoard:
         ctx = pb_context(session, service, game, seat, req.error, oob=not req.full, private_url=req.private_url,
                          invite_url=req.invite_url, select=req.select, inspect=req.inspect, welcome=req.welcome,
-                         since=req.since, fresh=req.fresh)
+                         since=req.since, fresh=req.fresh, shown=req.shown)
         if req.full and seat is not None and session is not None:
             ctx.briefing = briefing(session, game, seat.side)
         return ctx
@@ -55,7 +55,7 @@ class PacificBattlesBoard:
             return Click(cmds[0])
         where = click.hex or next((u["hex"] for u in ctx.view["units"] if u["id"] == click.unit), None) or ""
         if cmds:
-            return Click(redraw=BoardRequest(select=click.select, inspect=where))
+            return Click(redraw=BoardRequest(select=click.select, inspect=where, shown=click.shown))
         pick = ctx.selection_for_click(click.hex or None, click.unit or None)
         error = None
         if pick is None and ctx.side and ctx.your_turn and where:
@@ -66,7 +66,8 @@ class PacificBattlesBoard:
         # sends its hex with it) leaves its stack folded, so that the hexes a fan would lie
         # over, where the piece may go, can be clicked; a click on a stack spreads it out
         fold = bool(click.unit and click.hex)
-        return Click(redraw=BoardRequest(select=pick or "", error=error, inspect="" if fold else where))
+        return Click(redraw=BoardRequest(select=pick or "", error=error, inspect="" if fold else where,
+                                         shown=click.shown))
 
     def moment(self, game: Game, seat: Seat | None, state: Any, view: dict[str, Any], seq: int,
                last: Any) -> dict[str, Any]:

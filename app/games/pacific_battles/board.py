@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy.orm import Session
 
 from app.games.base import log_window, page_title
 from app.games.pacific_battles.map_svg import map_frame
-from app.games.pacific_battles.pieces_svg import Mark, render_board_svg, render_layers_svg
+from app.games.pacific_battles.orders import Order, Orders
+from app.games.pacific_battles.pieces_svg import Mark, layer_parts, render_board_svg, render_layers_svg
 from app.models import Game, Seat
+from app.render.parts import changed_parts
 from app.services.games import GameService
 from app.visible import retracted_lines
 from engine.core.events import Command
@@ -47,60 +49,12 @@ TITLES = {  # the kinds of command, as the player reads them, with their rule
 }
 LIST_AT_MOST = 40  # choices in one list; a longer one is cut to the selected piece's own
 SINGLE = ("end_phase", "close", "cancel", "fight", "pass", "stop", "undo")
-UNIT_FIELDS = ("unit", "carrier", "engineer", "hq", "supply")  # the fields that name the pieces a command uses
-PLACE_FIELDS = ("to", "hex", "target")  # the fields that name the hex a command goes to
 AIR_BOXES = (("reserve", "Reserve"), ("superiority", "Air Superiority"), ("interdiction", "Interdiction"),
              ("recon", "Recon"), ("flown", "Recon flown"), ("strike", "Strike"), ("struck", "Strike flown"),
              ("cas", "Close Air Support (31.0)"), ("support", "CAS committed"), ("supply", "Air Supply"),
              ("damaged", "Damaged"), ("eliminated", "Eliminated"))
 MARKS = {"move": "reach", "sail": "reach", "carry": "reach", "retreat": "reach", "pursue": "reach",
          "place": "reach", "land": "reach"}  # anything else that names a hex is aimed at it: "target"
-
-
-def owner(c: Command) -> str | None:
-    """The piece a command is given to (a supply point only when it is the only one named)."""
-    return orders_of([c])[0].owner
-
-
-def place(c: Command) -> str | None:
-    """The hex a command goes to or aims at."""
-    return orders_of([c])[0].place
-
-
-class Order(NamedTuple):
-    """A legal command with the pieces it uses and the hex it goes to, read once per state
-    (a landing phase lists some 1,500: the board asks of each several times)."""
-
-    command: Command
-    owner: str | None  # the piece it is given to (the first piece named)
-    owners: tuple[str, ...]  # every piece it uses: selecting any of them offers it (an HQ and its supply, 7.3)
-    place: str | None  # the hex it goes to or aims at
-
-
-def orders_of(legal: list[Command]) -> list[Order]:
-    """Each command's pieces and hex, in one pass: which fields to read is worked out once
-    per set of fields (this is the board's busiest loop)."""
-    out = []
-    plans: dict[tuple[str, ...], tuple[list[str], list[str]]] = {}
-    for c in legal:
-        d = c.data
-        keys = tuple(d)
-        plan = plans.get(keys)
-        if plan is None:
-            plan = plans[keys] = [f for f in UNIT_FIELDS if f in d], [f for f in PLACE_FIELDS if f in d]
-        units, places = plan
-        if len(units) == 1:  # (nearly always: one piece, one hex)
-            v = d[units[0]]
-            pieces: tuple[str, ...] = (v,) if isinstance(v, str) else ()
-        else:
-            pieces = tuple(v for v in (d[f] for f in units) if isinstance(v, str))
-        to = None
-        for f in places:
-            if isinstance(d[f], str):
-                to = d[f]
-                break
-        out.append(Order(c, pieces[0] if pieces else None, pieces, to))
-    return out
 
 
 @dataclass
@@ -125,7 +79,7 @@ class PBBoard:
     seat: Seat | None
     view: dict[str, Any]
     state: Any
-    legal: list[Command]
+    orders: Orders  # the legal commands, by kind, piece and hex
     seq: int
     layers: str  # the marks and counters over the map (for a moment: the whole map, see pb_moment)
     groups: list[Group]
@@ -147,7 +101,6 @@ class PBBoard:
     briefing: list[dict[str, Any]] = field(default_factory=list)  # "since your last move", by phase (full pages)
     owed_units: list[str] = field(default_factory=list)  # own units that must still attack (14.11)
     owed_hexes: list[str] = field(default_factory=list)  # enemy hexes that must still be attacked (14.11)
-    orders: list[Order] = field(default_factory=list)  # the legal commands, each with its pieces and hex
 
     @property
     def owed_names(self) -> list[str]:
@@ -221,7 +174,7 @@ class PBBoard:
         for name in sorted(set(self.view["sides"][self.side]["hand"])):
             spec = specs.get(name)
             plays = [Button(c.type, _json(c), _label(get_rules(self.game.game), self.state, c))
-                     for c in self.legal if c.type == "play" and c.data.get("marker") == name]
+                     for c in self.orders.commands("play") if c.data.get("marker") == name]
             out.append({"name": name, "count": self.view["sides"][self.side]["hand"].count(name),
                         "when": spec.when if spec else "", "after": spec.after if spec else "", "plays": plays})
         return out
@@ -230,7 +183,7 @@ class PBBoard:
     def crt_buttons(self) -> list[Button]:
         """The chooser's two answers (14.4), beside the tables they choose between."""
         rules = get_rules(self.game.game)
-        return [Button(c.type, _json(c), _label(rules, self.state, c)) for c in self.legal if c.type == "crt"]
+        return [Button(c.type, _json(c), _label(rules, self.state, c)) for c in self.orders.commands("crt")]
 
     @property
     def select(self) -> str:
@@ -240,21 +193,23 @@ class PBBoard:
         """The commands a click on ``hex_id`` may stand for: the selected piece's to there,
         else those that name only the hex (declare a battle on it, recon it, ...)."""
         if self.selected:
-            mine = [o.command for o in self.orders if o.owner == self.select and o.place == hex_id]
+            mine = [o.command for o in self.orders.of_piece(self.select)
+                    if o.owner == self.select and o.place == hex_id]
             if mine:
                 return mine
-        return [o.command for o in self.orders if o.owner is None and o.place == hex_id]
+        return [o.command for o in self.orders.unowned() if o.place == hex_id]
 
     def command_for_click(self, hex_id: str | None, unit: str | None) -> list[Command]:
         """What a click means: a counter of one's own stands for itself (added to a battle
         being declared, or selected) unless the selected piece has somewhere to go there."""
         if unit:
-            adds = [c for c in self.legal if c.type == "add" and c.data.get("unit") == unit]
+            adds = [c for c in self.orders.commands("add") if c.data.get("unit") == unit]
             if adds:
                 return adds[:1]
             where = next((u["hex"] for u in self.view["units"] if u["id"] == unit), None)
             if where and self.selected and unit != self.select:
-                return [o.command for o in self.orders if o.owner == self.select and o.place == where]
+                return [o.command for o in self.orders.of_piece(self.select)
+                        if o.owner == self.select and o.place == where]
             return []
         return self.at(hex_id) if hex_id else []
 
@@ -295,44 +250,42 @@ class PBBoard:
 def pb_context(session: Session | None, service: GameService, game: Game, seat: Seat | None,
                error: str | None = None, oob: bool = False, private_url: str | None = None,
                invite_url: str | None = None, select: str = "", inspect: str = "", welcome: bool = False,
-               since: int | None = None, fresh: list[Any] | None = None) -> PBBoard:
-    """The board as ``seat`` sees it; ``oob``: only its changing parts, and the log lines
-    from ``since`` on (``fresh``: the rows a command just wrote; with them and the state
-    in the cache, it reads nothing: ``session`` may be None)."""
+               since: int | None = None, fresh: list[Any] | None = None, shown: list[str] | None = None) -> PBBoard:
+    """The board as ``seat`` sees it; ``oob``: only its changing parts (of the map's layers,
+    those whose digest differs from the page's ``shown``), and the log lines from ``since``
+    on (``fresh``: the rows a command just wrote; with them and the state in the cache, it
+    reads nothing: ``session`` may be None)."""
     rules = get_rules(game.game)
     state = service.state(session, game)
     side = seat.side if seat else None
     acting = side is not None and side in rules.prompt(state).acting
-    legal = service.legal(game, state, side) if acting else []
+    listing = service.choices(game, state, side) if acting else []
     view = service.view(session, game, side, listed=False)
-    orders = service.cache.memo(game.id, game.seq, ("pb-orders", side), lambda: orders_of(legal)) if legal else []
-    kinds: dict[str, list[Order]] = {}
+    orders = service.cache.memo(game.id, game.seq, ("pb-orders", side), lambda: Orders(listing))
+    kinds: list[str] = []
     buttons = []
-    allocate = False
-    for o in orders:
-        c = o.command
-        if c.type == "allocate":
-            allocate = True
+    allocate = "allocate" in orders.types
+    for kind in orders.types:
+        if kind in ("allocate", "crt"):  # the allocation form; the chooser's answers beside the tables
             continue
-        if c.type == "crt":  # answered beside the tables (crt_buttons)
+        if kind not in SINGLE:
+            kinds.append(kind)
             continue
-        if c.type in SINGLE:
+        for c in orders.commands(kind):
             notes = rules.end_phase_notes(state) if c.type == "end_phase" else []
             confirm = (" ".join(f"{n[0].upper()}{n[1:]}." for n in notes) + " End the phase?") if notes else None
             buttons.append(Button(c.type, _json(c), _label(rules, state, c), confirm))
-            continue
-        kinds.setdefault(c.type, []).append(o)
     rows, relog = log_window(session, game, side, since if oob else None, fresh or [], LOG_LINES)
     relog = relog or (oob and since is None)  # an answer that does not know the page's log sends it whole
     gone = retracted_lines(rows)  # taken back: struck through, as in First Blood's log
     lines = [{"seq": r.seq, "text": r.text, "retracted": r.seq in gone} for r in reversed(rows) if r.text]
-    board = PBBoard(game, seat, view, state, legal, game.seq, "", [], buttons, allocate, lines,
+    board = PBBoard(game, seat, view, state, orders, game.seq, "", [], buttons, allocate, lines,
                     error=error, oob=oob, private_url=private_url, invite_url=invite_url,
-                    welcome=welcome and not oob, orders=orders, relog=relog)
+                    welcome=welcome and not oob, relog=relog)
     board.choosers = _choosers(view, state, orders)
     if select and select in board.own_ids():
         board.selected = _piece(view, state, select, side)
-    board.groups = [_group(rules, state, kind, cmds, board.select) for kind, cmds in kinds.items()]
+    board.groups = [_group(rules, state, kind, orders, board.select) for kind in kinds]
     board.owed_units, board.owed_hexes = owed(state, side)
     marks = _marks(board, rules, state, service, game, side)
     marks += [Mark(h, "owed", f"{queries.hex_name(h)}: must still be attacked this phase (14.11)")
@@ -343,21 +296,24 @@ def pb_context(session: Session | None, service: GameService, game: Game, seat: 
         board.stack = _stack(view, inspect)
     if board.selected:
         board.selected_buttons = [Button(o.command.type, _json(o.command), _label(rules, state, o.command))
-                                  for o in orders if board.select in o.owners and o.place is None]
-    board.layers = render_layers_svg(view, marks, selected=board.select, ready={c["id"] for c in board.choosers},
-                                     oob=oob, owing=set(board.owed_units), fan=board.inspect or "")
+                                  for o in orders.of_piece(board.select) if o.place is None]
+    parts = layer_parts(view, marks, selected=board.select, ready={c["id"] for c in board.choosers},
+                        owing=set(board.owed_units), fan=board.inspect or "")
+    changed = changed_parts(parts, shown) if oob else None  # only what the page does not show yet
+    board.layers = render_layers_svg(parts, oob) if changed is None else changed
     return board
 
 
-def _group(rules: Any, state: Any, kind: str, listed: list[Order], select: str) -> Group:
+def _group(rules: Any, state: Any, kind: str, orders: Orders, select: str) -> Group:
     """A kind of command as one list to choose from; a list too long to read (every
     landing hex of every reinforcement: some 1,500) holds only the selected piece's own."""
     g = Group(kind, TITLES.get(kind, kind))
-    if len(listed) > LIST_AT_MOST:
-        own = [o for o in listed if select and select in o.owners]
-        if not own:
-            g.hint = f"{len(listed):,} choices: select a piece (above, or on the map) to list its own."
-        listed = own
+    count = orders.count(kind)
+    listed: list[Order] = orders.of_type(kind) if count <= LIST_AT_MOST else []
+    if count > LIST_AT_MOST:
+        listed = [o for o in orders.of_piece(select) if o.command.type == kind] if select else []
+        if not listed:
+            g.hint = f"{count:,} choices: select a piece (above, or on the map) to list its own."
     g.options = [(_json(o.command), _label(rules, state, o.command)) for o in listed]
     return g
 
@@ -376,7 +332,7 @@ def owed(state: Any, side: str | None) -> tuple[list[str], list[str]]:
 
 def pb_moment(game: Game, seat: Seat | None, state: Any, view: dict[str, Any], seq: int) -> PBBoard:
     """A past moment of the game as its viewer saw it: the map and the displays, no commands."""
-    return PBBoard(game, seat, view, state, [], seq, render_board_svg(view), [], [], False, [])
+    return PBBoard(game, seat, view, state, Orders([]), seq, render_board_svg(view), [], [], False, [])
 
 
 def _marks(board: PBBoard, rules: Any, state: Any, service: GameService, game: Game,
@@ -384,8 +340,9 @@ def _marks(board: PBBoard, rules: Any, state: Any, service: GameService, game: G
     """The hexes the map highlights: where the selected piece may go (with the cost of a
     move, 11.0), and the hexes commands of no piece name (battles to declare, strikes)."""
     by_hex: dict[str, list[Command]] = {}
-    for o in board.orders:
-        if o.place is not None and ((board.selected and o.owner == board.select) or o.owner is None):
+    mine = [o for o in board.orders.of_piece(board.select) if o.owner == board.select] if board.selected else []
+    for o in mine + board.orders.unowned():
+        if o.place is not None:
             by_hex.setdefault(o.place, []).append(o.command)
     reach = service.reachable(game, state, side, board.select) if board.selected and side else {}
     marks = []
@@ -397,12 +354,12 @@ def _marks(board: PBBoard, rules: Any, state: Any, service: GameService, game: G
     return marks
 
 
-def _choosers(view: dict[str, Any], state: Any, orders: list[Order]) -> list[dict[str, str]]:
+def _choosers(view: dict[str, Any], state: Any, orders: Orders) -> list[dict[str, str]]:
     """The own pieces with an order to give now, on the map or off it (set-up, landings);
     turning a unit face up (34.0), always possible, is not such an order."""
     names = {u["id"]: u for u in view["units"]}
     out = []
-    for pid in sorted({p for o in orders if o.command.type not in face_up.KINDS for p in o.owners}):
+    for pid in sorted(orders.pieces(skip=face_up.KINDS)):
         u = names.get(pid)
         unit = u["unit"] if u else getattr(state.off.get(pid), "unit", pid)
         where = u["hex"] if u else "off the map"

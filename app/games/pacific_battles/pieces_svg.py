@@ -12,6 +12,7 @@ from typing import Any
 
 from app.games.pacific_battles.map_svg import HEX_RADIUS, PX_PER_KM, _corners, _point, map_frame, viewbox
 from app.render.counters import n, nato_frame, reads, text, tip
+from app.render.parts import Part, part
 from engine.games.pacific_battles import queries as q
 from engine.games.pacific_battles.board import load_board
 
@@ -115,9 +116,9 @@ def _short(name: str) -> str:
     return name if len(name) <= 9 else name[:8] + "."
 
 
-def render_marks(marks: list[Mark]) -> str:
+def _marks(marks: list[Mark]) -> str:
     board = load_board()
-    out = ['<g class="marks">']
+    out = []
     for m in sorted(marks, key=lambda m: m.kind == "owed"):  # the owed outlines on top
         if m.hex not in board.km:
             continue
@@ -133,31 +134,42 @@ def render_marks(marks: list[Mark]) -> str:
         if m.cost:
             out.append(f'<text class="mark-cost" x="{n(x)}" y="{n(y + HEX_RADIUS * 0.75)}" font-size="8" '
                        f'text-anchor="middle">{text(m.cost)}</text>')
-    out.append("</g>")
     return "".join(out)
+
+
+BANDS = 8  # the counters are drawn in bands of the map, north to south: a move redraws one or two
 
 
 def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | frozenset[str] = frozenset(),
                   owing: set[str] | frozenset[str] = frozenset(), fan: str = "") -> str:
-    """The counters; ``ready``: one's own pieces that have an order to give now (in a
-    follow-on impulse only those that may still act, 13.0), drawn with a ring; ``owing``:
-    one's own units that must still attack (14.11), drawn with a red dashed frame; ``fan``:
-    a hex whose stack of one's own is drawn spread out (the hex the player clicked)."""
+    """The counters (:func:`piece_parts`, as one drawing)."""
+    return "".join(p.svg for p in piece_parts(view, selected, ready, owing, fan))
+
+
+def piece_parts(view: dict[str, Any], selected: str = "", ready: set[str] | frozenset[str] = frozenset(),
+                owing: set[str] | frozenset[str] = frozenset(), fan: str = "") -> list[Part]:
+    """The counters, in parts: the areas under them (fortifications, HQ support radii),
+    each band of the map's counters, and a spread-out stack.  ``ready``: one's own pieces
+    that have an order to give now (in a follow-on impulse only those that may still act,
+    13.0), drawn with a ring; ``owing``: one's own units that must still attack (14.11),
+    drawn with a red dashed frame; ``fan``: a hex whose stack of one's own is drawn spread
+    out (the hex the player clicked)."""
     board = load_board()
-    out = ['<g class="pieces">']
+    areas = []
     for h in view.get("fortified", []):
         if h in board.km:
             x, y = _point(board, h)
-            out.append(f'<circle class="fortified" cx="{n(x)}" cy="{n(y)}" r="{n(SIZE)}" fill="none" '
-                       f'stroke="#7a2a12" stroke-width="2" stroke-dasharray="3 2"><title>fortified (21.0)</title>'
-                       "</circle>")
+            areas.append(f'<circle class="fortified" cx="{n(x)}" cy="{n(y)}" r="{n(SIZE)}" fill="none" '
+                         f'stroke="#7a2a12" stroke-width="2" stroke-dasharray="3 2"><title>fortified (21.0)</title>'
+                         "</circle>")
     for u in view.get("units", []):  # 10.4: the support radius of one's own activated HQs
         if u.get("kind") == "hq" and u.get("active") and u["hex"] in board.km:
             x, y = _point(board, u["hex"])
             r = (u["radius"] + 0.5) * HEX_PX
-            out.append(f'<circle class="hq-radius" cx="{n(x)}" cy="{n(y)}" r="{n(r)}" fill="#f4e27a" '
-                       f'fill-opacity="0.12" stroke="#8a6d00" stroke-dasharray="6 4"><title>{text(u["unit"])}: '
-                       f'support {u["support"]}, radius {u["radius"]} (10.1, 10.4)</title></circle>')
+            areas.append(f'<circle class="hq-radius" cx="{n(x)}" cy="{n(y)}" r="{n(r)}" fill="#f4e27a" '
+                         f'fill-opacity="0.12" stroke="#8a6d00" stroke-dasharray="6 4"><title>{text(u["unit"])}: '
+                         f'support {u["support"]}, radius {u["radius"]} (10.1, 10.4)</title></circle>')
+    bands: list[list[str]] = [[] for _ in range(BANDS)]
     by_hex: dict[str, list[dict[str, Any]]] = {}
     for u in view.get("units", []):
         by_hex.setdefault(u["hex"], []).append(u)
@@ -169,10 +181,11 @@ def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | fr
         if h == fan and len(units) > 1:
             fanned = _fanned(h, x, y, [_own(u, h, selected, ready, owing) for u in units])
             continue
+        band = bands[_band(y)]
         for i, u in enumerate(units[:4]):
-            out.append(_own(u, h, selected, ready, owing)(x + 2.5 * i, y - 2.5 * i))
+            band.append(_own(u, h, selected, ready, owing)(x + 2.5 * i, y - 2.5 * i))
         if len(units) > 4:
-            out.append(f'<text x="{n(x + SIZE)}" y="{n(y)}" font-size="6">+{len(units) - 4}</text>')
+            band.append(f'<text x="{n(x + SIZE)}" y="{n(y)}" font-size="6">+{len(units) - 4}</text>')
     for st in view.get("stacks", []):
         h = st["hex"]
         if h not in board.km:
@@ -181,13 +194,21 @@ def render_pieces(view: dict[str, Any], selected: str = "", ready: set[str] | fr
         zoc = "ZOC" if st["zoc"] else "no ZOC"
         if st.get("units"):
             names = ", ".join(u["unit"] for u in st["units"])
-            out.append(_counter(x, y, st["side"], _short(st["units"][0]["unit"]), f"{len(st['units'])} seen",
-                                f"{st['side']} stack in {h}, examined: {names} ({zoc})", "enemy examined", h))
+            drawn = _counter(x, y, st["side"], _short(st["units"][0]["unit"]), f"{len(st['units'])} seen",
+                             f"{st['side']} stack in {h}, examined: {names} ({zoc})", "enemy examined", h)
         else:
-            out.append(_counter(x, y, st["side"], "?", zoc, f"{st['side']} stack in {h}: not examined ({zoc}, 18.4)",
-                                "enemy unknown", h))
-    out.append(fanned + "</g>")  # (the fan last: over its neighbours' counters)
-    return "".join(out)
+            drawn = _counter(x, y, st["side"], "?", zoc, f"{st['side']} stack in {h}: not examined ({zoc}, 18.4)",
+                             "enemy unknown", h)
+        bands[_band(y)].append(drawn)
+    return [part("layer-areas", "areas", "".join(areas)),
+            *(part(f"layer-pieces-{i}", "pieces", "".join(band)) for i, band in enumerate(bands)),
+            part("layer-fan", "fanned", fanned)]  # (the fan last: over its neighbours' counters)
+
+
+def _band(y: float) -> int:
+    """Which band of the map a counter at height ``y`` is drawn in."""
+    height = float(viewbox().split()[3])
+    return min(BANDS - 1, max(0, int(y / height * BANDS)))
 
 
 def _own(u: dict[str, Any], h: str, selected: str, ready: set[str] | frozenset[str],
@@ -230,24 +251,25 @@ def _fanned(h: str, x: float, y: float, counters: list[Callable[[float, float], 
     return "".join(out)
 
 
+def layer_parts(view: dict[str, Any], marks: list[Mark] | None = None, selected: str = "",
+                ready: set[str] | frozenset[str] = frozenset(), owing: set[str] | frozenset[str] = frozenset(),
+                fan: str = "") -> list[Part]:
+    """What is drawn over the terrain, in parts: the marks (under the counters, so that
+    both stay clickable), then the counters' parts (:func:`piece_parts`)."""
+    return [part("layer-marks", "marks", _marks(marks or [])), *piece_parts(view, selected, ready, owing, fan)]
+
+
 def render_board_svg(view: dict[str, Any], marks: list[Mark] | None = None, selected: str = "",
                      ready: set[str] | frozenset[str] = frozenset()) -> str:
-    """The reconstructed map with the view's marks and pieces on it (marks under the
-    counters, so that both stay clickable), as one SVG."""
-    return map_frame(_layer(view, marks, selected, ready))
+    """The reconstructed map with the view's marks and pieces on it, as one SVG."""
+    return map_frame("".join(p.svg for p in layer_parts(view, marks, selected, ready)))
 
 
-def render_layers_svg(view: dict[str, Any], marks: list[Mark] | None = None, selected: str = "",
-                      ready: set[str] | frozenset[str] = frozenset(), oob: bool = False,
-                      owing: set[str] | frozenset[str] = frozenset(), fan: str = "") -> str:
+def render_layers_svg(parts: list[Part], oob: bool = False) -> str:
     """The changing layer (marks and counters) as its own SVG over the base map (same
-    viewBox): what an answer swaps in (``oob``) while the terrain stays."""
+    viewBox): what an answer swaps in whole (``oob``) when the page's parts are not known,
+    while the terrain stays."""
     swap = ' hx-swap-oob="true"' if oob else ""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="pb-map map-layers" id="pb-layers"{swap} '
             f'viewBox="{viewbox()}" aria-label="Counters and highlighted hexes">'
-            + _layer(view, marks, selected, ready, owing, fan) + "</svg>")
-
-
-def _layer(view: dict[str, Any], marks: list[Mark] | None, selected: str, ready: set[str] | frozenset[str],
-           owing: set[str] | frozenset[str] = frozenset(), fan: str = "") -> str:
-    return render_marks(marks or []) + render_pieces(view, selected, ready, owing, fan)
+            + "".join(p.svg for p in parts) + "</svg>")
