@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from app.games.base import log_window, page_title
@@ -19,7 +20,8 @@ from app.games.pacific_battles.orders import Order, Orders
 from app.games.pacific_battles.pieces_svg import Mark, layer_parts, render_board_svg, render_layers_svg
 from app.models import Game, Seat
 from app.render.parts import changed_parts
-from app.services.games import GameService
+from app.services.games import GameService, Recent
+from app.templating import TEMPLATES
 from app.visible import retracted_lines
 from engine.core.events import Command
 from engine.games import get_rules
@@ -27,6 +29,8 @@ from engine.games.pacific_battles import battles, face_up, queries, sequence, ta
 from engine.games.pacific_battles.flow import turn_name
 
 LOG_LINES = 80  # the board's log: its newest lines
+DISPLAYS = "games/pacific_battles/displays.html"
+_DISPLAYS = Recent(256)  # the displays drawn, by what they show
 TITLES = {  # the kinds of command, as the player reads them, with their rule
     "place": "Set up a unit (25.4)", "land": "Land a reinforcement (6.2, 26.8)",
     "to_base": "Send to the home base (26.2)",
@@ -152,6 +156,20 @@ class PBBoard:
     def air_boxes(self) -> list[tuple[str, str]]:
         cas = bool(self.view["options"].get("close_air_support"))
         return [b for b in AIR_BOXES if cas or b[0] not in ("cas", "support")]
+
+    @property
+    def displays(self) -> Markup:
+        """The displays under the map (displays.html), drawn once for what they show (the
+        turn, the sequence of play, each side's VP and air): most answers show them as the
+        last one did."""
+        v = self.view
+        key = repr([v["turn"], v["month"], v["last_turn"], v["phase"], self.state.first, self.vp_top,
+                    [(sd, e["vp"], sorted(e["air"].items())) for sd, e in v["sides"].items()], self.air_boxes])
+        drawn = _DISPLAYS.get(key)
+        if drawn is None:
+            drawn = Markup(TEMPLATES.env.get_template(DISPLAYS).render(b=self))
+            _DISPLAYS.put(key, drawn)
+        return drawn  # type: ignore[no-any-return]
 
     @property
     def crts(self) -> dict[str, dict[str, Any]]:

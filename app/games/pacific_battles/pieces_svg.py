@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from app.games.pacific_battles.map_svg import HEX_RADIUS, PX_PER_KM, _corners, _point, map_frame, viewbox
@@ -50,6 +51,7 @@ def _colours(u: dict[str, Any]) -> tuple[str, str]:
     return SERVICE_COLOURS.get((u["side"], spec.corps if spec else ""), COLOURS.get(u["side"], ("#ddd", "#222")))
 
 
+@lru_cache(maxsize=8192)  # a game has some 150 pieces, most drawn the same from one answer to the next
 def _counter(x: float, y: float, side: str, top: str, bottom: str, title: str, css: str, hex_id: str,
              unit: str | None = None, face: str = "", colours: tuple[str, str] | None = None) -> str:
     """A counter of side ``SIZE``: ``top`` (name, or the unit size over a NATO ``face``),
