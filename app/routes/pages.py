@@ -454,16 +454,21 @@ async def command(request: Request, game_id: str, type: str = Form(""), data: st
     """A command button of the board: the engine's legal command it carries (``type`` and
     ``data``, or a button of a list's one form: ``command``, "type data"; or the form's
     ``type`` and ``data`` with the one field its button names: ``pick``, "field value")."""
+    answer = BoardAnswer(select, parts)
+    return await command_path.send(request, game_id, command_payload(type, data, command, pick), seq, answer)
+
+
+def command_payload(kind: str, data: str, command: str, pick: str) -> dict[str, Any]:
+    """A board's command form as the engine's command (the fields of :func:`command`)."""
     if command:
-        type, _, data = command.partition(" ")  # noqa: A001
-    if not type:
+        kind, _, data = command.partition(" ")
+    if not kind:
         raise HTTPException(422, "a command names its type")
     payload = _payload(data)
     name, _, value = pick.partition(" ")
     if name and isinstance(payload, dict):
         payload = {**payload, name: value}
-    answer = BoardAnswer(select, parts)
-    return await command_path.send(request, game_id, {"type": type, "data": payload}, seq, answer)
+    return {"type": kind, "data": payload}
 
 
 @dataclass(frozen=True)
