@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Annotated, NoReturn
 
@@ -211,13 +211,18 @@ async def same_origin(request: Request) -> None:
     """Refuse form posts from other sites (the seat cookie is SameSite=Lax, which still
     lets sibling subdomains post): browsers say where a request comes from.  (``async``:
     it reads only headers, so it costs no trip to a thread.)"""
-    site = request.headers.get("sec-fetch-site")
-    if site in ("cross-site", "same-site"):
+    if from_another_site(request.headers):
         raise HTTPException(403, "this form must be sent from this site's own pages")
-    origin = request.headers.get("origin")
+
+
+def from_another_site(headers: Mapping[str, str]) -> bool:
+    """Whether a browser says the request comes from another site's page (a form post, or
+    the handshake of the board's WebSocket, which no same-origin rule guards)."""
+    if headers.get("sec-fetch-site") in ("cross-site", "same-site"):
+        return True
+    origin = headers.get("origin")
     # "null" is what a browser sends after a cross-site redirect or from a sandboxed frame
-    if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host"):
-        raise HTTPException(403, "this form must be sent from this site's own pages")
+    return origin is not None and origin.split("://", 1)[-1] != headers.get("host")
 
 
 def optional_admin(request: Request, settings: SettingsDep, limits: LimitsDep,

@@ -24,7 +24,7 @@ from app.live import Hub
 from app.mail import Smtp, deliver_due
 from app.middleware import Admission, SecurityHeaders
 from app.ratelimit import RateLimits
-from app.routes import admin, admin_pages, api, pages
+from app.routes import admin, admin_pages, api, board_socket, pages
 from app.services import clock, computer
 from app.services.chat import Chat
 from app.services.games import GameService
@@ -121,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     logs.install()
     app.include_router(pages.board_posts)  # first: the busiest routes (app/routes/pages.py)
+    app.include_router(board_socket.router)  # (the same commands over the page's WebSocket)
     app.include_router(api.moves)  # (and the API's)
     app.include_router(api.router)
     app.include_router(api.imports, max_body_size=settings.max_import_bytes)

@@ -15,11 +15,12 @@ with the driver alone).
 
 The positions (``benchmarks/positions.py``): ``--positions`` whole random games of
 each game are played by the engine in this process and each is cut after
-``--stages`` events (set-up to last turn) and imported by an admin, twice: one copy
-for the JSON API, one for the board.  From each position both copies are sent the
-same ``--commands`` commands (the self-play chooser on ``/legal``'s choices, same seed:
-the same command in the same position, the same dice).  Then, interleaved in one run
-(bare, JSON, browser, bare, ...) over one keep-alive httpx client, it times:
+``--stages`` events (set-up to last turn) and imported by an admin, three times: one
+copy for the JSON API, one for the board's post, one for the board's socket.  From each
+position the copies are sent the same ``--commands`` commands (the self-play chooser on
+``/legal``'s choices, same seed: the same command in the same position, the same dice).
+Then, interleaved in one run (bare, JSON, post, socket, bare, ...) over one keep-alive
+httpx client, it times:
 
 - **bare write**: ``POST /bare`` with a JSON command's body, which it writes (httpx
   sends a body after the headers, and the server waits for it; a floor sent no body
@@ -29,6 +30,9 @@ the same command in the same position, the same dice).  Then, interleaved in one
   sends it (fields type, data, seq, select, parts; the seat cookie, an ``Origin``
   header; ``parts``: the digests of the map parts the page shows, each side's page
   kept as its answers patch it), timed until the whole HTML answer is read; its size;
+- **browser socket**: the same form as one message over the board's WebSocket
+  (``/games/{id}/socket``, left open per seat as a page keeps it: how a page sends its
+  commands while its socket is open), on a third copy of each position;
 - **board page**: ``GET /games/{id}`` with the seat cookie (had by ``POST
   /games/{id}/seat`` with the secret, as the page does), each side of each position,
   before its commands: its size.
@@ -49,12 +53,13 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -73,7 +78,8 @@ from positions import DICE, GAMES, TITLES, Position, export_at, import_position,
 from engine.selfplay import Chooser  # noqa: E402
 
 ADMIN_PASSWORD = "latency-admin-password"
-KINDS = {"bare": "bare write", "json": "JSON command", "browser": "browser post"}
+KINDS = {"bare": "bare write", "json": "JSON command", "browser": "browser post", "socket": "browser socket"}
+COPIES = ("json", "browser", "socket")  # each position imported once for each way a command is sent
 # what the bare write is sent: a command's body, of a command's size (a placement)
 BARE_BODY = {"type": "place", "data": {"unit": "us-1-1", "to": "0709"}, "expected_seq": 12}
 
@@ -92,13 +98,13 @@ class Copy:
 class Stage:
     game: str
     events: int  # the wanted cut (each position is cut at or before it)
-    copies: dict[str, list[Copy]] = field(default_factory=lambda: {"json": [], "browser": []})
-    times: dict[str, list[float]] = field(default_factory=lambda: {"json": [], "browser": []})
-    cpu: dict[str, list[float]] = field(default_factory=lambda: {"json": [], "browser": []})  # server CPU ms
+    copies: dict[str, list[Copy]] = field(default_factory=lambda: {k: [] for k in COPIES})
+    times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in COPIES})
+    cpu: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in COPIES})  # server CPU ms
     answer_bytes: list[int] = field(default_factory=list)
     page_bytes: list[int] = field(default_factory=list)
     page_ms: list[float] = field(default_factory=list)
-    failures: dict[str, list[str]] = field(default_factory=lambda: {"json": [], "browser": []})
+    failures: dict[str, list[str]] = field(default_factory=lambda: {k: [] for k in COPIES})
     types: dict[str, int] = field(default_factory=dict)
 
 
@@ -145,6 +151,29 @@ def percentile(values: list[float], p: float) -> float:
         return math.nan
     ordered = sorted(values)
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+class Sockets:
+    """One open WebSocket per copy and seat, as a page keeps its own (the board's
+    ``/games/{id}/socket``, opened at the first command, its handshake carrying the cookie)."""
+
+    def __init__(self, base: str, stack: ExitStack) -> None:
+        self.base, self.stack = base.replace("http://", "ws://"), stack
+        self.open: dict[tuple[str, str], ClientConnection] = {}
+
+    def of(self, pos: Position, side: str) -> ClientConnection:
+        key = (pos.id, side)
+        if key not in self.open:
+            cookie = {"Cookie": f"seat_{pos.id}={pos.cookies[side]}"}
+            self.open[key] = self.stack.enter_context(connect(f"{self.base}/games/{pos.id}/socket",
+                                                              additional_headers=cookie))
+        return self.open[key]
+
+
+def board_form(cmd: dict[str, Any], seq: int, parts: dict[str, str]) -> dict[str, str]:
+    """A command as the board's form sends it (``parts``: the page's map parts)."""
+    return {"type": cmd["type"], "data": json.dumps(cmd["data"]), "seq": str(seq), "select": "",
+            "parts": shown_digests(parts)}
 
 
 def page(client: httpx.Client, base: str, pos: Position, side: str, stage: Stage | None) -> None:
@@ -197,8 +226,10 @@ def time_bare(client: httpx.Client, bare_url: str, bare: list[float], fails: lis
 
 
 def time_command(client: httpx.Client, base: str, c: Copy, kind: str, stage: Stage | None,
-                 pid: int | None = None) -> str | None:
-    """One command to the copy, timed into ``stage`` (None: warm-up); its type (None: not sent)."""
+                 pid: int | None = None, sockets: Sockets | None = None) -> str | None:
+    """One command to the copy, timed into ``stage`` (None: warm-up); its type (None: not
+    sent).  ``kind``: "json", "browser" (the board's post) or "socket" (the board's form
+    over its open WebSocket, ``sockets``)."""
     if c.done:
         return None
     nxt = next_command(client, base, c)
@@ -216,11 +247,19 @@ def time_command(client: httpx.Client, base: str, c: Copy, kind: str, stage: Sta
                         json={"type": cmd["type"], "data": cmd["data"], "expected_seq": seq})
         ms = (time.perf_counter() - t) * 1000
         ok = r.status_code == 200
+    elif kind == "socket":
+        assert sockets is not None
+        ws = sockets.of(pos, side)
+        t = time.perf_counter()
+        ws.send(json.dumps(board_form(cmd, seq, pos.pages.get(side, {}))))
+        text = str(ws.recv(timeout=60))
+        ms = (time.perf_counter() - t) * 1000
+        ok = not refused(text)
+        pos.pages[side] = pos.pages.get(side, {}) | map_parts(text)
+        r = httpx.Response(200, text=text)  # (for the failure line below)
     else:
         t = time.perf_counter()
-        r = client.post(f"{base}/games/{pos.id}/command",
-                        data={"type": cmd["type"], "data": json.dumps(cmd["data"]), "seq": str(seq), "select": "",
-                              "parts": shown_digests(pos.pages.get(side, {}))},
+        r = client.post(f"{base}/games/{pos.id}/command", data=board_form(cmd, seq, pos.pages.get(side, {})),
                         headers={"Cookie": f"seat_{pos.id}={pos.cookies[side]}", "Origin": base,
                                  "Sec-Fetch-Site": "same-origin"})
         _ = r.text  # the whole body has been read by now; decoding it is what a browser does too
@@ -255,7 +294,7 @@ def verify(client: httpx.Client, base: str, stages: list[Stage], admin: tuple[st
     """Each copy played on, replayed by the server (``POST /api/admin/games/{id}/verify``): the failures."""
     bad = []
     for s in stages:
-        for c in s.copies["json"] + s.copies["browser"]:
+        for c in [c for k in COPIES for c in s.copies[k]]:
             r = client.post(f"{base}/api/admin/games/{c.pos.id}/verify", auth=admin)
             if r.status_code != 200 or r.json().get("ok") is not True:
                 bad.append(f"{TITLES[s.game]} cut at {c.pos.start_events}: {r.status_code} {r.text[:400]}")
@@ -296,7 +335,7 @@ def report(stages: list[Stage], bare: list[float], bare_fails: list[str], asgi: 
         rows = [(f"{s.events}", s) for s in mine]
         whole = Stage(game, -1)
         for s in mine:
-            for k in ("json", "browser"):
+            for k in COPIES:
                 whole.times[k] += s.times[k]
                 whole.cpu[k] += s.cpu[k]
                 whole.failures[k] += s.failures[k]
@@ -322,13 +361,18 @@ def report(stages: list[Stage], bare: list[float], bare_fails: list[str], asgi: 
             for c in s.copies["json"]:
                 if c.done and c.done != "refused":
                     print(f"  stage {s.events}: a position stopped early: {c.done}")
-        for k in ("json", "browser"):
+        for k in COPIES:
             if whole.failures[k]:
                 print(f"  {KINDS[k]}: {len(whole.failures[k])} failed (left out of the times); "
                       f"first: {whole.failures[k][0]}")
-        j_cpu, w_cpu = mean(whole.cpu["json"]), mean(whole.cpu["browser"])
-        print(f"server CPU per move (mean ms): JSON {fmt(j_cpu, 3)}, browser {fmt(w_cpu, 3)}; "
-              f"x the floor's request: {fmt(j_cpu / floor_cpu)} / {fmt(w_cpu / floor_cpu)}")
+        sk = whole.times["socket"]
+        print(f"the board's commands over its WebSocket (as a page sends them while it is open): n={len(sk)} "
+              f"p50 {fmt(percentile(sk, 50))} ms, p99 {fmt(percentile(sk, 99))} ms; x bare "
+              f"{fmt(percentile(sk, 50) / b50)}, x bare ASGI {fmt(percentile(sk, 50) / a50)}")
+        j_cpu, w_cpu, s_cpu = (mean(whole.cpu[k]) for k in COPIES)
+        print(f"server CPU per move (mean ms): JSON {fmt(j_cpu, 3)}, browser post {fmt(w_cpu, 3)}, browser socket "
+              f"{fmt(s_cpu, 3)}; x the floor's request: {fmt(j_cpu / floor_cpu)} / {fmt(w_cpu / floor_cpu)} / "
+              f"{fmt(s_cpu / floor_cpu)}")
         goals(whole, b50, b99)
         asgi_goals(whole, a50, a99, j_cpu / floor_cpu)
 
@@ -341,6 +385,7 @@ def asgi_goals(s: Stage, a50: float, a99: float, cpu_ratio: float) -> None:
         ("JSON move p50 <= 2x bare ASGI", percentile(j, 50) / a50, 2.0, not s.failures["json"]),
         ("JSON move p99 <= 3x bare ASGI", percentile(j, 99) / a99, 3.0, not s.failures["json"]),
         ("browser move p50 <= 3x bare ASGI", percentile(w, 50) / a50, 3.0, not s.failures["browser"]),
+        ("  over its WebSocket", percentile(s.times["socket"], 50) / a50, 3.0, not s.failures["socket"]),
         ("server CPU per JSON move <= 2.5x", cpu_ratio, 2.5, not s.failures["json"]),
     ]
     print("goals against the bare ASGI floor (issue 35):")
@@ -396,24 +441,25 @@ def main() -> int:
         server = LiveServer(server_env(url, admin_password=ADMIN_PASSWORD), workers=1)
         bare_app = LiveServer({"DATABASE_URL": url}, app="bare_app:app", app_dir=ROOT / "benchmarks", workers=1)
         bare_asgi = LiveServer({"DATABASE_URL": url}, app="bare_asgi:app", app_dir=ROOT / "benchmarks", workers=1)
-        with server, bare_app, bare_asgi, httpx.Client(timeout=60.0) as client:
+        with server, bare_app, bare_asgi, httpx.Client(timeout=60.0) as client, ExitStack() as stack:
             base = server.url
+            sockets = Sockets(base, stack)
             t = time.perf_counter()
             stages = [Stage(g, n) for g in games for n in cuts]
             for s in stages:
                 for i, p in enumerate(played[s.game]):
                     export = export_at(p, s.events)
-                    for kind in ("json", "browser"):
+                    for kind in COPIES:
                         pos = import_position(client, base, export, admin)
                         s.copies[kind].append(Copy(pos, Chooser(f"timed:{s.game}:{s.events}:{i}")))
                         for side in pos.tokens:
                             page(client, base, pos, side, s if kind == "browser" else None)
             warm = [Copy(import_position(client, base, export_at(played[g][0], 300), admin), Chooser(f"warm:{g}"))
-                    for g in games for _ in ("json", "browser")]
+                    for g in games for _ in COPIES]
             for c in warm:
                 for side in c.pos.tokens:
                     page(client, base, c.pos, side, None)
-            print(f"imported {sum(len(s.copies['json']) * 2 for s in stages) + len(warm)} positions in "
+            print(f"imported {sum(len(s.copies['json']) * len(COPIES) for s in stages) + len(warm)} positions in "
                   f"{time.perf_counter() - t:.1f} s; server {base} (1 worker), bare app {bare_app.url}, "
                   f"{'SQLite' if url.startswith('sqlite') else 'PostgreSQL'} {url.rsplit('/', 1)[1]}", flush=True)
             bare: list[float] = []
@@ -421,27 +467,28 @@ def main() -> int:
             asgi: list[float] = []
             asgi_fails: list[str] = []
             for _ in range(args.warmup):
-                for i in range(0, len(warm), 2):
+                for i in range(0, len(warm), len(COPIES)):
                     time_bare(client, bare_app.url, bare, bare_fails, False)
                     time_bare(client, bare_asgi.url, asgi, asgi_fails, False)
-                    time_command(client, base, warm[i], "json", None)
-                    time_command(client, base, warm[i + 1], "browser", None)
+                    for k, kind in enumerate(COPIES):
+                        time_command(client, base, warm[i + k], kind, None, sockets=sockets)
             # (one process each: a single uvicorn worker runs in the process started)
             server_pid, asgi_pid = pid_of(server), pid_of(bare_asgi)
             asgi_cpu: list[float] = []
             t = time.perf_counter()
             for _ in range(args.commands):  # round by round over every position: one interleaved run
                 for s in stages:
-                    for cj, cb in zip(s.copies["json"], s.copies["browser"], strict=True):
+                    for cj, cb, cs in zip(*(s.copies[k] for k in COPIES), strict=True):
                         time_bare(client, bare_app.url, bare, bare_fails, True)
                         time_bare(client, bare_asgi.url, asgi, asgi_fails, True, asgi_pid, asgi_cpu)
                         sent = time_command(client, base, cj, "json", s, server_pid)
                         if sent is not None:
                             time_command(client, base, cb, "browser", s, server_pid)
+                            time_command(client, base, cs, "socket", s, server_pid, sockets)
             print(f"timed in {time.perf_counter() - t:.1f} s", flush=True)
             unverified = verify(client, base, stages, admin)
     report(stages, bare, bare_fails, asgi, asgi_fails, asgi_cpu)
-    copies = sum(len(s.copies["json"]) * 2 for s in stages)
+    copies = sum(len(s.copies["json"]) * len(COPIES) for s in stages)
     print(f"\nverified by replay (admin verify) after the run: {copies - len(unverified)}/{copies} positions played on")
     for line in unverified[:6]:
         print(f"  not verified: {line}")

@@ -1,13 +1,13 @@
-"""Issue 35, item 3: does a board's command sent over a live WebSocket connection (as
-htmx's WebSocket extension would send it) beat the board's one HTTP post per command?
+"""Issue 35, item 3: does a board's command sent over its page's WebSocket (as htmx's
+WebSocket extension sends a form) beat the board's one HTTP post per command?
 
     python benchmarks/ws_vs_post.py            # 4 stages x 2 positions x 10 commands, each game (~2 min)
     python benchmarks/ws_vs_post.py --quick    # 3 stages x 1 position x 5 commands
 
-The server is the project's app with one more route (``benchmarks/ws_board.py``: the
-board's command form as one JSON message over ``/games/{id}/ws``, answered with the
-HTML the post answers, through the same command path), one worker, on a fresh
-PostgreSQL database.  Positions as ``action_latency.py``'s (whole games cut from the
+The server is the project's, one worker, on a fresh PostgreSQL database; the socket is
+the board's own (``/games/{id}/socket``, app/routes/board_socket.py: the command form as
+one JSON message, answered with the HTML the post answers, through the same command
+path).  Positions as ``action_latency.py``'s (whole games cut from the
 set-up to the last turn, imported by an admin), each imported twice: one copy is sent
 its commands as the board's post (``POST /games/{id}/command``, a keep-alive httpx
 client, the seat's cookie, the page's map digests), the other the same commands over a
@@ -16,8 +16,8 @@ sent with the handshake).  Interleaved, command by command; each timed until the
 answer is read, with the server's CPU around it.  The answers of the two copies must be
 the same HTML, byte for byte (else the comparison is void, and it says so).
 
-Prints p50/p95 of each way per game, their ratio, the CPU of each, and which way the
-numbers choose.  A benchmark, not a test: exits 0 whatever the numbers.
+Prints p50/p95 of each way per game, their ratios and the server CPU of each.
+A benchmark, not a test: exits 0 whatever the numbers.
 """
 
 from __future__ import annotations
@@ -30,10 +30,8 @@ import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
-from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -42,6 +40,8 @@ sys.path.insert(0, str(ROOT))
 from action_latency import (  # noqa: E402
     ADMIN_PASSWORD,
     Copy,
+    Sockets,
+    board_form,
     cpu_ms,
     database,
     fmt,
@@ -51,7 +51,7 @@ from action_latency import (  # noqa: E402
     percentile,
     pid_of,
 )
-from live_server import ADMIN_USER, LiveServer, map_parts, server_env, shown_digests  # noqa: E402
+from live_server import ADMIN_USER, LiveServer, map_parts, server_env  # noqa: E402
 from positions import GAMES, TITLES, export_at, import_position, play_whole  # noqa: E402
 
 from engine.selfplay import Chooser  # noqa: E402
@@ -67,27 +67,6 @@ class Tally:
     failed: list[str] = field(default_factory=list)
 
 
-class Sockets:
-    """One open WebSocket per copy and seat, as a page's live connection (opened at the
-    first command, its handshake carrying the seat's cookie)."""
-
-    def __init__(self, base: str, stack: ExitStack) -> None:
-        self.base, self.stack = base.replace("http://", "ws://"), stack
-        self.open: dict[tuple[str, str], ClientConnection] = {}
-
-    def of(self, c: Copy, side: str) -> ClientConnection:
-        key = (c.pos.id, side)
-        if key not in self.open:
-            cookie = {"Cookie": f"seat_{c.pos.id}={c.pos.cookies[side]}"}
-            self.open[key] = self.stack.enter_context(connect(f"{self.base}/games/{c.pos.id}/ws",
-                                                              additional_headers=cookie))
-        return self.open[key]
-
-
-def form(cmd: dict[str, Any], seq: int, parts: str) -> dict[str, str]:
-    return {"type": cmd["type"], "data": json.dumps(cmd["data"]), "seq": str(seq), "select": "", "parts": parts}
-
-
 def one_round(client: httpx.Client, base: str, post: Copy, sock: Copy, sockets: Sockets, pid: int | None,
               tally: Tally, record: bool) -> bool:
     """The next command of the position, to both copies: False once the position is done."""
@@ -99,7 +78,7 @@ def one_round(client: httpx.Client, base: str, post: Copy, sock: Copy, sockets: 
     c0 = cpu_ms(pid) if pid else 0.0
     t = time.perf_counter()
     r = client.post(f"{base}/games/{post.pos.id}/command",
-                    data=form(cmd, seq, shown_digests(post.pos.pages.get(side, {}))),
+                    data=board_form(cmd, seq, post.pos.pages.get(side, {})),
                     headers={"Cookie": f"seat_{post.pos.id}={post.pos.cookies[side]}", "Origin": base,
                              "Sec-Fetch-Site": "same-origin"})
     answers["post"] = r.text
@@ -110,10 +89,10 @@ def one_round(client: httpx.Client, base: str, post: Copy, sock: Copy, sockets: 
     if record:
         tally.ms["post"].append(ms)
         tally.cpu["post"].append(cpu)
-    ws = sockets.of(sock, side)
+    ws = sockets.of(sock.pos, side)
     c0 = cpu_ms(pid) if pid else 0.0
     t = time.perf_counter()
-    ws.send(json.dumps(form(cmd, seq, shown_digests(sock.pos.pages.get(side, {})))))
+    ws.send(json.dumps(board_form(cmd, seq, sock.pos.pages.get(side, {}))))
     answers["socket"] = str(ws.recv(timeout=30))
     ms, cpu = (time.perf_counter() - t) * 1000, (cpu_ms(pid) - c0 if pid else 0.0)
     if record:
@@ -143,8 +122,7 @@ def main() -> int:
     played = {g: [play_whole(g, i) for i in range(args.positions)] for g in games}
     tallies = {g: Tally() for g in games}
     with database("postgresql") as url:
-        server = LiveServer(server_env(url, admin_password=ADMIN_PASSWORD), app="ws_board:app",
-                            app_dir=ROOT / "benchmarks", workers=1)
+        server = LiveServer(server_env(url, admin_password=ADMIN_PASSWORD), workers=1)
         with server, httpx.Client(timeout=60.0) as client, ExitStack() as stack:
             base = server.url
             pairs: list[tuple[str, Copy, Copy]] = []

@@ -21,3 +21,4 @@ def test_pages_load_the_pinned_htmx() -> None:
     base = (Path(__file__).resolve().parents[2] / "templates" / "base.html").read_text()
     assert "/static/vendor/htmx-2.0.11.min.js" in base
     assert base.index("htmx-2.0.11.min.js") < base.index("htmx-ext-sse-2.2.4.min.js")  # the extension needs htmx
+    assert base.index("htmx-2.0.11.min.js") < base.index("htmx-ext-ws-2.0.4.min.js")
