@@ -10,7 +10,7 @@ import json
 
 import pytest
 from fastapi.testclient import TestClient
-from live_server import map_parts, shown_digests
+from live_server import map_parts, shown_digests, two_player_game
 from starlette.websockets import WebSocketDisconnect
 
 from app.security import cookie_name
@@ -63,11 +63,9 @@ def test_a_command_over_the_socket_is_answered_as_its_post(client: TestClient, g
 
 def _twin(client: TestClient) -> dict[str, str]:
     """A second game made as the ``game`` fixture makes its (its players, its set-up)."""
-    body = client.post("/api/games", json={"side": "US", "name": "Alice"}).json()
-    joined = client.post(f"/api/games/{body['game_id']}/join",
-                         json={"token": body["invite_url"].split("token=")[1], "name": "Bob"}).json()
+    gid, us, ij = two_player_game(client)
     client.cookies.clear()
-    return {"id": body["game_id"], "US": body["token"], "IJ": joined["token"]}
+    return {"id": gid, "US": us, "IJ": ij}
 
 
 def test_what_a_message_gets_wrong_is_said_and_changes_nothing(client: TestClient, game: dict[str, str]) -> None:

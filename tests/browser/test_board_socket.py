@@ -5,6 +5,8 @@ is; a page whose socket does not open (a proxy that refuses WebSockets) posts, a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -22,7 +24,9 @@ def _place(page: Page, unit: str, hex_id: str) -> None:
     expect(page.locator(f'g.counter[data-unit="{unit}"]')).to_have_attribute("data-hex", hex_id)
 
 
-def test_commands_go_over_the_open_socket_and_post_nothing(browser: Browser, server: str) -> None:
+@contextmanager
+def _seated(browser: Browser, server: str) -> Iterator[tuple[str, str, Page, list[str]]]:
+    """A new game, a page in a browser of its own, and the command posts it makes."""
     with httpx.Client(base_url=server, timeout=30) as http:
         gid, token, _ij = two_player_game(http)
     context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
@@ -30,6 +34,13 @@ def test_commands_go_over_the_open_socket_and_post_nothing(browser: Browser, ser
         page = context.new_page()
         posts: list[str] = []
         page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/command") else None)
+        yield gid, token, page, posts
+    finally:
+        context.close()
+
+
+def test_commands_go_over_the_open_socket_and_post_nothing(browser: Browser, server: str) -> None:
+    with _seated(browser, server) as (gid, token, page, posts):
         sent: list[str] = []
 
         def opened(ws: WebSocket) -> None:
@@ -53,23 +64,14 @@ def test_commands_go_over_the_open_socket_and_post_nothing(browser: Browser, ser
         digests = page.eval_on_selector("#map-layers", "el => Array.from(el.children, c => c.dataset.d)"
                                                         ".filter(Boolean)")
         assert digests == re.findall(r'data-d="([0-9a-f]+)"', fresh)
-    finally:
-        context.close()
 
 
 def test_a_page_whose_socket_does_not_open_posts(browser: Browser, server: str) -> None:
-    with httpx.Client(base_url=server, timeout=30) as http:
-        gid, token, _ij = two_player_game(http)
-    context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 1000})
-    try:
-        page = context.new_page()
-
+    with _seated(browser, server) as (gid, token, page, posts):
         def refuse(ws: WebSocketRoute) -> Any:  # as a proxy that refuses WebSockets
             ws.close(code=1011)
 
         page.route_web_socket(re.compile(r".*/socket$"), refuse)
-        posts: list[str] = []
-        page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/command") else None)
         page.goto(f"/games/{gid}#token={token}")
         expect(page.locator("#board-state")).to_be_attached()
         expect(page.locator("#socket")).to_be_attached()
@@ -78,5 +80,3 @@ def test_a_page_whose_socket_does_not_open_posts(browser: Browser, server: str) 
         _place(page, "us-1-1", "0709")
         assert len(posts) == 1
         expect(page.locator("#log li").first).to_contain_text("placed in 0709")
-    finally:
-        context.close()
