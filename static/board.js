@@ -205,7 +205,7 @@
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     event.preventDefault();  // (the extension would swap only the message's outer elements)
     window.htmx.swap(document.body, event.detail.message, { swapStyle: "none" });
-    if (event.detail.message.indexOf('id="net-error"') !== 0) {
+    if (event.detail.message.lastIndexOf('<p id="net-error"', 0) !== 0) {  // (not an error line: all went well)
       show("");
     }
   });

@@ -80,3 +80,23 @@ def test_a_page_whose_socket_does_not_open_posts(browser: Browser, server: str) 
         _place(page, "us-1-1", "0709")
         assert len(posts) == 1
         expect(page.locator("#log li").first).to_contain_text("placed in 0709")
+
+
+def test_an_error_line_over_the_socket_stays_shown(browser: Browser, server: str) -> None:
+    """What the server answers a message it cannot take (app/routes/board_socket.py: the
+    page's error line) is shown, and the next good answer clears it."""
+    with _seated(browser, server) as (gid, token, page, _posts):
+        routes: list[WebSocketRoute] = []
+
+        def through(ws: WebSocketRoute) -> None:  # the page's socket, passed on to the server
+            ws.connect_to_server()
+            routes.append(ws)
+
+        page.route_web_socket(re.compile(r".*/socket$"), through)
+        page.goto(f"/games/{gid}#token={token}")
+        expect(page.locator("#socket[data-open]")).to_be_attached()
+        routes[0].send('<p id="net-error" class="error" role="alert" hx-swap-oob="true">Too many commands.</p>')
+        expect(page.locator("#net-error")).to_have_text("Too many commands.")
+        expect(page.locator("#net-error")).to_be_visible()
+        _place(page, "us-1-1", "0709")  # over the socket: its answer clears the line
+        expect(page.locator("#net-error")).to_be_hidden()
