@@ -176,6 +176,18 @@ def board_form(cmd: dict[str, Any], seq: int, parts: dict[str, str]) -> dict[str
             "parts": shown_digests(parts)}
 
 
+def board_send(client: httpx.Client, base: str, pos: Position, side: str, form: dict[str, str],
+               ws: ClientConnection | None = None) -> httpx.Response:
+    """A board's command form sent as the page sends it: posted with the seat's cookie, or,
+    given the seat's open socket ``ws``, as one message over it (its answer as a response)."""
+    if ws is not None:
+        ws.send(json.dumps(form))
+        return httpx.Response(200, text=str(ws.recv(timeout=60)))
+    return client.post(f"{base}/games/{pos.id}/command", data=form,
+                       headers={"Cookie": f"seat_{pos.id}={pos.cookies[side]}", "Origin": base,
+                                "Sec-Fetch-Site": "same-origin"})
+
+
 def page(client: httpx.Client, base: str, pos: Position, side: str, stage: Stage | None) -> None:
     """The side's board page as its browser first draws it (with the seat cookie)."""
     t = time.perf_counter()
@@ -247,26 +259,15 @@ def time_command(client: httpx.Client, base: str, c: Copy, kind: str, stage: Sta
                         json={"type": cmd["type"], "data": cmd["data"], "expected_seq": seq})
         ms = (time.perf_counter() - t) * 1000
         ok = r.status_code == 200
-    elif kind == "socket":
-        assert sockets is not None
-        ws = sockets.of(pos, side)
+    else:  # as the board sends it: its post, or its form over the seat's open socket
+        ws = sockets.of(pos, side) if kind == "socket" and sockets is not None else None
         t = time.perf_counter()
-        ws.send(json.dumps(board_form(cmd, seq, pos.pages.get(side, {}))))
-        text = str(ws.recv(timeout=60))
-        ms = (time.perf_counter() - t) * 1000
-        ok = not refused(text)
-        pos.pages[side] = pos.pages.get(side, {}) | map_parts(text)
-        r = httpx.Response(200, text=text)  # (for the failure line below)
-    else:
-        t = time.perf_counter()
-        r = client.post(f"{base}/games/{pos.id}/command", data=board_form(cmd, seq, pos.pages.get(side, {})),
-                        headers={"Cookie": f"seat_{pos.id}={pos.cookies[side]}", "Origin": base,
-                                 "Sec-Fetch-Site": "same-origin"})
+        r = board_send(client, base, pos, side, board_form(cmd, seq, pos.pages.get(side, {})), ws)
         _ = r.text  # the whole body has been read by now; decoding it is what a browser does too
         ms = (time.perf_counter() - t) * 1000
         ok = r.status_code == 200 and not refused(r.text)
         pos.pages[side] = pos.pages.get(side, {}) | map_parts(r.text)  # what the browser's htmx swaps in
-        if ok and stage is not None:
+        if ok and stage is not None and kind == "browser":
             stage.answer_bytes.append(len(r.content))
     if stage is None:
         return cmd["type"]

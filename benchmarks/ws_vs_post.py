@@ -23,7 +23,6 @@ A benchmark, not a test: exits 0 whatever the numbers.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -42,6 +41,7 @@ from action_latency import (  # noqa: E402
     Copy,
     Sockets,
     board_form,
+    board_send,
     cpu_ms,
     database,
     fmt,
@@ -75,31 +75,20 @@ def one_round(client: httpx.Client, base: str, post: Copy, sock: Copy, sockets: 
         return False
     side, cmd, seq = nxt
     answers = {}
-    c0 = cpu_ms(pid) if pid else 0.0
-    t = time.perf_counter()
-    r = client.post(f"{base}/games/{post.pos.id}/command",
-                    data=board_form(cmd, seq, post.pos.pages.get(side, {})),
-                    headers={"Cookie": f"seat_{post.pos.id}={post.pos.cookies[side]}", "Origin": base,
-                             "Sec-Fetch-Site": "same-origin"})
-    answers["post"] = r.text
-    ms, cpu = (time.perf_counter() - t) * 1000, (cpu_ms(pid) - c0 if pid else 0.0)
-    if r.status_code != 200:
-        tally.failed.append(f"post {r.status_code} {cmd['type']}: {r.text[:200]}")
-        return False
-    if record:
-        tally.ms["post"].append(ms)
-        tally.cpu["post"].append(cpu)
-    ws = sockets.of(sock.pos, side)
-    c0 = cpu_ms(pid) if pid else 0.0
-    t = time.perf_counter()
-    ws.send(json.dumps(board_form(cmd, seq, sock.pos.pages.get(side, {}))))
-    answers["socket"] = str(ws.recv(timeout=30))
-    ms, cpu = (time.perf_counter() - t) * 1000, (cpu_ms(pid) - c0 if pid else 0.0)
-    if record:
-        tally.ms["socket"].append(ms)
-        tally.cpu["socket"].append(cpu)
-    for c, way in ((post, "post"), (sock, "socket")):
-        c.pos.pages[side] = c.pos.pages.get(side, {}) | map_parts(answers[way])
+    for way, c in (("post", post), ("socket", sock)):
+        ws = sockets.of(c.pos, side) if way == "socket" else None
+        c0 = cpu_ms(pid) if pid else 0.0
+        t = time.perf_counter()
+        r = board_send(client, base, c.pos, side, board_form(cmd, seq, c.pos.pages.get(side, {})), ws)
+        answers[way] = r.text
+        c.pos.pages[side] = c.pos.pages.get(side, {}) | map_parts(r.text)  # what the page swaps in
+        ms, cpu = (time.perf_counter() - t) * 1000, (cpu_ms(pid) - c0 if pid else 0.0)
+        if r.status_code != 200:
+            tally.failed.append(f"{way} {r.status_code} {cmd['type']}: {r.text[:200]}")
+            return False
+        if record:
+            tally.ms[way].append(ms)
+            tally.cpu[way].append(cpu)
     # the same answer both ways, but for the game's id (the copies are two games)
     if answers["post"].replace(post.pos.id, "") != answers["socket"].replace(sock.pos.id, ""):
         tally.differ += 1
