@@ -276,10 +276,10 @@ def pb_context(session: Session | None, service: GameService, game: Game, seat: 
     rules = get_rules(game.game)
     state = service.state(session, game)
     side = seat.side if seat else None
-    acting = side is not None and side in rules.prompt(state).acting
-    listing = service.choices(game, state, side) if acting else []
     view = service.view(session, game, side, listed=False)
-    orders = service.cache.memo(game.id, game.seq, ("pb-orders", side), lambda: Orders(listing))
+    # (a side that does not decide now has none: ``choices`` is empty)
+    orders = service.cache.memo(game.id, game.seq, ("pb-orders", side),
+                                lambda: Orders(service.choices(game, state, side)))
     kinds: list[str] = []
     buttons = []
     allocate = "allocate" in orders.types

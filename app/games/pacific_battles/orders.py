@@ -56,6 +56,11 @@ def _pieces_in(choice: dict[str, Any], field: str) -> list[Any]:
     return list(choice["product"].get(field, ()))
 
 
+def _names_a_piece(choice: dict[str, Any]) -> bool:
+    """Whether some command of a choice names a piece."""
+    return any(isinstance(v, str) for f in UNIT_FIELDS for v in _pieces_in(choice, f))
+
+
 def _names_none_somewhere(choice: dict[str, Any]) -> bool:
     """Whether a choice that names pieces may also hold a command that names none (a piece
     field with a value that is no piece's id): spelt out then, to find those."""
@@ -71,8 +76,10 @@ class Orders:
         self._of_piece: dict[str, list[Order]] = {}
         self._of_type: dict[str, list[Order]] = {}
         # the choices that name a piece in some command and those that never do
-        self._named = [ch for ch in listing if any(isinstance(v, str) for f in UNIT_FIELDS for v in _pieces_in(ch, f))]
-        self._unnamed = [ch for ch in listing if ch not in self._named]
+        self._named: list[dict[str, Any]] = []
+        self._unnamed: list[dict[str, Any]] = []
+        for ch in listing:
+            (self._named if _names_a_piece(ch) else self._unnamed).append(ch)
 
     @property
     def types(self) -> list[str]:

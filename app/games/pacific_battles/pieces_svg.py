@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from app.games.pacific_battles.map_svg import HEX_RADIUS, PX_PER_KM, _corners, _point, map_frame, viewbox
@@ -209,8 +209,12 @@ def piece_parts(view: dict[str, Any], selected: str = "", ready: set[str] | froz
 
 def _band(y: float) -> int:
     """Which band of the map a counter at height ``y`` is drawn in."""
-    height = float(viewbox().split()[3])
-    return min(BANDS - 1, max(0, int(y / height * BANDS)))
+    return min(BANDS - 1, max(0, int(y / _map_height() * BANDS)))
+
+
+@cache
+def _map_height() -> float:
+    return float(viewbox().split()[3])
 
 
 def _own(u: dict[str, Any], h: str, selected: str, ready: set[str] | frozenset[str],
