@@ -50,6 +50,8 @@ class FirstBloodSearch(FirstBloodGreedy):
         legal = keep_supply_cover(state, inp.side, legal)
         if len(legal) == 1:
             return Decision(legal[0])
+        if supply_loss(state):
+            return Decision(best_command(state, inp.side, legal))
         budget = DEFAULT_SECONDS if inp.seconds is None else inp.seconds
         cands = ranked(state, inp.side, legal, CANDIDATES)
         if cands[0].type in SAME_KIND:
@@ -86,6 +88,15 @@ def keep_supply_cover(state: FBState, side: str, legal: list[Command]) -> list[C
         return legal
     kept = [c for c in legal if not (c.type == "bombard" and c.data.get("unit") == reserve[0])]
     return kept or legal
+
+
+def supply_loss(state: FBState) -> bool:
+    """Whether the IJ is choosing what to give up to the supply roll (§8).  Greedy's
+    choice stands: an IJN Reserve destroyer first.  The look-ahead's whole-position score
+    counts no destroyer, and an IJ battalion held far from the strips, with its exposure,
+    can score near nothing there: it gave up a battalion instead of the destroyer kept
+    for this (``keep_supply_cover``) in two turns of four where it had the choice."""
+    return any(p.get("kind") == "supply_loss" for p in state.pending)
 
 
 def choose(values: list[list[float]], settled: list[bool]) -> int:

@@ -6,6 +6,7 @@ only its commitment hash is shown until the game is over.
 
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from typing import Any
 
@@ -68,9 +69,9 @@ def combat_report(state: FBState) -> dict[str, Any] | None:
         return None
     names = [q.label(u) for u in d["attackers"]]
     return {
-        "seq": d["seq"], "side": d["side"], "targets": d["targets"], "attackers": names,
+        "seq": d["seq"], "side": d["side"], "targets": list(d["targets"]), "attackers": names,
         "artillery": [q.label(u) for u in d["artillery"]], "defenders": [q.label(u) for u in d["defenders"]],
-        "attack": d["attack"], "defence": d["defence"], "odds": d["odds"], "modifiers": d["modifiers"],
+        "attack": d["attack"], "defence": d["defence"], "odds": d["odds"], "modifiers": copy.deepcopy(d["modifiers"]),
         "modifier": d["modifier"], "die": d["die"], "total": d["total"], "result": d["result"],
         "result_words": tables.RESULT_WORDS.get(d["result"], d["result"]),
         "table": tables.TABLES[d["side"]].name,
@@ -94,16 +95,17 @@ def build_view(rules: Any, state: FBState, side: str | None, legal: list[Command
         "strips": {h: {"status": s.status, "built": s.built, "work": s.work}
                    for h, s in sorted(state.strips.items())},
         "combat": None if c is None else {
-            "side": c.side, "targets": c.targets, "attackers": c.attackers, "artillery": c.artillery,
+            "side": c.side, "targets": list(c.targets), "attackers": list(c.attackers),
+            "artillery": list(c.artillery),
             "origin": c.origin, "assessment": combat.assess(state, c) if c.result is None else None,
         },
         "last_combat": combat_report(state),
-        "pending": state.pending[0] if state.pending else None,
+        "pending": copy.deepcopy(state.pending[0]) if state.pending else None,
         "obligations": [{"unit": u, "hex": h} for u, h in owed],
         "overstacked": q.overstacked(state),  # §6.4, R-6.4a: to be relieved before the phase ends
         "supply_die": state.supply_die,
         "air_capacity": q.air_capacity(state),
-        "result": state.result,
+        "result": None if state.result is None else dict(state.result),
         "options": dict(state.options),
         # a game whose dice come from seed chains has no one secret: its record commits to them
         "dice_commitment": dice.commitment(state.secret),

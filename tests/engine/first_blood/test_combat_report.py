@@ -31,3 +31,13 @@ def test_the_report_of_a_resolved_attack_is_in_both_views_until_the_next_combat_
     while RULES.prompt(s).side == "US" and not s.pending:
         play(s, "end_phase")
     assert s.turn == 2 and RULES.view(s, "IJ")["last_combat"] is None
+
+
+def test_a_view_once_given_does_not_change_with_the_game():
+    # a bot's logged input holds its view: the next command must not rewrite it
+    s = position({KUMA: "0304", US_1_1: "0305", US_1_2: "0303"}, phase="us_combat")
+    play(s, "attack", hex="0304")
+    before = RULES.view(s, "US")
+    assert before["combat"]["attackers"] == []
+    play(s, "add", unit=US_1_1)
+    assert before["combat"]["attackers"] == [] and RULES.view(s, "US")["combat"]["attackers"] == [US_1_1]
