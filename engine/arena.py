@@ -1,6 +1,7 @@
 """Bots against bots: a benchmark of the levels, not a test.
 
-    python -m engine.arena --game first_blood --a greedy --b random --pairs 50 --seed 1 [--seconds 0.3] [--jobs N]
+    python -m engine.arena --game first_blood --a greedy --b random --pairs 50 --seed 1 [--seconds 0.3]
+        [--b-seconds 1] [--jobs N]
 
 Each seed pair is one dice secret played twice, sides swapped, so luck and side
 balance cancel out.  Each bot is given exactly what a player of its side receives
@@ -40,8 +41,9 @@ class Game:
 
 
 def play(game: str, a: str, b: str, a_side: str, seed: int, pair: int,
-         seconds: float | None = None) -> Game:
-    """One game: bot level ``a`` plays ``a_side``, ``b`` the other side."""
+         seconds: float | None = None, b_seconds: float | None = None) -> Game:
+    """One game: bot level ``a`` plays ``a_side``, ``b`` the other side; a search's time per
+    decision ``seconds``, b's ``b_seconds`` if given (one level against itself at two times)."""
     rules = get_rules(game)
     sides = rules.sides
     levels = {s: (a if s == a_side else b) for s in sides}
@@ -56,7 +58,8 @@ def play(game: str, a: str, b: str, a_side: str, seed: int, pair: int,
             if prompt.side is None:
                 break
             side = prompt.side
-            inp = seats.input_for(state, side, sub_seed(seed, pair, side, levels[side]), seconds)
+            budget = seconds if side == a_side or b_seconds is None else b_seconds
+            inp = seats.input_for(state, side, sub_seed(seed, pair, side, levels[side]), budget)
             if not inp.legal:
                 out.error = f"dead end at event {state.seq}"
                 break
@@ -118,10 +121,10 @@ def summary(game: str, a: str, b: str, games: list[Game]) -> str:
 
 
 def run(game: str, a: str, b: str, pairs: int, seed: int, seconds: float | None = None,
-        jobs: int = 1, out: Any = None) -> list[Game]:
+        jobs: int = 1, out: Any = None, b_seconds: float | None = None) -> list[Game]:
     out = out or sys.stdout
     sides = get_rules(game).sides
-    tasks = [(game, a, b, side, seed, pair, seconds) for pair in range(pairs) for side in sides]
+    tasks = [(game, a, b, side, seed, pair, seconds, b_seconds) for pair in range(pairs) for side in sides]
     started = time.perf_counter()
     if jobs > 1:
         with Pool(jobs) as pool:
@@ -146,9 +149,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=10, help="seed pairs (each played with sides swapped)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=None, help="a search's time per decision")
+    parser.add_argument("--b-seconds", type=float, default=None, help="b's time per decision, if not --seconds")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
-    games = run(args.game, args.a, args.b, args.pairs, args.seed, args.seconds, args.jobs)
+    games = run(args.game, args.a, args.b, args.pairs, args.seed, args.seconds, args.jobs, b_seconds=args.b_seconds)
     return 1 if any(g.error for g in games) else 0
 
 
