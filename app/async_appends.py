@@ -20,11 +20,12 @@ from psycopg_pool import AsyncConnectionPool
 from sqlalchemy.dialects.postgresql import psycopg
 
 from app.db import conninfo
-from app.store import APPEND_PG, APPEND_PG_RETURNING, Batch
+from app.store import APPEND_PG, APPEND_PG_RETURNING, SAVE_SNAPSHOT, Batch
 
 _DIALECT = psycopg.dialect()  # the statements as the server's own engine sends them
 APPEND = str(APPEND_PG.compile(dialect=_DIALECT))
 APPEND_RETURNING = str(APPEND_PG_RETURNING.compile(dialect=_DIALECT))
+SNAPSHOT = str(SAVE_SNAPSHOT.compile(dialect=_DIALECT))
 APPLICATION_NAME = "guadalcanal-appends"  # how these connections show in pg_stat_activity
 
 
@@ -65,5 +66,14 @@ class AsyncAppends:
                 cur = conn.cursor()
                 await cur.execute(APPEND_RETURNING if returning else APPEND, batch.pg_params())
                 return await cur.fetchall() if returning else cur.rowcount
+        finally:
+            self.busy -= 1
+
+    async def snapshot(self, params: dict[str, Any]) -> None:
+        """Store a game's snapshot (``store.snapshot_params``), once a connection is free."""
+        self.busy += 1
+        try:
+            async with self.pool.connection() as conn:
+                await conn.execute(SNAPSHOT, params)
         finally:
             self.busy -= 1

@@ -15,9 +15,10 @@ from typing import Any, Protocol
 
 from fastapi import Request, Response
 from fastapi.concurrency import run_in_threadpool
+from starlette.background import BackgroundTask
 
 from app.deps import presented_token
-from app.fast_commands import Landed, submit_fast
+from app.fast_commands import Landed, submit_fast, write_snapshot
 from app.security import GAME_ID, hash_token
 from app.services.games import Decision
 
@@ -74,7 +75,11 @@ async def send(request: Request, game_id: str, command: dict[str, Any], expected
             landed = await submit_fast(state.games, state.appends, game_id, known[1], hash_token(known[0]),
                                        command, expected_seq, returning=answer.returning)
             if isinstance(landed, Landed):
-                return await answer.landed(request, landed, sending)
+                response = await answer.landed(request, landed, sending)
+                if landed.snapshot is not None:  # once the answer is sent (a socket's: board_socket.py)
+                    response.background = BackgroundTask(write_snapshot, state.appends, known[1][0], game_id,
+                                                         landed.snapshot)
+                return response
             if isinstance(landed, Decision):
                 sending = Sending(game_id, command, expected_seq, known, counted=True, decided=landed)
     elif known is not None:

@@ -10,9 +10,14 @@ thread.  (Drawing the answer while the write travels gained nothing on the 2-cor
 benchmark machine: the database and the drawing then share the cores.)
 
 Anything else (a command the engine refuses, one that hands the decision over or
-causes notices or a snapshot and so writes more than its events, a write that lost a
-race or failed) answers None *before* anything was written or after nothing was, and
-the route's thread path then answers exactly as it would have without this one."""
+causes notices and so writes more than its events, a write that lost a race or failed)
+answers None *before* anything was written or after nothing was, and the route's thread
+path then answers exactly as it would have without this one.
+
+A command whose events pass a snapshot's place (every ``snapshot_every`` events) is
+written here too, and the snapshot after its answer (``write_snapshot``): a snapshot only
+spares a replay, so the command need not wait for it, and one lost to a crash costs the
+next load a longer replay, until the next is due."""
 
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+from starlette.concurrency import run_in_threadpool
 
 from app import store
 from app.async_appends import AsyncAppends
@@ -39,6 +45,7 @@ class Landed:
     game: Game | store.GameHead  # with ``returning``: the game row as written, with its seats
     side: str
     done: Submitted
+    snapshot: Any = None  # the state after the command, when a snapshot of it is due
 
 
 async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str, known: tuple[str, str],
@@ -58,7 +65,7 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
         decision = service.decide(None, head, cmd, side, expected_seq, state)
     except (RuleError, NeedsRead):
         return None  # the thread path says why, with the board (or reads what keys the dice)
-    if not decision.single:
+    if not decision.events_only:
         return decision  # it writes more than its events: one transaction, in a thread
     outcome = decision.outcome
     status = "finished" if outcome.state.result is not None else None
@@ -80,4 +87,17 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
         game = store.GameHead(game_id, kind, batch.new_seq) if answer == len(outcome.events) else None
     if game is None:
         return None  # a stale sequence or a replaced secret: the thread path says which
-    return Landed(game, side, service.recorded(head, decision))
+    snapshot = outcome.state if decision.snapshot_due else None
+    return Landed(game, side, service.recorded(head, decision), snapshot)
+
+
+async def write_snapshot(appends: AsyncAppends, kind: str, game_id: str, state: Any) -> None:
+    """After a command's answer: the snapshot of the state after it (drawn in a thread, a
+    state's JSON being some milliseconds of work the event loop need not wait for)."""
+    try:
+        params = await run_in_threadpool(lambda: store.snapshot_params(game_id, state.seq,
+                                                                       get_rules(kind).state_to_json(state)))
+        await appends.snapshot(params)
+    except Exception:  # noqa: BLE001 - a snapshot is only a shortcut: the next one is due soon
+        log.warning("a snapshot after a command was not stored", exc_info=True)
+        appends.recover()

@@ -499,16 +499,23 @@ def snapshot_state(snap: Snapshot) -> dict[str, Any]:
 # One statement, which neither reads the old snapshot nor loads it into the session.  The
 # state is compressed JSON bytes: as jsonb, PostgreSQL's parsing and storing of some 80 KB
 # cost four times the rest of a command (migration 0009).
-_SAVE_SNAPSHOT = text("""
+# A snapshot written after its command's answer (app/fast_commands.py) may arrive after a
+# later one: the newer stays.
+SAVE_SNAPSHOT = text("""
 INSERT INTO snapshots (game_id, seq, state, updated_at) VALUES (:game_id, :seq, :state, :now)
 ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state, updated_at = excluded.updated_at
+WHERE snapshots.seq < excluded.seq
 """).bindparams(bindparam("state", type_=LargeBinary()), bindparam("now", type_=Snapshot.__table__.c.updated_at.type))
 
 
+def snapshot_params(game_id: str, seq: int, state: dict[str, Any]) -> dict[str, Any]:
+    """The parameters of ``SAVE_SNAPSHOT`` for the engine's JSON of the state after ``seq`` events."""
+    return {"game_id": game_id, "seq": seq, "now": utcnow(), "state": zlib.compress(dump_json(state), 1)}
+
+
 def save_snapshot(session: Session, game_id: str, seq: int, state: dict[str, Any]) -> None:
-    """Store the game's snapshot (one row per game, replaced in place)."""
-    session.connection().execute(_SAVE_SNAPSHOT, {"game_id": game_id, "seq": seq, "now": utcnow(),
-                                                  "state": zlib.compress(dump_json(state), 1)})
+    """Store the game's snapshot (one row per game, replaced in place by a newer one)."""
+    session.connection().execute(SAVE_SNAPSHOT, snapshot_params(game_id, seq, state))
 
 
 def mark_joined(seat: Seat, name: str) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
 from markupsafe import escape
+from starlette.background import BackgroundTask
 
 from app import command_path
 from app.deps import from_another_site, presented_token
@@ -47,25 +48,28 @@ async def board_socket(ws: WebSocket, game_id: str) -> None:
             return
         if message["type"] == "websocket.disconnect":
             return
-        await ws.send_text(await answer(ws, game_id, message.get("text")))
+        text, after = await answer(ws, game_id, message.get("text"))
+        await ws.send_text(text)
+        if after is not None:  # what the post's answer does once sent (a snapshot)
+            await after()
 
 
-async def answer(ws: WebSocket, game_id: str, text: str | None) -> str:
+async def answer(ws: WebSocket, game_id: str, text: str | None) -> tuple[str, BackgroundTask | None]:
     """The HTML a message's command is answered with (an error line for a message that is
     not a command form)."""
     form = _form(text)
     if form is None:
-        return _error("That command was not understood.")
+        return _error("That command was not understood."), None
     try:
         command = command_payload(form["type"], form["data"] or "{}", form["command"], form["pick"])
         seq = int(form["seq"])
         sent = await command_path.send(ws, game_id, command, seq,  # type: ignore[arg-type]
                                        BoardAnswer(form["select"], form["parts"]))
     except HTTPException as exc:  # (no game, a seat's secret replaced, a rate limit: as a post is told)
-        return _error(str(exc.detail))
+        return _error(str(exc.detail)), None
     except ValueError:
-        return _error("That command was not understood.")
-    return bytes(sent.body).decode()
+        return _error("That command was not understood."), None
+    return bytes(sent.body).decode(), sent.background
 
 
 def _form(text: str | None) -> dict[str, str] | None:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, case, or_, select, text, update
+from sqlalchemy import BigInteger, and_, bindparam, case, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from app import store
@@ -108,19 +108,36 @@ def handed_over(session: Session, game_id: str, side: str | None, now: datetime,
                  session.scalar(select(Seat.vacation_until).where(Seat.game_id == game_id, Seat.side == side)))
         if until is not None and _aware(until) > now:
             extra = int((_aware(until) - now).total_seconds())
-    values: dict[str, Any] = {"decision_side": side, "decision_extra": extra, "clock_noted": ""}
-    if not (joint and side):
-        values["decision_since"] = now if side else None
-    # the deadline as a number (the admin's list finds claimable games by it), reckoned from
-    # the row as the UPDATE finds it: null without a clock or a side to decide
     if side is None:
-        values["deadline_ts"] = None
-    elif joint:
-        values["deadline_ts"] = Game.deadline_ts - Game.decision_extra + extra
+        session.execute(_HANDOVER["over"], {"gid": game_id})
     else:
-        values["deadline_ts"] = int(now.timestamp()) + Game.move_days * DAY + extra
-    session.execute(update(Game).where(Game.id == game_id).values(**values)
-                    .execution_options(synchronize_session=False))
+        session.execute(_HANDOVER["joint" if joint else "new"],
+                        {"gid": game_id, "to_decide": side, "extra": extra, "now": now, "start": int(now.timestamp())})
+
+
+def _handovers() -> dict[str, Any]:
+    """The UPDATEs of a handover, built once (an ORM update built per call cost more than
+    the database's own work on it): the game over; the side deciding together with the
+    one that just did (a sealed allocation, whose clock runs on from when the joint
+    decision began); a new decision.  The deadline is a number (the admin's list finds
+    claimable games by it) reckoned from the row as the UPDATE finds it: null without a
+    clock (``move_days``) or a side to decide."""
+    g = Game.__table__
+    where = g.c.id == bindparam("gid")
+    side, extra = bindparam("to_decide", type_=g.c.decision_side.type), bindparam("extra", type_=BigInteger())
+    return {
+        "over": update(g).where(where).values(decision_side=None, decision_extra=0, clock_noted="",
+                                              decision_since=None, deadline_ts=None),
+        "joint": update(g).where(where).values(decision_side=side, decision_extra=extra, clock_noted="",
+                                               deadline_ts=g.c.deadline_ts - g.c.decision_extra + extra),
+        "new": update(g).where(where).values(
+            decision_side=side, decision_extra=extra, clock_noted="",
+            decision_since=bindparam("now", type_=g.c.decision_since.type),
+            deadline_ts=bindparam("start", type_=BigInteger()) + g.c.move_days * DAY + extra),
+    }
+
+
+_HANDOVER = _handovers()
 
 
 def take_vacation(session: Session, game: Game, seat: Seat, days: int, now: datetime) -> None:

@@ -84,9 +84,14 @@ class Decision:
         return self.after.side != self.before.side
 
     @property
+    def events_only(self) -> bool:
+        """Its events are all that must be written with it (a snapshot it passes may follow)."""
+        return not (self.handover or self.noticed or (self.keyed is not None and self.keyed.extra))
+
+    @property
     def single(self) -> bool:
         """Writing it is only appending its events: nothing else is written with them."""
-        return not (self.handover or self.noticed or self.snapshot_due or (self.keyed is not None and self.keyed.extra))
+        return self.events_only and not self.snapshot_due
 
 
 class StateCache:

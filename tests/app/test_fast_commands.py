@@ -16,12 +16,15 @@ from app_support import listed, pick
 from fastapi.testclient import TestClient
 from sqlalchemy import event, text, update
 
+from app import store
 from app.async_appends import APPLICATION_NAME
 from app.config import Settings
 from app.main import create_app
-from app.models import Seat
+from app.models import Seat, Snapshot
 from app.security import hash_token
 from engine.core.events import Command
+from engine.core.game import replay
+from engine.games import get_rules
 from engine.selfplay import Chooser, choose
 
 pytestmark = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
@@ -244,3 +247,31 @@ def pb_legal(client: TestClient, game: dict[str, str]) -> tuple[str | None, dict
         if now["your_turn"] or now["prompt"]["side"] is None:
             return (side if now["your_turn"] else None), now
     raise AssertionError("nobody's turn")
+
+
+def test_a_command_passing_a_snapshot_is_written_on_the_loop_and_the_snapshot_after(
+        pair: tuple[TestClient, TestClient]) -> None:
+    """Its events are all the command must write: the loop writes them and answers, and
+    the snapshot of the state after them is stored once the answer is sent."""
+    fast, _ = pair
+    game = new_game(fast)
+    every = fast.app.state.settings.snapshot_every
+    by_threads = appends_by_threads(fast)
+    side, now = legal(fast, game)
+    for _ in range(400):
+        cmd = pick(fast, game["id"], side, now)
+        by_threads.clear()
+        r = fast.post(f"/api/games/{game['id']}/commands", headers=bearer(game[side]),
+                      json={"type": cmd["type"], "data": cmd["data"], "expected_seq": now["seq"]})
+        assert r.status_code == 200, r.text
+        after_side, after = legal(fast, game)
+        if after["seq"] // every > now["seq"] // every and after_side == side and not by_threads:
+            break
+        side, now = after_side, after
+    else:
+        raise AssertionError("no command on the loop passed a snapshot's place")
+    with fast.app.state.db.sessions() as s:
+        snap = s.get(Snapshot, game["id"])
+        assert snap is not None and snap.seq == after["seq"]
+        rules = get_rules("first_blood")
+        assert store.snapshot_state(snap) == rules.state_to_json(replay(rules, store.load_events(s, game["id"])))
