@@ -39,12 +39,21 @@ class Board:
     note: str
     links: dict[frozenset[str], str] = field(default_factory=dict)  # hexside -> "road" | "trail"
     km: dict[str, Point] = field(default_factory=dict)  # land hex -> its centre, km east and south
+    # hex -> its land neighbours, as asked (the movement search, the ZOCs and the fog ask
+    # them of the same hexes over and over; working them out from the id each time was a
+    # tenth of what a side may not know)
+    _around: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
 
     def land(self, hex_id: str) -> bool:
         return hex_id in self.terrain
 
     def neighbours(self, hex_id: str) -> tuple[str, ...]:
-        return tuple(n for n in neighbor_ids(hex_id) if n in self.terrain)
+        found = self._around.get(hex_id)
+        if found is None:
+            found = tuple(n for n in neighbor_ids(hex_id) if n in self.terrain)
+            if hex_id in self.terrain or hex_id in self.sea:  # the grid's: not any id a command names
+                self._around[hex_id] = found
+        return found
 
     def cost(self, a: str, b: str, mechanised: bool, bridged: bool = False) -> int | None:
         """Movement points to step from ``a`` into the adjacent ``b`` (None: not allowed);
