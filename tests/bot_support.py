@@ -17,6 +17,14 @@ def recorded_inputs(rules: Any, events: list[Event], bots: dict[str, Any], side:
                     kept: Callable[[BotInput], bool]) -> list[tuple[BotInput, Command]]:
     """A game played from ``events`` by ``bots`` (one per side), and ``side``'s inputs with the
     command its bot gave for each, those that ``kept`` keeps (a real choice, say)."""
+    return [(inp, cmd) for _, inp, cmd in recorded_positions(rules, events, bots, decisions, kept)
+            if inp.side == side]
+
+
+def recorded_positions(rules: Any, events: list[Event], bots: dict[str, Any], decisions: int,
+                       kept: Callable[[BotInput], bool]) -> list[tuple[Any, BotInput, Command]]:
+    """A game played from ``events`` by ``bots`` (one per side): for each decision that ``kept``
+    keeps, a copy of the state, the acting side's input and the command its bot gave."""
     state = replay(rules, events)
     seats = Seats(rules, events)
     out = []
@@ -26,8 +34,8 @@ def recorded_inputs(rules: Any, events: list[Event], bots: dict[str, Any], side:
             break
         inp = seats.input_for(state, acting, f"seed-{acting}")
         cmd = bots[acting].decide(inp).command
-        if acting == side and kept(inp):
-            out.append((inp, cmd))
+        if kept(inp):
+            out.append((rules.clone(state), inp, cmd))
         new = rules.decide(state, Command(cmd.type, cmd.data, acting))
         for e in new:
             rules.apply(state, e)

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import bot_support
 import pytest
 
 from engine.bots import BotInput, make_bot
-from engine.bots.seat import Seats
 from engine.core.dice import derive_secret
 from engine.core.events import Command
-from engine.core.game import replay
 from engine.games import get_rules
 from engine.games.pacific_battles import leaks
 from engine.games.pacific_battles import queries as pbq
@@ -30,27 +29,13 @@ from engine.games.pacific_battles.movement import has_zoc
 from engine.games.pacific_battles.state import PBState, other
 
 
-def positions(game: str, seed: int, decisions: int) -> list[tuple[object, BotInput, Command]]:
+def positions(game: str, seed: int, decisions: int) -> list[tuple[Any, BotInput, Command]]:
     """Every real choice of a game between two greedy bots: (the state, the input, the command)."""
     rules = get_rules(game)
-    events = rules.create("campaign", {}, derive_secret(seed, "hidden-twins"))
-    state = replay(rules, events)
-    seats = Seats(rules, events)
     bots = {s: make_bot(game, "greedy") for s in rules.sides}
-    out = []
-    for _ in range(decisions):
-        side = rules.prompt(state).side
-        if side is None:
-            break
-        inp = seats.input_for(state, side, f"seed-{side}")
-        cmd = bots[side].decide(inp).command
-        if len([c for c in inp.legal if c.type != "undo"]) > 1:
-            out.append((rules.clone(state), inp, cmd))
-        new = rules.decide(state, Command(cmd.type, cmd.data, side))
-        for e in new:
-            rules.apply(state, e)
-        seats.hand_out(new)
-    return out
+    events = rules.create("campaign", {}, derive_secret(seed, "hidden-twins"))
+    return bot_support.recorded_positions(rules, events, bots, decisions,
+                                          lambda inp: len([c for c in inp.legal if c.type != "undo"]) > 1)
 
 
 def pb_twin(state: PBState, side: str, rng: random.Random) -> PBState:
@@ -84,7 +69,7 @@ def pb_twin(state: PBState, side: str, rng: random.Random) -> PBState:
     return twin
 
 
-def check(game: str, twin: object, inp: BotInput, cmd: Command) -> None:
+def check(game: str, twin: Any, inp: BotInput, cmd: Command) -> None:
     """The twin's view and legal commands are ``inp``'s, and greedy decides ``cmd`` in it, given
     the twin's log: the same but for the dice secret that the opening event holds."""
     rules = get_rules(game)
@@ -98,7 +83,7 @@ def check(game: str, twin: object, inp: BotInput, cmd: Command) -> None:
 
 
 @pytest.fixture(scope="module")
-def pacific_battles() -> list[tuple[object, BotInput, Command]]:
+def pacific_battles() -> list[tuple[Any, BotInput, Command]]:
     return positions("pacific_battles", 3, 1400)
 
 
