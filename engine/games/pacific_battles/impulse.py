@@ -74,13 +74,16 @@ def move_refusal(state: PBState, side: str, pid: Any, to: Any) -> Reason | None:
 def moves(state: PBState, pid: str, zoc: frozenset[str] | None = None,
           enemy: set[str] | None = None) -> dict[str, Any]:
     """Where ``pid`` may end a move, with what it costs, reckoned with the enemy ZOC its side
-    has been told of (``zoc``: ``q.zoc_known_to``, when the caller has it; 18.4)."""
-    p = state.pieces[pid]
-    if zoc is None:
-        zoc = q.zoc_known_to(state, p.side)
-    hexes = [h for h in state.bridging if not (q.kind(p.unit) == "engineer" and h == p.hex)]  # "all other" units
-    return reachable(q.board(), q.forces(), list(state.pieces.values()), p, zoc, enemy,
-                     bridged_sides(q.board(), hexes), state.moving.get(pid, 0))
+    has been told of (``zoc``: ``q.zoc_known_to``, when the caller has it; 18.4).  Once per
+    state: the legal list after a command finds every unit's, and the next command, judged
+    on that same state, one unit's again.  (Shared: read only.)"""
+    def search() -> dict[str, Any]:
+        p = state.pieces[pid]
+        known = q.zoc_known_to(state, p.side) if zoc is None else zoc
+        hexes = [h for h in state.bridging if not (q.kind(p.unit) == "engineer" and h == p.hex)]  # "all other" units
+        return reachable(q.board(), q.forces(), list(state.pieces.values()), p, known, enemy,
+                         bridged_sides(q.board(), hexes), state.moving.get(pid, 0))
+    return state.cached(("moves", pid), search)
 
 
 def gen_movement(state: PBState, side: str, unit: str | None = None) -> Iterator[Command]:

@@ -99,7 +99,11 @@ def zoc_known_to(state: PBState, side: str) -> frozenset[str]:
     """The enemy ZOC as ``side`` may reckon it (18.4, R-PB-18.4): a stack next to one of its
     units has told whether it has a ZOC; every other enemy stack on land counts as having
     one until a unit moves next to it.  What ``side`` may move where is worked out from this,
-    never from what it has not been told."""
+    never from what it has not been told.  (Once per state and side.)"""
+    return state.cached(("zoc_known_to", side), lambda: _zoc_known_to(state, side))
+
+
+def _zoc_known_to(state: PBState, side: str) -> frozenset[str]:
     told = around_units(state, side)
     enemy = [p for p in state.pieces.values() if p.side != side]
     out = set(zoc_of(board(), forces(), [p for p in enemy if p.hex in told], other(side)))

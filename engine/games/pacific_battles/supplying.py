@@ -38,7 +38,12 @@ def end(em: Emitter, side: str) -> None:
 
 def supply_points(state: PBState, side: str) -> list[tuple[str, str]]:
     """(id, where) of every supply point that may be spent: on the map outside an
-    overstacked hex (12.5.2), or in the home base."""
+    overstacked hex (12.5.2), or in the home base.  (Once per state and side, asked for
+    each refit the legal list weighs: shared, read only.)"""
+    return state.cached(("supply_points", side), lambda: _supply_points(state, side))
+
+
+def _supply_points(state: PBState, side: str) -> list[tuple[str, str]]:
     over = set(q.overstacked(state, side))
     out = [(p.id, p.hex) for p in state.on_map(side) if p.unit == SUPPLY and p.hex not in over]
     out += [(o.id, BASE) for o in state.in_box(side, "base") if o.unit == SUPPLY]
