@@ -74,9 +74,10 @@ def move_refusal(state: PBState, side: str, pid: Any, to: Any) -> Reason | None:
 def moves(state: PBState, pid: str, zoc: frozenset[str] | None = None,
           enemy: set[str] | None = None) -> dict[str, Any]:
     """Where ``pid`` may end a move, with what it costs, reckoned with the enemy ZOC its side
-    has been told of (``zoc``: ``q.zoc_known_to``, when the caller has it; 18.4).  Once per
-    state: the legal list after a command finds every unit's, and the next command, judged
-    on that same state, one unit's again.  (Shared: read only.)"""
+    has been told of (18.4; ``zoc`` and ``enemy``: ``q.zoc_known_to`` and the enemy's hexes,
+    when the caller has them, never anything else).  Once per state and unit: the legal list
+    after a command finds every unit's, and the next command, judged on that same state,
+    one unit's again.  (Shared: read only.)"""
     def search() -> dict[str, Any]:
         p = state.pieces[pid]
         known = q.zoc_known_to(state, p.side) if zoc is None else zoc
