@@ -6,8 +6,9 @@ Each position of a game between two greedy bots gets a twin: the dice secret cha
 in Pacific Battles, the enemy's hidden things shuffled as its own choices could have left
 them: two enemy counters the side has never seen, in stacks it has not examined, trade
 places (18.1); a marker the enemy holds trades with one still in its cup (5.4); two enemy
-reinforcements on the track it has not seen trade dates (18.6).  Over both games more than
-1,000 pairs are checked.
+reinforcements on the track it has not seen trade dates (18.6); the enemy's sealed air
+allocation, while the side makes its own, splits its points otherwise (4.1 1c).  Over both
+games more than 1,000 pairs are checked.
 """
 
 from __future__ import annotations
@@ -30,12 +31,13 @@ from engine.games.pacific_battles.state import PBState, other
 
 
 def positions(game: str, seed: int, decisions: int) -> list[tuple[Any, BotInput, Command]]:
-    """Every real choice of a game between two greedy bots: (the state, the input, the command)."""
+    """Every real choice of a game between two greedy bots: (the state, the input, the command),
+    a sealed air allocation among them (one command listed, its points the bot's to split)."""
     rules = get_rules(game)
     bots = {s: make_bot(game, "greedy") for s in rules.sides}
     events = rules.create("campaign", {}, derive_secret(seed, "hidden-twins"))
-    return bot_support.recorded_positions(rules, events, bots, decisions,
-                                          lambda inp: len([c for c in inp.legal if c.type != "undo"]) > 1)
+    return bot_support.recorded_positions(rules, events, bots, decisions, lambda inp: len(
+        [c for c in inp.legal if c.type != "undo"]) > 1 or inp.view.get("phase") == "air_allocation")
 
 
 def pb_twin(state: PBState, side: str, rng: random.Random) -> PBState:
@@ -66,6 +68,14 @@ def pb_twin(state: PBState, side: str, rng: random.Random) -> PBState:
         if b is not None:
             twin.off[a.id], twin.off[b.id] = replace(a, due=b.due), replace(b, due=a.due)
             break
+    sealed = twin.round.for_side(enemy)
+    if sealed is not None and side in twin.round.waiting:  # another split of the same points (4.1 1c)
+        other_split = dict(sealed)
+        give, take = ("superiority", "strike") if other_split.get("superiority") else ("strike", "superiority")
+        if other_split.get(give):
+            other_split[give] -= 1
+            other_split[take] = other_split.get(take, 0) + 1
+            twin.round.decisions[enemy] = other_split
     return twin
 
 
@@ -89,15 +99,17 @@ def pacific_battles() -> list[tuple[Any, BotInput, Command]]:
 
 def test_pacific_battles_twins_look_and_decide_the_same(pacific_battles):
     rng = random.Random(32)
-    shuffled = 0
+    shuffled = resealed = 0
     for state, inp, cmd in pacific_battles:
         twin = pb_twin(state, inp.side, rng)
         hidden = leaks.hidden_things(state, inp.side)
         if leaks.hidden_things(twin, inp.side) != hidden or twin.hand != state.hand or twin.off != state.off:
             shuffled += 1
+        resealed += twin.round.decisions != state.round.decisions
         check("pacific_battles", twin, inp, cmd)
     assert len(pacific_battles) >= 700
     assert shuffled >= 0.8 * len(pacific_battles)  # nearly every twin hides something else
+    assert resealed >= 5  # the enemy's sealed allocation split otherwise, while this side allocates
 
 
 def test_first_blood_twins_differ_in_the_dice_secret_and_decide_the_same():
