@@ -81,8 +81,8 @@ def one_round(client: httpx.Client, base: str, post: Copy, sock: Copy, sockets: 
         t = time.perf_counter()
         r = board_send(client, base, c.pos, side, board_form(cmd, seq, c.pos.pages.get(side, {})), ws)
         answers[way] = r.text
-        c.pos.pages[side] = c.pos.pages.get(side, {}) | map_parts(r.text)  # what the page swaps in
         ms, cpu = (time.perf_counter() - t) * 1000, (cpu_ms(pid) - c0 if pid else 0.0)
+        c.pos.pages[side] = c.pos.pages.get(side, {}) | map_parts(r.text)  # what the page swaps in (untimed)
         if r.status_code != 200:
             tally.failed.append(f"{way} {r.status_code} {cmd['type']}: {r.text[:200]}")
             return False
