@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from engine.core.copying import copy_json
 from engine.core.sealed import Round
 from engine.core.undo import Trail
 from engine.games.pacific_battles.movement import Piece
@@ -167,14 +168,14 @@ class PBState:
         new.moving = dict(self.moving)
         new.retreated = set(self.retreated)
         new.assaults = dict(self.assaults)
-        new.strikes = copy.deepcopy(self.strikes)
+        new.strikes = copy_json(self.strikes)
         new.landed = {h: list(v) for h, v in self.landed.items()}
         new.readied = dict(self.readied)
-        new.battles = copy.deepcopy(self.battles)
-        new.declaring = copy.deepcopy(self.declaring)
-        new.pending = copy.deepcopy(self.pending)
+        new.battles = copy_json(self.battles)
+        new.declaring = copy_json(self.declaring)
+        new.pending = copy_json(self.pending)
         new.shifts = dict(self.shifts)
-        new.last_battle = copy.deepcopy(self.last_battle)
+        new.last_battle = copy_json(self.last_battle)
         new.undo = self.undo.copy()
         return new
 
