@@ -165,6 +165,12 @@ class PacificBattles(RulesBase[PBState]):
 
     # --- whose move ----------------------------------------------------------------------
     def prompt(self, state: PBState) -> Prompt:
+        # once per state: a command asks it of the state before and after, and of each step
+        # between, and the answer's legal list, title and headline again (a combat phase's
+        # names the attacks still owed, which takes finding them)
+        return state.cached("prompt", lambda: self._prompt(state))
+
+    def _prompt(self, state: PBState) -> Prompt:
         if state.result is not None:
             r = state.result
             text = f"Game over: {r['winner']} ({r.get('level', '')}). {r['reason']}"
