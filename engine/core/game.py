@@ -90,6 +90,16 @@ class RulesBase(Generic[S]):
 
     hidden_information = False  # whether a side may be kept from knowing anything (``secrets``)
 
+    def with_secret(self, state: S, secret: str) -> S:
+        """A copy of ``state`` with ``secret`` as its dice key, to decide on (the dice of a
+        game are keyed per period: engine/record/keyed.py).  Only the dice differ, so a
+        game may let the copy share what was worked out about the position (its legal
+        commands, its prompt): the next command is decided on such a copy of the state the
+        previous answer listed."""
+        new = self.clone(state)  # type: ignore[attr-defined]
+        new.secret = secret
+        return new  # type: ignore[no-any-return]
+
     def unit_named(self, state: S, side: str | None, unit: str) -> bool:
         """Whether ``side`` may ask about ``unit`` by its id: it exists and ``side`` may know
         of it (a unit hidden from ``side`` answers as one that does not exist)."""

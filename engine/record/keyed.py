@@ -39,8 +39,7 @@ def hides_a_roll(events: list[Event], rolls: list[list[int]], sides: tuple[str, 
 
 def decide_with(rules: Any, state: Any, command: Command, secret: str) -> tuple[list[Event], list[list[int]]]:
     """The decision's events and rolls with ``secret`` as the dice key (``state`` untouched)."""
-    keyed = rules.clone(state)
-    keyed.secret = secret
+    keyed = rules.with_secret(state, secret)
     with captured() as rolls:
         events = rules.decide(keyed, command)
     return events, rolls
@@ -79,8 +78,7 @@ def outcome_keyed(rules: Any, state: Any, command: Command, key: Callable[[str],
 
 
 def _outcome_with(rules: Any, state: Any, command: Command, secret: str) -> tuple[Any, list[list[int]]]:
-    keyed = rules.clone(state)
-    keyed.secret = secret
+    keyed = rules.with_secret(state, secret)
     with captured() as rolls:
         out = rules.outcome(keyed, command)
     return out, rolls

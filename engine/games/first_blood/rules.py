@@ -89,6 +89,9 @@ class FirstBlood(RulesBase[FBState]):
     def clone(self, state: FBState) -> FBState:
         return state.clone()
 
+    def with_secret(self, state: FBState, secret: str) -> FBState:
+        return state.with_secret(secret)
+
     def apply(self, state: FBState, event: Event) -> None:
         evolve.apply(state, event)
 

@@ -144,6 +144,18 @@ class FBState:
         self.owned = frozenset()  # type: ignore[misc]
 
     # --- copies and JSON -------------------------------------------------
+    def with_secret(self, secret: str) -> FBState:
+        """A clone with another dice secret that shares this state's answers (``cached``,
+        ``prompted``): the position is the same, and no answer depends on the dice.  While
+        neither changes a unit or moves on, an answer either works out serves both."""
+        new = self.clone()
+        new.secret = secret
+        if self.memo is None or self.memo[0] != self.seq:
+            self.memo = (self.seq, {})  # type: ignore[misc]  # the instance's own (FBState.memo)
+        new.memo = self.memo  # type: ignore[misc]
+        new.prompted = self.prompted  # type: ignore[misc]
+        return new
+
     def clone(self) -> FBState:
         new = FBState(
             seq=self.seq, secret=self.secret, scenario=self.scenario, options=dict(self.options),

@@ -121,6 +121,9 @@ class PacificBattles(RulesBase[PBState]):
     def clone(self, state: PBState) -> PBState:
         return state.clone()
 
+    def with_secret(self, state: PBState, secret: str) -> PBState:
+        return state.with_secret(secret)
+
     def apply(self, state: PBState, event: Event) -> None:
         evolve.apply(state, event)
 

@@ -147,6 +147,18 @@ class PBState:
             answers[key] = compute()
         return answers[key]  # type: ignore[no-any-return]
 
+    def with_secret(self, secret: str) -> PBState:
+        """A clone with another dice secret that shares this state's answers (``cached``):
+        the position is the same, and no answer depends on the dice.  While both hold this
+        many events, an answer either works out serves both."""
+        new = self.clone()
+        new.secret = secret
+        memo = self.__dict__.get("_memo")
+        if memo is None or memo[0] != id(self) or memo[1] != self.seq:
+            memo = self.__dict__["_memo"] = (id(self), self.seq, {})
+        new.__dict__["_memo"] = (id(new), new.seq, memo[2])
+        return new
+
     def clone(self) -> PBState:
         new = copy.copy(self)
         new.vp, new.command, new.counter = dict(self.vp), dict(self.command), dict(self.counter)
