@@ -82,9 +82,26 @@ def moves(state: PBState, pid: str, zoc: frozenset[str] | None = None,
         p = state.pieces[pid]
         known = q.zoc_known_to(state, p.side) if zoc is None else zoc
         hexes = [h for h in state.bridging if not (q.kind(p.unit) == "engineer" and h == p.hex)]  # "all other" units
-        return reachable(q.board(), q.forces(), list(state.pieces.values()), p, known, enemy,
-                         bridged_sides(q.board(), hexes), state.moving.get(pid, 0))
+        occupied, bridged = q.enemy_places(state, p.side), bridged_sides(q.board(), hexes)
+        spent = state.moving.get(pid, 0)
+        key = (p.unit, p.side, p.hex, p.suppressed, known, occupied, bridged, spent)
+        found = _REACHES.get(key)
+        if found is None:
+            found = reachable(q.board(), q.forces(), [], p, known, occupied, bridged, spent)
+            if len(_REACHES) >= _REACHES_KEPT:
+                _REACHES.clear()
+            _REACHES[key] = found
+        return found
     return state.cached(("moves", pid), search)
+
+
+# A unit's moves depend on its counter, side, hex, suppression and the half movement
+# points it has spent, on the enemy ZOC its side was told of and the enemy's hexes, and on
+# the bridged river hexsides: nothing else.  A side's own moves change none of the enemy's,
+# so after one unit moves the others' are those of the state before.  Kept across states,
+# keyed by exactly those inputs (a pure function's memo: shared answers are read only).
+_REACHES: dict[tuple[Any, ...], dict[str, Any]] = {}
+_REACHES_KEPT = 2048  # some 5 KB each
 
 
 def gen_movement(state: PBState, side: str, unit: str | None = None) -> Iterator[Command]:

@@ -134,5 +134,12 @@ def reachable(board: Board, forces: Forces, pieces: list[Piece], mover: Piece,
             if total < best.get(there, total + 1):
                 best[there] = total
                 heapq.heappush(queue, (total, there))
-    return {h: Fraction(cost, 2) for h, cost in best.items() if h != start}
+    return {h: _half(cost) for h, cost in best.items() if h != start}
+
+
+_HALVES = tuple(Fraction(n, 2) for n in range(64))  # immutable: shared by every answer
+
+
+def _half(n: int) -> Fraction:
+    return _HALVES[n] if 0 <= n < len(_HALVES) else Fraction(n, 2)
 

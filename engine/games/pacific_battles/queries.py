@@ -143,6 +143,11 @@ def enemy_hexes(state: PBState, side: str) -> set[str]:
     return {p.hex for p in state.pieces.values() if p.side != side}
 
 
+def enemy_places(state: PBState, side: str) -> frozenset[str]:
+    """``enemy_hexes``, frozen, once per state and side (read only)."""
+    return state.cached(("enemy_places", side), lambda: frozenset(enemy_hexes(state, side)))
+
+
 def around_units(state: PBState, side: str) -> set[str]:
     """The hexes of ``side``'s units on the map and the hexes next to them (a deception
     marker is no unit: 34.1, 34.3, 18.4)."""
