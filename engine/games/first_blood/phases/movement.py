@@ -60,6 +60,7 @@ class Ground:
     occ: dict[str, list[str]]  # map hex -> ground units in it
     zoc: dict[str, set[str]]  # side -> hexes in its ZOC
     over: list[str]  # over-stacked hexes (§6.4, R-6.4a)
+    full: frozenset[str] = frozenset()  # map hexes with no room for one more ground unit (§6.4)
     relief: dict[tuple[str, str], bool] = field(default_factory=dict)  # memo of ``_relieved``
 
 
@@ -71,7 +72,8 @@ def ground(state: FBState) -> Ground:
 def _ground(state: FBState) -> Ground:
     owner = q.hex_owner(state)
     occ = q.occupancy(state)
-    return Ground(owner, occ, {s: q.zoc_of(state, s, owner) for s in ("US", "IJ")}, q.overstacked(state, occ))
+    return Ground(owner, occ, {s: q.zoc_of(state, s, owner) for s in ("US", "IJ")}, q.overstacked(state, occ),
+                  frozenset(h for h in occ if q.room(occ, h) <= 0))
 
 
 def reachable(state: FBState, uid: str) -> dict[str, Reach]:
@@ -90,7 +92,9 @@ def _reachable(state: FBState, uid: str) -> dict[str, Reach]:
     origin = state.units[uid].loc
     if _held_back(where, origin):
         return {}
-    return {h: r for h, r in _found(state, uid).items() if _end_refusal(state, where, h, origin) is None}
+    full = where.full  # only a full hex can refuse the end of a move (``_end_refusal``)
+    return {h: r for h, r in _found(state, uid).items()
+            if h not in full or _end_refusal(state, where, h, origin) is None}
 
 
 def _held_back(where: Ground, origin: str) -> Reason | None:
