@@ -106,6 +106,7 @@ class Stage:
     page_ms: list[float] = field(default_factory=list)
     failures: dict[str, list[str]] = field(default_factory=lambda: {k: [] for k in COPIES})
     types: dict[str, int] = field(default_factory=dict)
+    timed: list[tuple[float, str, int]] = field(default_factory=list)  # each JSON command: ms, type, position's events
 
 
 def cpu_ms(pid: int) -> float:
@@ -280,6 +281,7 @@ def time_command(client: httpx.Client, base: str, c: Copy, kind: str, stage: Sta
             stage.cpu[kind].append(cpu_ms(pid) - c0)
         if kind == "json":
             stage.types[cmd["type"]] = stage.types.get(cmd["type"], 0) + 1
+            stage.timed.append((ms, cmd["type"], pos.start_events))
     return cmd["type"]
 
 
@@ -358,6 +360,9 @@ def report(stages: list[Stage], bare: list[float], bare_fails: list[str], asgi: 
             for t, n in s.types.items():
                 types[t] = types.get(t, 0) + n
         print("commands timed: " + ", ".join(f"{t} {n}" for t, n in sorted(types.items(), key=lambda x: -x[1])))
+        slowest = sorted((t for s in mine for t in s.timed), reverse=True)[:4]
+        print("the slowest JSON commands (the p99's): " + ", ".join(f"{t} {ms:.1f} ms (position cut at {at})"
+                                                                    for ms, t, at in slowest))
         for s in mine:
             for c in s.copies["json"]:
                 if c.done and c.done != "refused":

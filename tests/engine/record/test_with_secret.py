@@ -4,32 +4,40 @@ nothing of it leaks back into the state it was copied from."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from engine.core.events import Command
 from engine.core.game import replay
 from engine.games import get_rules
 from engine.record.keyed import outcome_keyed
 from engine.selfplay import Chooser, choose
 
 
-def played(game: str, commands: int) -> object:
+def played(game: str, commands: int) -> Any:
     rules = get_rules(game)
     state = replay(rules, rules.create(rules.scenarios and next(iter(rules.scenarios)) or "campaign", {}, "s" * 64))
     rng = Chooser(f"with-secret:{game}")
     for _ in range(commands):
         side = rules.prompt(state).side
         cmd = choose(rng, getattr(state, "phase", ""), rules.legal_commands(state, side))
-        for e in rules.decide(state, type(cmd)(cmd.type, cmd.data, side)):
+        for e in rules.decide(state, Command(cmd.type, cmd.data, side)):
             rules.apply(state, e)
     return state
 
 
+def position(game: str, commands: int) -> tuple[Any, Any, str, list[Command]]:
+    """The rules, a state some commands into a game, the side to move and its legal commands."""
+    rules = get_rules(game)
+    state = played(game, commands)
+    side = rules.prompt(state).side
+    return rules, state, side, rules.legal_commands(state, side)
+
+
 @pytest.mark.parametrize("game", ["first_blood", "pacific_battles"])
 def test_the_keyed_copy_shares_the_answers_and_keeps_its_own_secret(game: str) -> None:
-    rules = get_rules(game)
-    state = played(game, 40)
-    side = rules.prompt(state).side
-    listed = rules.legal_commands(state, side)
+    rules, state, side, listed = position(game, 40)
     asked: list[int] = []
     state.cached("probe", lambda: asked.append(1) or "answer")
     copy = rules.with_secret(state, "k" * 64)
@@ -41,14 +49,11 @@ def test_the_keyed_copy_shares_the_answers_and_keeps_its_own_secret(game: str) -
 
 @pytest.mark.parametrize("game", ["first_blood", "pacific_battles"])
 def test_deciding_on_the_copy_leaves_the_state_and_its_answers_as_they_were(game: str) -> None:
-    rules = get_rules(game)
-    state = played(game, 60)
-    side = rules.prompt(state).side
-    listed = rules.legal_commands(state, side)
+    rules, state, side, listed = position(game, 60)
     before = rules.state_to_json(state)
     prompt = rules.prompt(state)
     cmd = choose(Chooser("decide"), getattr(state, "phase", ""), listed)
-    out, _rolls, _chain = outcome_keyed(rules, state, type(cmd)(cmd.type, cmd.data, side), lambda chain: "k" * 64)
+    out, _rolls, _chain = outcome_keyed(rules, state, Command(cmd.type, cmd.data, side), lambda chain: "k" * 64)
     assert out.state.seq > state.seq
     assert rules.state_to_json(state) == before
     assert rules.prompt(state) == prompt and rules.legal_commands(state, side) == listed
