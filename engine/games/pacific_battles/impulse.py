@@ -113,6 +113,22 @@ def gen_movement(state: PBState, side: str, unit: str | None = None) -> Iterator
             yield Command("move", {"unit": pid, "to": h})
     if unit is not None:
         return
+    yield from _beyond_moves(state, side, zoc, enemy)
+
+
+def move_rows(state: PBState, side: str) -> list[tuple[str, list[str]]]:
+    """The moves ``gen_movement`` lists first, as (unit, its hexes) rows in its order: a
+    legal list told as choices is built from them, not from each move's command."""
+    zoc, enemy = q.zoc_known_to(state, side), q.enemy_hexes(state, side)
+    return [(pid, sorted(moves(state, pid, zoc, enemy))) for pid in movers(state, side)]
+
+
+def gen_beyond_moves(state: PBState, side: str) -> Iterator[Command]:
+    """What ``gen_movement`` lists after the moves, in its order."""
+    yield from _beyond_moves(state, side, q.zoc_known_to(state, side), q.enemy_hexes(state, side))
+
+
+def _beyond_moves(state: PBState, side: str, zoc: frozenset[str], enemy: set[str]) -> Iterator[Command]:
     yield from _carries(state, side, zoc, enemy)
     yield from _sails(state, side)
     yield from _assaults(state, side)

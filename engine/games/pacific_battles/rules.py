@@ -207,13 +207,19 @@ class PacificBattles(RulesBase[PBState]):
         return out
 
     def legal_choices(self, state: PBState, side: str) -> list[dict[str, Any]]:
-        """As ``group(legal_commands)``; a landing phase's built from each kind's hexes."""
-        if (not state.pending and state.phase.startswith("reinforcements_") and seq.side_of(state) == side
-                and side in self.prompt(state).acting):
-            direct = arrivals.reinforcement_choices(state, side)
-            if direct is not None:  # (the rest are other kinds of command: grouped apart)
-                take_back = undo.command(state, side)
-                return direct + choices.group([*self._any_moment(state, side), *filter(None, [take_back])])
+        """As ``group(legal_commands)``; a landing phase's built from each kind's hexes, a
+        movement phase's moves from each unit's hexes (``_iter_legal``'s order)."""
+        if not state.pending and seq.side_of(state) == side and side in self.prompt(state).acting:
+            take_back = [c for c in [undo.command(state, side)] if c is not None]
+            if state.phase.startswith("reinforcements_"):
+                direct = arrivals.reinforcement_choices(state, side)
+                if direct is not None:  # (the rest are other kinds of command: grouped apart)
+                    return direct + choices.group([*self._any_moment(state, side), *take_back])
+            elif seq.step(state.phase) == "movement":
+                own = choices.by_key("move", "unit", "to", impulse.move_rows(state, side))
+                if own is not None:
+                    return own + choices.group([*impulse.gen_beyond_moves(state, side), Command("end_phase"),
+                                                *self._any_moment(state, side), *take_back])
         return choices.group(self.legal_commands(state, side))
 
     def _iter_legal(self, state: PBState, side: str, only: Command | None = None) -> Iterator[Command]:
