@@ -71,16 +71,14 @@ def move_refusal(state: PBState, side: str, pid: Any, to: Any) -> Reason | None:
     return why
 
 
-def moves(state: PBState, pid: str, zoc: frozenset[str] | None = None,
-          enemy: set[str] | None = None) -> dict[str, Any]:
+def moves(state: PBState, pid: str) -> dict[str, Any]:
     """Where ``pid`` may end a move, with what it costs, reckoned with the enemy ZOC its side
-    has been told of (18.4; ``zoc`` and ``enemy``: ``q.zoc_known_to`` and the enemy's hexes,
-    when the caller has them, never anything else).  Once per state and unit: the legal list
-    after a command finds every unit's, and the next command, judged on that same state,
-    one unit's again.  (Shared: read only.)"""
+    has been told of (18.4).  Once per state and unit: the legal list after a command finds
+    every unit's, and the next command, judged on that same state, one unit's again.
+    (Shared: read only.)"""
     def search() -> dict[str, Any]:
         p = state.pieces[pid]
-        known = q.zoc_known_to(state, p.side) if zoc is None else zoc
+        known = q.zoc_known_to(state, p.side)
         hexes = [h for h in state.bridging if not (q.kind(p.unit) == "engineer" and h == p.hex)]  # "all other" units
         occupied, bridged = q.enemy_places(state, p.side), bridged_sides(q.board(), hexes)
         spent = state.moving.get(pid, 0)
@@ -105,31 +103,25 @@ _REACHES_KEPT = 2048  # some 5 KB each
 
 
 def gen_movement(state: PBState, side: str, unit: str | None = None) -> Iterator[Command]:
-    zoc, enemy = q.zoc_known_to(state, side), q.enemy_hexes(state, side)  # once for every unit
     for pid in movers(state, side):
         if unit is not None and pid != unit:
             continue
-        for h in sorted(moves(state, pid, zoc, enemy)):
+        for h in sorted(moves(state, pid)):
             yield Command("move", {"unit": pid, "to": h})
     if unit is not None:
         return
-    yield from _beyond_moves(state, side, zoc, enemy)
+    yield from gen_beyond_moves(state, side)
 
 
 def move_rows(state: PBState, side: str) -> list[tuple[str, list[str]]]:
     """The moves ``gen_movement`` lists first, as (unit, its hexes) rows in its order: a
     legal list told as choices is built from them, not from each move's command."""
-    zoc, enemy = q.zoc_known_to(state, side), q.enemy_hexes(state, side)
-    return [(pid, sorted(moves(state, pid, zoc, enemy))) for pid in movers(state, side)]
+    return [(pid, sorted(moves(state, pid))) for pid in movers(state, side)]
 
 
 def gen_beyond_moves(state: PBState, side: str) -> Iterator[Command]:
     """What ``gen_movement`` lists after the moves, in its order."""
-    yield from _beyond_moves(state, side, q.zoc_known_to(state, side), q.enemy_hexes(state, side))
-
-
-def _beyond_moves(state: PBState, side: str, zoc: frozenset[str], enemy: set[str]) -> Iterator[Command]:
-    yield from _carries(state, side, zoc, enemy)
+    yield from _carries(state, side)
     yield from _sails(state, side)
     yield from _assaults(state, side)
     yield from gen_recon(state, side)
@@ -144,10 +136,10 @@ def _carried(state: PBState, side: str, engineer: str) -> str | None:
     return supply[0] if supply else None
 
 
-def _carries(state: PBState, side: str, zoc: frozenset[str], enemy: set[str]) -> Iterator[Command]:
+def _carries(state: PBState, side: str) -> Iterator[Command]:
     for pid in movers(state, side):
         if _carried(state, side, pid) is not None:
-            for h in sorted(moves(state, pid, zoc, enemy)):
+            for h in sorted(moves(state, pid)):
                 yield Command("carry", {"unit": pid, "to": h})
 
 
@@ -165,7 +157,7 @@ def do_move(em: Emitter, data: dict[str, Any], side: str) -> None:
     s: PBState = em.state
     p = s.pieces[data["unit"]]
     known = q.zoc_known_to(s, side)
-    cost = moves(s, p.id, known)[data["to"]]
+    cost = moves(s, p.id)[data["to"]]
     spent = s.moving.get(p.id, 0) + int(cost * 2)
     goes_on = (p.unit != DECEPTION and data["to"] in known and data["to"] not in q.enemy_zoc(s, side)
                and spent < int(movement_points(q.forces(), p) * 2))
