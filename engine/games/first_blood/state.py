@@ -120,13 +120,16 @@ class FBState:
     def cached(self, key: Any, compute: Callable[[], T]) -> T:
         """``compute()`` once per ``key`` while the units stay as they are.  The answer is
         shared by every caller: read only."""
-        memo = self.memo
-        if memo is None or memo[0] != self.seq:
-            memo = self.memo = (self.seq, {})  # type: ignore[misc]  # the instance's own (FBState.memo)
-        answers = memo[1]
+        answers = self._answers()
         if key not in answers:
             answers[key] = compute()
         return answers[key]  # type: ignore[no-any-return]
+
+    def _answers(self) -> dict[Any, Any]:
+        """The answers ``cached`` keeps while the units stay as they are at this ``seq``."""
+        if self.memo is None or self.memo[0] != self.seq:
+            self.memo = (self.seq, {})  # type: ignore[misc]  # the instance's own (FBState.memo)
+        return self.memo[1]
 
     def unit(self, uid: str) -> Unit:
         """The unit ``uid``, to be changed: this state's own copy of it."""
@@ -150,9 +153,7 @@ class FBState:
         neither changes a unit or moves on, an answer either works out serves both."""
         new = self.clone()
         new.secret = secret
-        if self.memo is None or self.memo[0] != self.seq:
-            self.memo = (self.seq, {})  # type: ignore[misc]  # the instance's own (FBState.memo)
-        new.memo = self.memo  # type: ignore[misc]
+        new.memo = (self.seq, self._answers())  # type: ignore[misc]
         new.prompted = self.prompted  # type: ignore[misc]
         return new
 

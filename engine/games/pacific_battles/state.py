@@ -139,13 +139,17 @@ class PBState:
         question about the state, asked again of the same state: what is hidden from a
         side, before and after each step).  A clone starts without: the memo names its
         object.  The answer is shared: read only."""
-        memo = self.__dict__.get("_memo")
-        if memo is None or memo[0] != id(self) or memo[1] != self.seq:
-            memo = self.__dict__["_memo"] = (id(self), self.seq, {})
-        answers = memo[2]
+        answers = self._answers()
         if key not in answers:
             answers[key] = compute()
         return answers[key]  # type: ignore[no-any-return]
+
+    def _answers(self) -> dict[Any, Any]:
+        """The answers ``cached`` keeps for this object at this many events."""
+        memo = self.__dict__.get("_memo")
+        if memo is None or memo[0] != id(self) or memo[1] != self.seq:
+            memo = self.__dict__["_memo"] = (id(self), self.seq, {})
+        return memo[2]  # type: ignore[no-any-return]
 
     def with_secret(self, secret: str) -> PBState:
         """A clone with another dice secret that shares this state's answers (``cached``):
@@ -153,10 +157,7 @@ class PBState:
         many events, an answer either works out serves both."""
         new = self.clone()
         new.secret = secret
-        memo = self.__dict__.get("_memo")
-        if memo is None or memo[0] != id(self) or memo[1] != self.seq:
-            memo = self.__dict__["_memo"] = (id(self), self.seq, {})
-        new.__dict__["_memo"] = (id(new), new.seq, memo[2])
+        new.__dict__["_memo"] = (id(new), new.seq, self._answers())
         return new
 
     def clone(self) -> PBState:
