@@ -115,6 +115,9 @@ def handed_over(session: Session, game_id: str, side: str | None, now: datetime,
                         {"gid": game_id, "to_decide": side, "extra": extra, "now": now, "start": int(now.timestamp())})
 
 
+STARTED = ("decision_side", "decision_extra", "clock_noted", "decision_since", "deadline_ts")  # what a handover sets
+
+
 def _handovers() -> dict[str, Any]:
     """The UPDATEs of a handover, built once (an ORM update built per call cost more than
     the database's own work on it): the game over; the side deciding together with the

@@ -168,6 +168,9 @@ class GameService:
         # (a replaced secret is refused there).
         self.seats = Recent(4096)
         self._step_labels = Recent(4096)  # (game id, side, step) -> its take-back label
+        # game id -> True for the games whose handover the event loop's write found a seat
+        # wanting notices for (app/fast_commands.py): their handovers go to the thread path
+        self.noticed_games = Recent(4096)
         self.notices = notices
         self.on_moved: Callable[[str, int], None] | None = None  # told after each command lands
         self.now: Callable[[], datetime] = utcnow  # the clock (tests move it)
@@ -637,6 +640,8 @@ class GameService:
                 self.notices.after_command(session, game.id, new_state.seq, decision.before, after, new_state.result,
                                            name, seats)
             session.commit()
+            if decision.handover and isinstance(game, Game):  # the answer shows the clock as written
+                session.refresh(game, list(clock.STARTED))
         except store.StaleSequence as exc:
             if token_hash is not None and exc.current == expected_seq:  # the log did not move: the seat did
                 raise SeatChanged("the seat's private link was replaced while this command was on its way: "
