@@ -14,17 +14,17 @@ cost more (about 0.3 ms a statement here) than the database's own work on the ap
 from __future__ import annotations
 
 import asyncio
+from functools import cache
 from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
+from sqlalchemy import TextClause
 from sqlalchemy.dialects.postgresql import psycopg
 
 from app.db import conninfo
-from app.store import APPEND_PG, APPEND_PG_RETURNING, SAVE_SNAPSHOT, Batch
+from app.store import SAVE_SNAPSHOT, Batch
 
 _DIALECT = psycopg.dialect()  # the statements as the server's own engine sends them
-APPEND = str(APPEND_PG.compile(dialect=_DIALECT))
-APPEND_RETURNING = str(APPEND_PG_RETURNING.compile(dialect=_DIALECT))
 SNAPSHOT = str(SAVE_SNAPSHOT.compile(dialect=_DIALECT))
 APPLICATION_NAME = "guadalcanal-appends"  # how these connections show in pg_stat_activity
 
@@ -64,7 +64,7 @@ class AsyncAppends:
         try:
             async with self.pool.connection() as conn:
                 cur = conn.cursor()
-                await cur.execute(APPEND_RETURNING if returning else APPEND, batch.pg_params())
+                await cur.execute(_compiled(batch.pg_statement(returning)), batch.pg_params())
                 return await cur.fetchall() if returning else cur.rowcount
         finally:
             self.busy -= 1
@@ -77,3 +77,9 @@ class AsyncAppends:
                 await conn.execute(SNAPSHOT, params)
         finally:
             self.busy -= 1
+
+
+@cache
+def _compiled(statement: TextClause) -> str:
+    """An append statement's text (app/store.py: a few module constants), compiled once."""
+    return str(statement.compile(dialect=_DIALECT))

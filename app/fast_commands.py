@@ -9,10 +9,15 @@ returns the game row as written, so the request reads nothing and never waits fo
 thread.  (Drawing the answer while the write travels gained nothing on the 2-core
 benchmark machine: the database and the drawing then share the cores.)
 
-Anything else (a command the engine refuses, one that hands the decision over or
-causes notices and so writes more than its events, a write that lost a race or failed)
-answers None *before* anything was written or after nothing was, and the route's thread
-path then answers exactly as it would have without this one.
+A command that hands the decision over is written here too, with the next side's clock
+in the same statement, as long as that side's seat wants no notice (no mail, no webhook):
+the statement checks, and one that must queue a notice writes nothing and goes to the
+thread path, with the engine's decision, as do that game's later handovers on this worker.
+
+Anything else (a command the engine refuses, one that ends the game or writes entries of
+the record besides its events, a write that lost a race or failed) answers None *before*
+anything was written or after nothing was, and the route's thread path then answers
+exactly as it would have without this one.
 
 A command whose events pass a snapshot's place (every ``snapshot_every`` events) is
 written here too, and the snapshot after its answer (``write_snapshot``): a snapshot only
@@ -31,6 +36,7 @@ from starlette.concurrency import run_in_threadpool
 from app import store
 from app.async_appends import AsyncAppends
 from app.models import Game
+from app.services import record as game_record
 from app.services.dice_keys import NeedsRead
 from app.services.games import Decision, GameService, Submitted, listed_after
 from engine.core.errors import RuleError
@@ -65,13 +71,16 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
         decision = service.decide(None, head, cmd, side, expected_seq, state)
     except (RuleError, NeedsRead):
         return None  # the thread path says why, with the board (or reads what keys the dice)
-    if not decision.events_only:
+    handover = _handover(service, game_id, decision)
+    if not decision.events_only and handover is None:
         return decision  # it writes more than its events: one transaction, in a thread
     outcome = decision.outcome
     status = "finished" if outcome.state.result is not None else None
     batch = store.Batch(game_id, expected_seq, outcome.events, outcome.texts, side, cmd, status,
                         outcome.state.result, token_hash,
-                        listed=listed_after(get_rules(kind), outcome.state, decision.after), keyed=decision.keyed)
+                        listed=listed_after(get_rules(kind), outcome.state, decision.after), keyed=decision.keyed,
+                        handover=handover)
+    known_chain = game_record.remembered(game_id, expected_seq)  # (the batch remembers the chain after it)
     try:
         answer = await appends.append(batch, returning)
     except psycopg.Error:  # the pool's timeout too
@@ -86,9 +95,27 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
     else:
         game = store.GameHead(game_id, kind, batch.new_seq) if answer == len(outcome.events) else None
     if game is None:
+        if known_chain[0]:  # nothing was written: the chain is still the one before the batch
+            game_record.remember(game_id, known_chain[1], expected_seq)
+        if handover is not None:  # (or a seat that wants a notice: the thread path writes it)
+            service.noticed_games.put(game_id, True)
+            return decision
         return None  # a stale sequence or a replaced secret: the thread path says which
     snapshot = outcome.state if decision.snapshot_due else None
     return Landed(game, side, service.recorded(head, decision), snapshot)
+
+
+def _handover(service: GameService, game_id: str, decision: Decision) -> store.Handover | None:
+    """The clock to start with ``decision``'s events, if it is a handover the event loop
+    may write: to a side (not the game's end), with no record entries of its own (a new
+    dice period's), in a game whose handovers have not been found to want notices here."""
+    keyed = decision.keyed
+    if (not decision.handover or decision.after.side is None or decision.outcome.state.result is not None
+            or (keyed is not None and keyed.extra) or service.noticed_games.get(game_id)):
+        return None
+    to_decide = decision.after.side
+    return store.Handover(to_decide, joint=to_decide in decision.before.acting, notices=service.notices is not None,
+                          now=service.now())
 
 
 async def write_snapshot(appends: AsyncAppends, kind: str, game_id: str, state: Any) -> None:

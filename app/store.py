@@ -11,7 +11,7 @@ from hmac import compare_digest
 from typing import Any, TypeVar
 
 import orjson
-from sqlalchemy import LargeBinary, Update, and_, bindparam, exists, func, insert, select, text, update
+from sqlalchemy import LargeBinary, TextClause, Update, and_, bindparam, exists, func, insert, select, text, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import instance_dict, set_committed_value
 from sqlalchemy.orm.util import identity_key
@@ -108,13 +108,14 @@ advanced AS (
                      record_head = CAST(:record_head AS varchar),
                      record_salt = COALESCE(CAST(:record_salt AS varchar), record_salt),
                      dice_period = COALESCE(CAST(:dice_period AS integer), dice_period),
-                     dice_turn = COALESCE(CAST(:dice_turn AS integer), dice_turn)
+                     dice_turn = COALESCE(CAST(:dice_turn AS integer), dice_turn){clock}
     WHERE id = :game_id AND seq = :expected
       -- the record's chain (app/services/record.py): its head is the one the hashes follow
       AND record_head IS NOT DISTINCT FROM CAST(:prev_head AS varchar)
       AND (CAST(:token_hash AS varchar) IS NULL OR EXISTS (
           SELECT 1 FROM seats WHERE seats.game_id = :game_id AND seats.side = CAST(:side AS varchar)
-                                AND seats.token_hash = CAST(:token_hash AS varchar) AND seats.joined_at IS NOT NULL))
+                                AND seats.token_hash = CAST(:token_hash AS varchar)
+                                AND seats.joined_at IS NOT NULL)){quiet}
     -- live updates (app/live.py): every worker's LISTEN hears of it once this commits
     RETURNING {columns}, pg_notify(:channel, id || ':' || CAST(:new_seq AS text)))"""
 _INSERT_PG = """
@@ -126,17 +127,50 @@ FROM advanced, jsonb_to_recordset(CAST(:rows AS jsonb))
     AS r(seq integer, type varchar, payload jsonb, side varchar, text text, command jsonb,
          record_seq integer, record_hash varchar, command_hash varchar, dice jsonb)
 ORDER BY r.seq"""
-# its row count: the events appended (none: refused)
-APPEND_PG = text(f"WITH {_ADVANCE_PG.format(columns='id')}{_INSERT_PG}")
-# ... and the game row as written with its seats, a row per seat (none: refused), for an
-# answer drawn without another read (app/fast_commands.py)
+# A command that hands the decision over (app/fast_commands.py) also starts the next side's
+# clock, as app/services/clock.py ``handed_over`` does: extended by what is left of that
+# player's vacation; a decision it already shared (``joint``, a sealed allocation) runs on
+# from when it began.  It is written only while that seat wants no notice (mail or webhook,
+# app/services/notices.py): the statement checks, and a command that must queue one finds
+# no row and goes to the thread path, which writes the notices with it.
+_HANDOVER_PG = """,
+                     decision_side = CAST(:to_decide AS varchar), decision_extra = vacation.extra, clock_noted = '',
+                     decision_since = CASE WHEN CAST(:joint AS boolean) THEN decision_since
+                                           ELSE CAST(:clock_now AS timestamptz) END,
+                     deadline_ts = CASE WHEN CAST(:joint AS boolean) THEN deadline_ts - decision_extra + vacation.extra
+                                        ELSE CAST(:clock_start AS bigint) + move_days * 86400 + vacation.extra END
+    FROM (SELECT COALESCE(max(floor(extract(epoch FROM v.vacation_until - CAST(:clock_now AS timestamptz)))), 0)
+                 ::integer AS extra
+          FROM seats v WHERE v.game_id = :game_id AND v.side = CAST(:to_decide AS varchar)
+                         AND v.vacation_until > CAST(:clock_now AS timestamptz)) AS vacation"""
+_QUIET_PG = """
+      AND (NOT CAST(:notices AS boolean) OR NOT EXISTS (
+          SELECT 1 FROM seats n WHERE n.game_id = :game_id AND n.side = CAST(:to_decide AS varchar)
+                                  AND n.joined_at IS NOT NULL
+                                  AND (n.webhook_url IS NOT NULL OR (n.email IS NOT NULL AND n.notify))))"""
 _G = [c.name for c in _games.c]
 _S = [c.name for c in _seats.c]
-APPEND_PG_RETURNING = text(
-    f"WITH {_ADVANCE_PG.format(columns='games.*')}, appended AS ({_INSERT_PG} RETURNING seq)\n"
-    f"SELECT (SELECT count(*) FROM appended) AS appended, "
-    + ", ".join(f"advanced.{c} AS g_{c}" for c in _G) + ", " + ", ".join(f"seats.{c} AS s_{c}" for c in _S)
-    + "\nFROM advanced LEFT JOIN seats ON seats.game_id = advanced.id ORDER BY seats.side")
+
+
+def _append_pg(returning: bool, handover: bool) -> TextClause:
+    """The append in one statement: its row count, the events appended (none: refused), or
+    (``returning``) the game row as written with its seats, a row per seat (none: refused),
+    for an answer drawn without another read (app/fast_commands.py); ``handover``: with the
+    next side's clock (``_HANDOVER_PG``)."""
+    advance = _ADVANCE_PG.format(columns="games.*" if returning else "games.id",
+                                 clock=_HANDOVER_PG if handover else "", quiet=_QUIET_PG if handover else "")
+    if not returning:
+        return text(f"WITH {advance}{_INSERT_PG}")
+    return text(f"WITH {advance}, appended AS ({_INSERT_PG} RETURNING seq)\n"
+                f"SELECT (SELECT count(*) FROM appended) AS appended, "
+                + ", ".join(f"advanced.{c} AS g_{c}" for c in _G) + ", " + ", ".join(f"seats.{c} AS s_{c}" for c in _S)
+                + "\nFROM advanced LEFT JOIN seats ON seats.game_id = advanced.id ORDER BY seats.side")
+
+
+APPEND_PG = _append_pg(returning=False, handover=False)
+APPEND_PG_RETURNING = _append_pg(returning=True, handover=False)
+APPEND_PG_HANDOVER = _append_pg(returning=False, handover=True)
+APPEND_PG_HANDOVER_RETURNING = _append_pg(returning=True, handover=True)
 
 
 def game_from_row(rows: list[tuple[Any, ...]], events: int) -> Game | None:
@@ -409,6 +443,7 @@ class Batch:
     # the record's chain (app/services/record.py): (the head the write requires, each row's
     # record columns, the chain after the batch); None until known
     chained: tuple[str | None, list[dict[str, Any]], record.Chain | None] | None = None
+    handover: Handover | None = None  # the event loop's append of a command that hands over
 
     def chain_from(self, prev_head: str | None, chain: record.Chain | None) -> None:
         """Follow ``chain`` (None: the game has none), whose head in the game row is ``prev_head``."""
@@ -458,10 +493,34 @@ class Batch:
                 "dice_turn": after.turn if after is not None and after.version >= 2 else None}
 
     def pg_params(self) -> dict[str, Any]:
-        """The parameters of ``APPEND_PG`` and ``APPEND_PG_RETURNING``."""
-        return {**self.params(), "actor": self.actor, "rows": dump_json(self.rows()).decode(),
-                "channel": LIVE_CHANNEL,
-                "new_result": None if self.result is None else dump_json(self.result).decode()}
+        """The parameters of ``APPEND_PG`` and its variants (``_append_pg``)."""
+        params = {**self.params(), "actor": self.actor, "rows": dump_json(self.rows()).decode(),
+                  "channel": LIVE_CHANNEL,
+                  "new_result": None if self.result is None else dump_json(self.result).decode()}
+        if self.handover is not None:
+            params.update(self.handover.params())
+        return params
+
+    def pg_statement(self, returning: bool) -> TextClause:
+        """Which of the one-statement appends writes this batch."""
+        if self.handover is not None:
+            return APPEND_PG_HANDOVER_RETURNING if returning else APPEND_PG_HANDOVER
+        return APPEND_PG_RETURNING if returning else APPEND_PG
+
+
+@dataclass(frozen=True)
+class Handover:
+    """The clock a command starts as it hands the decision to ``to_decide`` (``_HANDOVER_PG``):
+    ``joint``: that side was deciding already, with the one that just decided; ``notices``:
+    the server sends notices, so the statement writes only if that seat wants none."""
+    to_decide: str
+    joint: bool
+    notices: bool
+    now: datetime
+
+    def params(self) -> dict[str, Any]:
+        return {"to_decide": self.to_decide, "joint": self.joint, "notices": self.notices, "clock_now": self.now,
+                "clock_start": int(self.now.timestamp())}
 
 
 def begin_write(session: Session, single: bool) -> None:

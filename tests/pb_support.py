@@ -16,10 +16,11 @@ from engine.games.pacific_battles.state import PBState
 SET_UP = ("11+13 Eng", "3 K SNLF (-)", "81 Inf")  # 25.4a: placed in secret
 
 
-def new_game(client: httpx.Client) -> dict[str, str]:
-    """Through the API of an in-process app (a TestClient) or of a running server."""
+def new_game(client: httpx.Client, **settings: Any) -> dict[str, str]:
+    """Through the API of an in-process app (a TestClient) or of a running server
+    (``settings``: more of the new game's, e.g. ``move_days``)."""
     r = client.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Japanese",
-                                        "name": "Hyakutake"})
+                                        "name": "Hyakutake", **settings})
     assert r.status_code == 201, r.text
     body = r.json()
     invite = body["invite_url"].split("token=")[1]

@@ -137,8 +137,13 @@ def test_a_legal_list_is_one_light_read(client: TestClient, game: dict[str, str]
 
 def test_a_handover_reads_the_title_and_seats_once(client: TestClient, game: dict[str, str]) -> None:
     """A command that hands the decision over starts the next clock and queues the
-    notices: one read of the game's title and seats serves both (four reads before)."""
+    notices: one read of the game's title and seats serves both (four reads before).
+    (Both seats want mail: on PostgreSQL a handover to a seat that wants none is written
+    from the event loop in one statement, app/fast_commands.py.)"""
     gid, side = game["id"], "US"
+    with client.app.state.db.sessions() as s:
+        s.execute(update(Seat).where(Seat.game_id == gid).values(email="player@example.com"))
+        s.commit()
     full: list[str] = []
     event.listen(client.app.state.db.engine, "before_cursor_execute",
                  lambda _c, _cur, statement, *_rest: full.append(" ".join(statement.split())))

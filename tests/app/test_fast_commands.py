@@ -1,26 +1,29 @@
 """Commands decided and written on the event loop (app/fast_commands.py, PostgreSQL):
 the same answers, byte for byte, as the thread path gives; the same log; and every
 case the loop does not take (a refusal, a stale sequence, a replaced secret, a
-handover, a take-back) answered by the thread path as before."""
+handover to a seat that wants a notice, a take-back) answered by the thread path as
+before; a handover written with the clock a thread writes."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Iterator
+from datetime import timedelta
+from itertools import pairwise
 from typing import Any
 
 import pb_support
 import pytest
 from app_support import listed, pick
 from fastapi.testclient import TestClient
-from sqlalchemy import event, text, update
+from sqlalchemy import event, select, text, update
 
 from app import store
 from app.async_appends import APPLICATION_NAME
 from app.config import Settings
 from app.main import create_app
-from app.models import Seat, Snapshot
+from app.models import Game, Mail, Seat, Snapshot, utcnow
 from app.security import hash_token
 from engine.core.events import Command
 from engine.core.game import replay
@@ -142,13 +145,32 @@ def test_what_the_loop_does_not_take_is_answered_the_same(pair: tuple[TestClient
     assert fast.get(f"/api/games/{gid}").json()["seq"] == now["seq"]
 
 
-def test_a_handover_is_decided_once_on_the_loop_and_written_by_a_thread(pair: tuple[TestClient, TestClient],
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """A command that hands the decision over also starts a clock and may queue mail, in
-    one transaction: the loop decides it, a thread writes it with that same decision."""
-    fast, _ = pair
-    game = new_game(fast)
-    service = fast.app.state.games
+def play_to_handover(client: TestClient, game: dict[str, str], to: str, decided: list[str],
+                     by_threads: list[str]) -> tuple[dict[str, Any], int]:
+    """Commands over the JSON API until one hands the decision to ``to``: that command and
+    the log's length it was sent at (``decided`` and ``by_threads`` hold only what was
+    decided and written for it)."""
+    side, now = legal(client, game)
+    service = client.app.state.games
+    for _ in range(300):
+        cmd = pick(client, game["id"], side, now)
+        assert service.known_seat(game["id"], game[side]) and service.cache.get(game["id"], now["seq"]) is not None
+        decided.clear()
+        by_threads.clear()
+        sent = now["seq"]
+        r = client.post(f"/api/games/{game['id']}/commands", headers=bearer(game[side]),
+                        json={"type": cmd["type"], "data": cmd["data"], "expected_seq": sent})
+        assert r.status_code == 200, r.text
+        after, now = legal(client, game)
+        if after != side and after == to:
+            return cmd, sent
+        side = after
+    raise AssertionError(f"no handover to {to} within 300 commands")
+
+
+def counted_decisions(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The commands the engine decides on ``client``'s server, as they are decided."""
+    service = client.app.state.games
     decided: list[str] = []
     real = service.decide
 
@@ -157,22 +179,83 @@ def test_a_handover_is_decided_once_on_the_loop_and_written_by_a_thread(pair: tu
         return real(session, head, cmd, *rest, **kw)
 
     monkeypatch.setattr(service, "decide", counting)
+    return decided
+
+
+def clock_of(client: TestClient, gid: str) -> tuple[Any, ...]:
+    """A game's clock as both paths write it: who decides, the vacation added, the note,
+    and the time from the decision's start to its deadline."""
+    with client.app.state.db.sessions() as s:
+        g = s.get(Game, gid)
+        assert g is not None and g.decision_since is not None and g.deadline_ts is not None
+        return g.decision_side, g.decision_extra, g.clock_noted, g.deadline_ts - int(g.decision_since.timestamp())
+
+
+def test_a_handover_is_written_on_the_loop_with_the_clock_a_thread_writes(pair: tuple[TestClient, TestClient],
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command that hands the decision over starts the next side's clock: the loop
+    decides it and writes it with that clock in its one statement, as a thread writes
+    it (the next side's vacation added), and nothing goes to a thread."""
+    fast, slow = pair
+    games = {}
+    for c in (fast, slow):
+        body = c.post("/api/games", json={"side": "US", "name": "Alice", "move_days": 3, "vacation_days": 7}).json()
+        joined = c.post(f"/api/games/{body['game_id']}/join",
+                        json={"token": body["invite_url"].split("token=")[1], "name": "Bob"}).json()
+        c.cookies.clear()
+        games[c] = {"id": body["game_id"], "US": body["token"], "IJ": joined["token"]}
+        with c.app.state.db.sessions() as s:  # the IJ player is away for two days
+            s.execute(update(Seat).where(Seat.game_id == body["game_id"], Seat.side == "IJ")
+                      .values(vacation_until=utcnow() + timedelta(days=2)))
+            s.commit()
+    decided = counted_decisions(fast, monkeypatch)
     by_threads = appends_by_threads(fast)
-    side, now = legal(fast, game)
-    for _ in range(200):
-        cmd = pick(fast, game["id"], side, now)
-        assert service.known_seat(game["id"], game[side]) and service.cache.get(game["id"], now["seq"]) is not None
-        decided.clear()
-        by_threads.clear()
-        r = fast.post(f"/api/games/{game['id']}/commands", headers=bearer(game[side]),
-                      json={"type": cmd["type"], "data": cmd["data"], "expected_seq": now["seq"]})
-        assert r.status_code == 200, r.text
-        after, now = legal(fast, game)
-        if after != side:
-            break
-    else:
-        raise AssertionError("no handover within 200 commands")
-    assert decided == [cmd["type"]] and len(by_threads) == 1, (decided, by_threads)
+    for c in (fast, slow):
+        play_to_handover(c, games[c], "IJ", decided, by_threads)
+        if c is fast:
+            assert decided and set(decided) <= {"place", "end_phase"} and by_threads == [], (decided, by_threads)
+    (side, extra, noted, span), (side2, extra2, noted2, span2) = clock_of(fast, games[fast]["id"]), \
+        clock_of(slow, games[slow]["id"])
+    assert (side, noted) == (side2, noted2) == ("IJ", "")
+    assert 2 * 86_400 - 120 < extra <= 2 * 86_400 and abs(extra - extra2) < 60  # the vacation's rest, both ways
+    assert span - extra == span2 - extra2 == 3 * 86_400
+    assert fast.get(f"/api/games/{games[fast]['id']}", headers=bearer(games[fast]["IJ"])).json()["seq"] == \
+        slow.get(f"/api/games/{games[slow]['id']}", headers=bearer(games[slow]["IJ"])).json()["seq"]
+
+
+def test_a_handover_to_a_seat_that_wants_notices_is_written_by_a_thread_with_them(
+        pair: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A handover to a seat with an address: the loop's statement finds the seat wants
+    mail and writes nothing; a thread writes it with the loop's decision and queues the
+    mail.  That game's later handovers go to a thread at once."""
+    fast, _ = pair
+    game = new_game(fast)
+    with fast.app.state.db.sessions() as s:
+        s.execute(update(Seat).where(Seat.game_id == game["id"], Seat.side == "IJ").values(email="ij@example.com"))
+        s.commit()
+    appends = fast.app.state.appends
+    on_loop: list[int] = []
+    real = appends.append
+
+    async def counting(batch: Any, returning: bool) -> Any:
+        on_loop.append(batch.expected_seq)
+        return await real(batch, returning)
+
+    monkeypatch.setattr(appends, "append", counting)
+    decided = counted_decisions(fast, monkeypatch)
+    by_threads = appends_by_threads(fast)
+    on_loop.clear()
+    cmd, sent = play_to_handover(fast, game, "IJ", decided, by_threads)
+    assert decided == [cmd["type"]] and len(by_threads) == 1 and on_loop[-1] == sent, (decided, by_threads)
+    assert fast.app.state.games.noticed_games.get(game["id"])
+    with fast.app.state.db.sessions() as s:
+        mails = s.scalars(select(Mail.kind).where(Mail.game_id == game["id"], Mail.side == "IJ")).all()
+    assert mails == ["your_move"]
+    play_to_handover(fast, game, "US", decided, by_threads)  # (the US seat wants none: ...)
+    cmd, sent = play_to_handover(fast, game, "IJ", decided, by_threads)
+    assert decided == [cmd["type"]] and len(by_threads) == 1 and sent not in on_loop  # ... known: not tried
+    with fast.app.state.db.sessions() as s:
+        assert len(s.scalars(select(Mail.id).where(Mail.game_id == game["id"], Mail.side == "IJ")).all()) == 2
 
 
 def test_a_failed_write_on_the_loop_is_answered_by_a_thread(pair: tuple[TestClient, TestClient],
@@ -211,16 +294,28 @@ def test_a_pacific_battles_board_is_answered_from_the_loop_as_a_thread_does(
     """Pacific Battles' board answers from the written row as First Blood's does: the
     same commands on two games with the same dice, one on each server, give the same
     answers (the log lines added since the page's step, nothing of the other side's
-    hidden pieces) and the same logs, and most commands never reach a thread."""
+    hidden pieces), the same clocks (the secret allocation's handovers too, where the
+    other side's clock runs on) and the same logs, and most commands never reach a thread."""
     fast, slow = pair
-    games = {c: pb_support.new_game(c) for c in (fast, slow)}
+    games = {c: pb_support.new_game(c, move_days=2) for c in (fast, slow)}
     by_threads = appends_by_threads(fast)
     choosers = {c: Chooser("fast-pb") for c in (fast, slow)}
     commands = told = 0
+    clocks: dict[TestClient, list[tuple[Any, ...]]] = {fast: [], slow: []}
+    joint = False
     for step in range(120):
         sides = [pb_legal(c, games[c]) for c in (fast, slow)]
         (side, now), (side2, now2) = sides
         assert (side, listed(now)) == (side2, listed(now2)), step
+        for c in (fast, slow):  # each step's clock, and whether its decision began anew
+            with c.app.state.db.sessions() as s:
+                g = s.get(Game, games[c]["id"])
+                assert g is not None and g.decision_since is not None and g.deadline_ts is not None
+                clocks[c].append((g.decision_side, g.decision_extra, g.clock_noted,
+                                  g.deadline_ts - int(g.decision_since.timestamp()), g.decision_since))
+        assert [k[:4] for k in clocks[fast]] == [k[:4] for k in clocks[slow]], step
+        assert [a[4] == b[4] for a, b in pairwise(clocks[fast])] == [a[4] == b[4] for a, b in pairwise(clocks[slow])]
+        joint = joint or len(now["prompt"]["sides"]) > 1
         if side is None:
             break
         answers = []
@@ -238,6 +333,7 @@ def test_a_pacific_battles_board_is_answered_from_the_loop_as_a_thread_does(
             for c in (fast, slow)]
     assert logs[0] == logs[1] and len(logs[0]) > commands > 60 and told > commands // 2
     assert len(by_threads) < commands // 2, (len(by_threads), commands)  # the rest went through the loop
+    assert joint and len({k[0] for k in clocks[fast]}) == 2  # both clocks ran, a decision made together too
 
 
 def pb_legal(client: TestClient, game: dict[str, str]) -> tuple[str | None, dict[str, Any]]:
