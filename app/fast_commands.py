@@ -97,7 +97,7 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
     if game is None:
         if known_chain[0]:  # nothing was written: the chain is still the one before the batch
             game_record.remember(game_id, known_chain[1], expected_seq)
-        if handover is not None:  # (or a seat that wants a notice: the thread path writes it)
+        if handover is not None:  # (or a seat that wants a notice, or a clock changed meanwhile)
             service.noticed_games.put(game_id, True)
             return decision
         return None  # a stale sequence or a replaced secret: the thread path says which

@@ -131,8 +131,9 @@ ORDER BY r.seq"""
 # clock, as app/services/clock.py ``handed_over`` does: extended by what is left of that
 # player's vacation; a decision it already shared (``joint``, a sealed allocation) runs on
 # from when it began.  It is written only while that seat wants no notice (mail or webhook,
-# app/services/notices.py): the statement checks, and a command that must queue one finds
-# no row and goes to the thread path, which writes the notices with it.
+# app/services/notices.py) and the game's row is the version the statement's snapshot
+# read: the statement checks, and a command that must queue a notice, or met a change of
+# the clock, finds no row and goes to the thread path, which writes it in a transaction.
 _HANDOVER_PG = """,
                      decision_side = CAST(:to_decide AS varchar), decision_extra = vacation.extra, clock_noted = '',
                      decision_since = CASE WHEN CAST(:joint AS boolean) THEN decision_since
@@ -144,6 +145,10 @@ _HANDOVER_PG = """,
           FROM seats v WHERE v.game_id = :game_id AND v.side = CAST(:to_decide AS varchar)
                          AND v.vacation_until > CAST(:clock_now AS timestamptz)) AS vacation"""
 _QUIET_PG = """
+      -- the row as this statement's snapshot had it: a clock's change that came in between
+      -- (a vacation locks the row first, then sets the seat's, unseen by the snapshot) was
+      -- made on a newer version; the thread path then reads the seat after the row's lock
+      AND xmin = (SELECT g.xmin FROM games g WHERE g.id = :game_id)
       AND (NOT CAST(:notices AS boolean) OR NOT EXISTS (
           SELECT 1 FROM seats n WHERE n.game_id = :game_id AND n.side = CAST(:to_decide AS varchar)
                                   AND n.joined_at IS NOT NULL

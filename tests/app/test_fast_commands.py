@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from itertools import pairwise
@@ -371,3 +373,50 @@ def test_a_command_passing_a_snapshot_is_written_on_the_loop_and_the_snapshot_af
         assert snap is not None and snap.seq == after["seq"]
         rules = get_rules("first_blood")
         assert store.snapshot_state(snap) == rules.state_to_json(replay(rules, store.load_events(s, game["id"])))
+
+
+def test_a_vacation_committed_while_the_loop_waits_to_hand_over_is_counted(pair: tuple[TestClient, TestClient]) -> None:
+    """The vacation a player takes while the opponent's handover to them waits for the
+    game's row (a vacation locks it first, docs/concurrency.md): the loop's statement read
+    the seats before that commit, so it writes nothing; a thread writes the handover,
+    reading the seat after the lock, and the new clock counts the vacation."""
+    fast, _ = pair
+    body = fast.post("/api/games", json={"side": "US", "name": "Alice", "move_days": 3, "vacation_days": 5}).json()
+    joined = fast.post(f"/api/games/{body['game_id']}/join",
+                       json={"token": body["invite_url"].split("token=")[1], "name": "Bob"}).json()
+    fast.cookies.clear()
+    game = {"id": body["game_id"], "US": body["token"], "IJ": joined["token"]}
+    service = fast.app.state.games
+    by_threads = appends_by_threads(fast)
+    for _ in range(300):  # up to the command that hands the decision to the IJ (asked of the engine)
+        side, now = legal(fast, game)
+        cmd = pick(fast, game["id"], side, now)
+        state = service.cache.get(game["id"], now["seq"])
+        assert state is not None
+        decision = service.decide(None, store.GameHead(game["id"], "first_blood", now["seq"]),
+                                  Command(cmd["type"], cmd["data"], side), side, now["seq"], state)
+        if decision.handover and decision.after.side == "IJ":
+            break
+        r = fast.post(f"/api/games/{game['id']}/commands", headers=bearer(game[side]),
+                      json={"type": cmd["type"], "data": cmd["data"], "expected_seq": now["seq"]})
+        assert r.status_code == 200, r.text
+    else:
+        raise AssertionError("no handover to the IJ within 300 commands")
+    answer: list[Any] = []
+    with fast.app.state.db.sessions() as holder:  # the vacation's writes, as clock.take_vacation makes them
+        holder.execute(update(Game).where(Game.id == game["id"]).values(decision_extra=Game.decision_extra))
+        holder.execute(update(Seat).where(Seat.game_id == game["id"], Seat.side == "IJ")
+                       .values(vacation_until=utcnow() + timedelta(days=2), vacation_left=3 * 86_400))
+        by_threads.clear()
+        sending = threading.Thread(target=lambda: answer.append(fast.post(
+            f"/api/games/{game['id']}/commands", headers=bearer(game[side]),
+            json={"type": cmd["type"], "data": cmd["data"], "expected_seq": now["seq"]})))
+        sending.start()
+        time.sleep(1.0)  # the loop's statement waits for the row
+        assert answer == []
+        holder.commit()
+    sending.join(30)
+    assert answer and answer[0].status_code == 200, answer
+    assert len(by_threads) == 1  # the loop wrote nothing: a thread did
+    side_now, extra, _, span = clock_of(fast, game["id"])
+    assert side_now == "IJ" and 2 * 86_400 - 120 < extra <= 2 * 86_400 and span - extra == 3 * 86_400
