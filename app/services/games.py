@@ -168,8 +168,9 @@ class GameService:
         # (a replaced secret is refused there).
         self.seats = Recent(4096)
         self._step_labels = Recent(4096)  # (game id, side, step) -> its take-back label
-        # game id -> True for the games whose handover the event loop's write found a seat
-        # wanting notices for (app/fast_commands.py): their handovers go to the thread path
+        # game id -> True for the games a handover of which the event loop's write did not
+        # make (a seat that wants notices, mostly: app/fast_commands.py): their handovers go
+        # to the thread path
         self.noticed_games = Recent(4096)
         self.notices = notices
         self.on_moved: Callable[[str, int], None] | None = None  # told after each command lands
