@@ -237,3 +237,35 @@ def test_an_answer_sends_only_the_parts_of_the_map_the_page_lacks(client: TestCl
     for parts in ("", "not-a-digest", shown_digests(page).rsplit(".", 1)[0]):
         whole = client.get(f"/games/{gid}/board", params={"seq": seq, "parts": parts}).text
         assert 'id="pb-layers" hx-swap-oob="true"' in whole and map_parts(whole) == page
+
+
+def test_the_sides_card_is_drawn_once_for_what_it_shows_and_each_side_its_own() -> None:
+    """The card of both sides' standing and one's own boxes (sides.html) is kept by what
+    it shows: the same view gives the very same drawing, a changed one a new drawing, and
+    a side's card (its reinforcement track) is never the other side's or a spectator's."""
+    from types import SimpleNamespace
+
+    from app.games.pacific_battles.board import SIDES, PBBoard
+    from app.templating import TEMPLATES
+    from engine.core.game import replay
+    from engine.games.pacific_battles.rules import RULES
+
+    state = replay(RULES, RULES.create("short", {}, "sides-card-test"))
+    card = PBBoard.sides_card.fget  # type: ignore[attr-defined]
+    cards = {}
+    for side in ("Allied", "Japanese", None):
+        view = RULES.view(state, side, [])
+        board = SimpleNamespace(view=view, side=side)
+        cards[side] = card(board)
+        assert str(cards[side]) == TEMPLATES.env.get_template(SIDES).render(v={"sides": view["sides"]}, side=side)
+        assert card(SimpleNamespace(view=RULES.view(state, side, []), side=side)) is cards[side]  # kept
+    tracks = {side: {o["unit"] for o in RULES.view(state, side, [])["sides"][side]["track"]}
+              for side in ("Allied", "Japanese")}
+    assert all(tracks.values()) and "Your reinforcement track" not in cards[None]
+    for side, other in (("Allied", "Japanese"), ("Japanese", "Allied")):
+        assert "Your reinforcement track" in cards[side]
+        assert not any(f"<li>{u}" in cards[side] for u in tracks[other] - tracks[side])  # not the other's
+    view = RULES.view(state, "Allied", [])
+    view["sides"]["Allied"]["vp"] += 7
+    changed = card(SimpleNamespace(view=view, side="Allied"))
+    assert changed is not cards["Allied"] and changed != cards["Allied"]

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
@@ -31,6 +32,8 @@ from engine.games.pacific_battles.flow import turn_name
 LOG_LINES = 80  # the board's log: its newest lines
 DISPLAYS = "games/pacific_battles/displays.html"
 _DISPLAYS = Recent(256)  # the displays drawn, by what they show
+SIDES = "games/pacific_battles/sides.html"
+_SIDES = Recent(512)  # the sides' card drawn, by what it shows
 TITLES = {  # the kinds of command, as the player reads them, with their rule
     "place": "Set up a unit (25.4)", "land": "Land a reinforcement (6.2, 26.8)",
     "to_base": "Send to the home base (26.2)",
@@ -169,6 +172,19 @@ class PBBoard:
         if drawn is None:
             drawn = Markup(TEMPLATES.env.get_template(DISPLAYS).render(b=self))
             _DISPLAYS.put(key, drawn)
+        return drawn  # type: ignore[no-any-return]
+
+    @property
+    def sides_card(self) -> Markup:
+        """Both sides' standing and one's own boxes (sides.html), drawn once for what they
+        show: the view's sides as the viewer sees them (a reinforcement track is a list of
+        some dozens of counters; most answers show it as the last one did)."""
+        sides = self.view["sides"]
+        key = orjson.dumps([self.side, sides])
+        drawn = _SIDES.get(key)
+        if drawn is None:
+            drawn = Markup(TEMPLATES.env.get_template(SIDES).render(v={"sides": sides}, side=self.side))
+            _SIDES.put(key, drawn)
         return drawn  # type: ignore[no-any-return]
 
     @property
