@@ -16,21 +16,17 @@ the engine.  Anything a message gets wrong is answered in the page's error line.
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
 from markupsafe import escape
 from starlette.background import BackgroundTask
 
 from app import command_path
 from app.deps import from_another_site, presented_token
-from app.routes.pages import PARTS_MAX, BoardAnswer, command_payload
+from app.routes import board_form
+from app.routes.pages import BoardAnswer
 
 router = APIRouter(include_in_schema=False)
 
-MESSAGE_MAX = 8192  # a command form: its data (4,096 at most), the page's map digests, a few fields
-FIELDS = {"type": 64, "data": 4096, "command": 4200, "pick": 200, "select": 64, "parts": PARTS_MAX, "seq": 20}
 POLICY = 1008  # the WebSocket close code of a refused handshake
 
 
@@ -57,37 +53,16 @@ async def board_socket(ws: WebSocket, game_id: str) -> None:
 async def answer(ws: WebSocket, game_id: str, text: str | None) -> tuple[str, BackgroundTask | None]:
     """The HTML a message's command is answered with (an error line for a message that is
     not a command form)."""
-    form = _form(text)
+    form = board_form.from_message(text)
     if form is None:
-        return _error("That command was not understood."), None
+        return _error(board_form.NOT_UNDERSTOOD), None
     try:
-        command = command_payload(form["type"], form["data"] or "{}", form["command"], form["pick"])
-        seq = int(form["seq"])
-        sent = await command_path.send(ws, game_id, command, seq,  # type: ignore[arg-type]
+        command = board_form.command_payload(form["type"], form["data"], form["command"], form["pick"])
+        sent = await command_path.send(ws, game_id, command, board_form.sent_seq(form),  # type: ignore[arg-type]
                                        BoardAnswer(form["select"], form["parts"]))
     except HTTPException as exc:  # (no game, a seat's secret replaced, a rate limit: as a post is told)
         return _error(str(exc.detail)), None
-    except ValueError:
-        return _error("That command was not understood."), None
     return bytes(sent.body).decode(), sent.background
-
-
-def _form(text: str | None) -> dict[str, str] | None:
-    """The message as a command form's fields (None: it is not one): text, JSON, an object
-    of strings within a post's limits."""
-    if text is None or len(text) > MESSAGE_MAX:
-        return None
-    try:
-        raw: Any = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(raw, dict):
-        return None
-    form = {name: raw.get(name, "") for name in FIELDS}
-    if not all(isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) <= FIELDS[k]
-               for k, v in form.items()):
-        return None
-    return {k: str(v) for k, v in form.items()}
 
 
 def _error(text: str) -> str:

@@ -39,7 +39,9 @@ from app.games.base import shown_parts
 from app.games.maps import map_file
 from app.models import Game, Seat
 from app.ratelimit import client_address
+from app.routes import board_form
 from app.routes.api import invite_link, seat_link, set_seat_cookie
+from app.routes.board_form import PARTS_MAX
 from app.security import GAME_ID, cookie_name, hash_token, unsign
 from app.services import clock, computer, dice_check, dice_keys
 from app.services import record as game_record
@@ -50,14 +52,13 @@ from app.services.story import narrative
 from app.static_files import IMMUTABLE, REVALIDATE
 from app.store import StaleSequence
 from app.templating import page
-from app.text import BadText, check_email, check_line, strict_json
+from app.text import BadText, check_email, check_line
 from app.visible import Row, readable, viewer_of
 from engine.core import undo
 from engine.core.errors import RuleError
 from engine.core.events import Command
 from engine.games import DEFAULT_GAME, get_rules
 
-PARTS_MAX = 1200  # the page's part digests: 17 characters each, a few dozen parts
 router = APIRouter(include_in_schema=False)
 # every form post of these pages must come from these pages
 posts = APIRouter(include_in_schema=False, dependencies=[Depends(same_origin)])
@@ -448,27 +449,13 @@ def _in_one_trip(request: Request, game_id: str, handler: Callable[..., HTMLResp
 
 
 @board_posts.post("/games/{game_id}/command", response_class=HTMLResponse)
-async def command(request: Request, game_id: str, type: str = Form(""), data: str = Form("{}"),  # noqa: A002
-                  seq: int = Form(...), select: str = Form(""), command: str = Form("", max_length=4200),
-                  pick: str = Form("", max_length=200), parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
-    """A command button of the board: the engine's legal command it carries (``type`` and
-    ``data``, or a button of a list's one form: ``command``, "type data"; or the form's
-    ``type`` and ``data`` with the one field its button names: ``pick``, "field value")."""
-    answer = BoardAnswer(select, parts)
-    return await command_path.send(request, game_id, command_payload(type, data, command, pick), seq, answer)
-
-
-def command_payload(kind: str, data: str, command: str, pick: str) -> dict[str, Any]:
-    """A board's command form as the engine's command (the fields of :func:`command`)."""
-    if command:
-        kind, _, data = command.partition(" ")
-    if not kind:
-        raise HTTPException(422, "a command names its type")
-    payload = _payload(data)
-    name, _, value = pick.partition(" ")
-    if name and isinstance(payload, dict):
-        payload = {**payload, name: value}
-    return {"type": kind, "data": payload}
+async def command(request: Request, game_id: str) -> HTMLResponse:
+    """A command button of the board: the engine's legal command it carries (its form's
+    fields: app/routes/board_form.py, as the board's socket reads them)."""
+    form = await board_form.posted(request)
+    return await command_path.send(request, game_id, board_form.command_payload(form["type"], form["data"],
+                                                                                form["command"], form["pick"]),
+                                   board_form.sent_seq(form), BoardAnswer(form["select"], form["parts"]))
 
 
 @dataclass(frozen=True)
@@ -497,14 +484,6 @@ class BoardAnswer:
 
     def in_thread(self, request: Request, sending: Sending) -> HTMLResponse:
         return _in_one_trip(request, sending.game_id, _command_post, sending, self.select, self.parts)
-
-
-def _payload(data: str) -> Any:
-    """A command button's ``data`` field (JSON), or None if it is not JSON."""
-    try:
-        return strict_json(data.encode()) if len(data) <= 4096 else None
-    except ValueError:
-        return None
 
 
 def _command_post(request: Request, game: Game, seat: Seat | None, session: Session, service: GameService,

@@ -163,6 +163,25 @@ def test_clicking_the_map_places_a_unit_and_errors_name_the_rule(client: TestCli
     assert client.post(f"/games/{gid}/command", data={"seq": 0}).status_code == 422  # neither type nor command
 
 
+def test_a_post_s_form_is_checked_as_the_socket_s_message_is(client: TestClient) -> None:
+    """The board's post reads its form as its socket reads a message (app/routes/board_form.py):
+    a field past its limit, a body that is not UTF-8 or a form without its log length are
+    refused (422) and write nothing; URL-encoded or multipart, a legal command is played."""
+    gid = new_game(client)
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    place = {"type": "place", "data": '{"unit": "us-1-1", "to": "0709"}'}
+    for bad in ({**place, "seq": seq, "select": "x" * 65}, {**place, "seq": seq, "data": "{" + " " * 4096 + "}"},
+                {**place}, {**place, "seq": "seven"}):
+        assert client.post(f"/games/{gid}/command", data=bad).status_code == 422, bad
+    r = client.post(f"/games/{gid}/command", content=b"type=place&seq=" + str(seq).encode() + b"&select=\xff",
+                    headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 422
+    assert client.get(f"/api/games/{gid}").json()["seq"] == seq  # nothing written
+    r = client.post(f"/games/{gid}/command", files={k: (None, str(v)) for k, v in {**place, "seq": seq}.items()})
+    assert r.status_code == 200 and 'role="alert"' not in r.text
+    assert client.get(f"/api/games/{gid}").json()["seq"] > seq
+
+
 def test_spectators_see_the_board_but_cannot_act(client: TestClient) -> None:
     gid = new_game(client)
     client.cookies.clear()
