@@ -28,7 +28,9 @@ def test_the_documented_client_plays_a_whole_game_from_the_api_alone(database_ur
                                                                      seed: int) -> None:
     play = client_code()["play"]
     with LiveServer(server_env(database_url)) as server:
-        outcome = play(server.url, game, scenario, seed=seed)
+        # (whole games of the client's policy take 150-1,150 commands, in-process over a
+        # thousand dice secrets: a game that never ends fails in a minute, not in eight)
+        outcome = play(server.url, game, scenario, seed=seed, limit=5_000)
     assert outcome["result"] is not None, outcome  # the game ended
     assert outcome["result"]["winner"] in {"US", "IJ", "Allied", "Japanese", "draw"}
     assert outcome["moves"] > 100 and outcome["objectives"]
