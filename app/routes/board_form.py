@@ -15,15 +15,17 @@ from app.text import strict_json
 
 PARTS_MAX = 1200  # the page's part digests: 17 characters each, a few dozen parts
 MESSAGE_MAX = 8192  # a command form: its data (4,096 at most), the page's map digests, a few fields
+# each field of the form and its longest value
 FIELDS = {"type": 64, "data": 4096, "command": 4200, "pick": 200, "select": 64, "parts": PARTS_MAX, "seq": 20}
+CLICK_FIELDS = {"seq": 20, "hex": 64, "unit": 64, "select": 64, "parts": PARTS_MAX}  # a click on the map's
 NOT_UNDERSTOOD = "That command was not understood."
 
 
-def checked(raw: Mapping[str, Any]) -> dict[str, str] | None:
+def checked(raw: Mapping[str, Any], fields: Mapping[str, int] = FIELDS) -> dict[str, str] | None:
     """The form's fields ("" for one not sent) if each is text (or a number) within its
     limit, else None."""
-    form = {name: raw.get(name, "") for name in FIELDS}
-    if not all(isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) <= FIELDS[k]
+    form = {name: raw.get(name, "") for name in fields}
+    if not all(isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) <= fields[k]
                for k, v in form.items()):
         return None
     return {k: str(v) for k, v in form.items()}
@@ -40,20 +42,20 @@ def from_message(text: str | None) -> dict[str, str] | None:
     return checked(raw) if isinstance(raw, dict) else None
 
 
-async def posted(request: Request) -> dict[str, str]:
+async def posted(request: Request, fields: Mapping[str, int] = FIELDS) -> dict[str, str]:
     """A post's form fields (a page's htmx and a page without script both post it
     URL-encoded, read here at once; any other encoding as Starlette reads a form);
     a form that is not the board's: 422.  (FastAPI's ``Form`` parameters cost a tenth of
-    a millisecond more, each field validated on its own, on the busiest route.)"""
+    a millisecond more, each field validated on its own, on the busiest routes.)"""
     if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
         try:
             raw: dict[str, Any] = dict(parse_qsl((await request.body()).decode(), keep_blank_values=True,
-                                                 max_num_fields=len(FIELDS) * 2))
+                                                 max_num_fields=len(fields) * 2))
         except (UnicodeDecodeError, ValueError):
             raise HTTPException(422, NOT_UNDERSTOOD) from None
     else:
         raw = dict((await request.form()).items())
-    form = checked(raw)
+    form = checked(raw, fields)
     if form is None:
         raise HTTPException(422, NOT_UNDERSTOOD)
     return form

@@ -505,11 +505,12 @@ def allocate(request: Request, game: GameDep, seat: OptionalSeatDep, session: Se
 
 
 @board_posts.post("/games/{game_id}/click", response_class=HTMLResponse)
-async def click(request: Request, game_id: str, seq: int = Form(...), hex: str = Form("", max_length=64),  # noqa: A002
-                unit: str = Form("", max_length=64), select: str = Form("", max_length=64),
-                parts: str = Form("", max_length=PARTS_MAX)) -> HTMLResponse:
-    """A click on the map: the legal command it stands for, or a new selection."""
-    return await run_in_threadpool(_in_one_trip, request, game_id, _click, seq, hex, unit, select, parts)
+async def click(request: Request, game_id: str) -> HTMLResponse:
+    """A click on the map: the legal command it stands for, or a new selection (its form's
+    fields: app/routes/board_form.py ``CLICK_FIELDS``)."""
+    form = await board_form.posted(request, board_form.CLICK_FIELDS)
+    return await run_in_threadpool(_in_one_trip, request, game_id, _click, board_form.sent_seq(form), form["hex"],
+                                   form["unit"], form["select"], form["parts"])
 
 
 def _click(request: Request, game: Game, seat: Seat | None, session: Session, service: GameService,

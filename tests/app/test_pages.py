@@ -164,9 +164,10 @@ def test_clicking_the_map_places_a_unit_and_errors_name_the_rule(client: TestCli
 
 
 def test_a_post_s_form_is_checked_as_the_socket_s_message_is(client: TestClient) -> None:
-    """The board's post reads its form as its socket reads a message (app/routes/board_form.py):
-    a field past its limit, a body that is not UTF-8 or a form without its log length are
-    refused (422) and write nothing; URL-encoded or multipart, a legal command is played."""
+    """The board's post reads its form as its socket reads a message (app/routes/board_form.py),
+    and a click on its map the same way: a field past its limit, a body that is not UTF-8
+    or a form without its log length are refused (422) and write nothing; URL-encoded or
+    multipart, a legal command is played."""
     gid = new_game(client)
     seq = client.get(f"/api/games/{gid}").json()["seq"]
     place = {"type": "place", "data": '{"unit": "us-1-1", "to": "0709"}'}
@@ -177,6 +178,9 @@ def test_a_post_s_form_is_checked_as_the_socket_s_message_is(client: TestClient)
                     headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert r.status_code == 422
     assert client.get(f"/api/games/{gid}").json()["seq"] == seq  # nothing written
+    for bad in ({"hex": "0709", "select": "us-1-1"}, {"hex": "0" * 65, "select": "us-1-1", "seq": seq}):
+        assert client.post(f"/games/{gid}/click", data=bad).status_code == 422, bad  # a click's form too
+    assert client.get(f"/api/games/{gid}").json()["seq"] == seq
     r = client.post(f"/games/{gid}/command", files={k: (None, str(v)) for k, v in {**place, "seq": seq}.items()})
     assert r.status_code == 200 and 'role="alert"' not in r.text
     assert client.get(f"/api/games/{gid}").json()["seq"] > seq
