@@ -113,8 +113,7 @@ def _handover(service: GameService, game_id: str, decision: Decision) -> store.H
     if (not decision.handover or decision.after.side is None or decision.outcome.state.result is not None
             or (keyed is not None and keyed.extra) or service.noticed_games.get(game_id)):
         return None
-    to_decide = decision.after.side
-    return store.Handover(to_decide, joint=to_decide in decision.before.acting, notices=service.notices is not None,
+    return store.Handover(decision.after.side, joint=decision.joint, notices=service.notices is not None,
                           now=service.now())
 
 

@@ -84,6 +84,12 @@ class Decision:
         return self.after.side != self.before.side
 
     @property
+    def joint(self) -> bool:
+        """The side that decides next was deciding already, at the same time as the one who
+        just did (a sealed allocation): its clock runs on from when that decision began."""
+        return self.after.side in self.before.acting
+
+    @property
     def events_only(self) -> bool:
         """Its events are all that must be written with it (a snapshot it passes may follow)."""
         return not (self.handover or self.noticed or (self.keyed is not None and self.keyed.extra))
@@ -632,11 +638,8 @@ class GameService:
                 guard(session)
             name, seats = store.name_and_seats(session, game.id) if decision.handover or decision.noticed \
                 else ("", None)
-            if decision.handover:  # the next decision's clock starts (clock.py)
-                # ... unless that side was deciding already, at the same time as the one who just
-                # did (a sealed allocation): its clock has run since that joint decision began
-                clock.handed_over(session, game.id, after.side, self.now(), joint=after.side in decision.before.acting,
-                                  seats=seats)
+            if decision.handover:  # the next decision's clock starts (clock.py), or runs on (``joint``)
+                clock.handed_over(session, game.id, after.side, self.now(), joint=decision.joint, seats=seats)
             if self.notices is not None:  # the mails it causes, in the same transaction
                 self.notices.after_command(session, game.id, new_state.seq, decision.before, after, new_state.result,
                                            name, seats)
