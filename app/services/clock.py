@@ -115,7 +115,8 @@ def handed_over(session: Session, game_id: str, side: str | None, now: datetime,
                         {"gid": game_id, "to_decide": side, "extra": extra, "now": now, "start": int(now.timestamp())})
 
 
-STARTED = ("decision_side", "decision_extra", "clock_noted", "decision_since", "deadline_ts")  # what a handover sets
+# what a handover sets: all of it shown only in a game with a clock (``move_days``, ``view``)
+STARTED = ("decision_side", "decision_extra", "clock_noted", "decision_since", "deadline_ts")
 
 
 def _handovers() -> dict[str, Any]:

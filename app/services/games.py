@@ -644,8 +644,8 @@ class GameService:
                 self.notices.after_command(session, game.id, new_state.seq, decision.before, after, new_state.result,
                                            name, seats)
             session.commit()
-            if decision.handover and isinstance(game, Game):  # the answer shows the clock as written
-                session.refresh(game, list(clock.STARTED))
+            if decision.handover and isinstance(game, Game) and game.move_days is not None:
+                session.refresh(game, list(clock.STARTED))  # the answer shows the clock as written
         except store.StaleSequence as exc:
             if token_hash is not None and exc.current == expected_seq:  # the log did not move: the seat did
                 raise SeatChanged("the seat's private link was replaced while this command was on its way: "
