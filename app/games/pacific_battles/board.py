@@ -168,11 +168,7 @@ class PBBoard:
         v = self.view
         key = repr([v["turn"], v["month"], v["last_turn"], v["phase"], self.state.first, self.vp_top,
                     [(sd, e["vp"], sorted(e["air"].items())) for sd, e in v["sides"].items()], self.air_boxes])
-        drawn = _DISPLAYS.get(key)
-        if drawn is None:
-            drawn = Markup(TEMPLATES.env.get_template(DISPLAYS).render(b=self))
-            _DISPLAYS.put(key, drawn)
-        return drawn  # type: ignore[no-any-return]
+        return _drawn_once(_DISPLAYS, key, DISPLAYS, b=self)
 
     @property
     def sides_card(self) -> Markup:
@@ -180,12 +176,7 @@ class PBBoard:
         show: the view's sides as the viewer sees them (a reinforcement track is a list of
         some dozens of counters; most answers show it as the last one did)."""
         sides = self.view["sides"]
-        key = orjson.dumps([self.side, sides])
-        drawn = _SIDES.get(key)
-        if drawn is None:
-            drawn = Markup(TEMPLATES.env.get_template(SIDES).render(v={"sides": sides}, side=self.side))
-            _SIDES.put(key, drawn)
-        return drawn  # type: ignore[no-any-return]
+        return _drawn_once(_SIDES, orjson.dumps([self.side, sides]), SIDES, v={"sides": sides}, side=self.side)
 
     @property
     def crts(self) -> dict[str, dict[str, Any]]:
@@ -279,6 +270,15 @@ class PBBoard:
 
     def nothing_here(self, hex_id: str) -> str:
         return f"Nothing to do at {hex_id} now. {self.view['prompt']['text']}"
+
+
+def _drawn_once(kept: Recent, key: Any, template: str, **context: Any) -> Markup:
+    """``template`` drawn with ``context``, once for each ``key`` (all that the drawing shows)."""
+    drawn = kept.get(key)
+    if drawn is None:
+        drawn = Markup(TEMPLATES.env.get_template(template).render(**context))
+        kept.put(key, drawn)
+    return drawn  # type: ignore[no-any-return]
 
 
 def pb_context(session: Session | None, service: GameService, game: Game, seat: Seat | None,
