@@ -88,3 +88,59 @@ def test_the_terrain_is_one_cached_file_that_every_board_page_draws_under_its_co
         corners = [tuple(map(float, xy.split(","))) for xy in points.split()]
         cx, cy = sum(x for x, _ in corners) / 6, sum(y for _, y in corners) / 6
         assert abs(cx - (ox + col * sx + (half if row % 2 else 0))) < 0.05 and abs(cy - (oy + row * sy)) < 0.05, h
+
+
+def test_counters_drawn_once_for_what_they_show_are_those_drawn_anew() -> None:
+    """A counter in a stack is kept by what it shows (pieces_svg ``_own_in_stack``): over a
+    game's positions, for both sides, with a piece selected, ready and owing, the kept
+    drawing of every part is the one drawn from nothing."""
+    from app.games.pacific_battles import pieces_svg
+    from engine.core.events import Command
+    from engine.core.game import replay
+    from engine.games import get_rules
+    from engine.selfplay import Chooser, choose
+
+    rules = get_rules("pacific_battles")
+    state = replay(rules, rules.create("campaign", {}, "drawn-once"))
+    rng = Chooser("drawn-once")
+    compared = 0
+    for step in range(400):
+        if step % 40 == 0:
+            for side in ("Allied", "Japanese"):
+                view = rules.view(state, side)
+                ids = [u["id"] for u in view["units"]]
+                picks = (ids[::7], ids[1::5], ids[::3]) if ids else ((), (), ())
+                for selected, ready, owing in (("", set(), set()), (ids[0] if ids else "", *map(set, picks[:2])),
+                                               (ids[-1] if ids else "", set(picks[2]), set(picks[0]))):
+                    kept = pieces_svg.piece_parts(view, selected, ready, owing)
+                    kept_again = pieces_svg.piece_parts(view, selected, ready, owing)
+                    pieces_svg._DRAWN.clear()
+                    assert pieces_svg.piece_parts(view, selected, ready, owing) == kept == kept_again
+                    compared += len(view["units"])
+        prompt = rules.prompt(state)
+        if prompt.side is None:
+            break
+        cmd = choose(rng, state.phase, rules.legal_commands(state))
+        for e in rules.decide(state, Command(cmd.type, cmd.data, prompt.side)):
+            rules.apply(state, e)
+    assert compared > 500
+
+
+def test_an_enemy_stack_reads_whether_it_has_a_zoc_only_as_far_as_the_viewer_was_told() -> None:
+    """18.4 (R-PB-18.4): a stack whose ZOC the viewer has not been told reads "ZOC ?", not
+    "no ZOC" (which would say the viewer may move next to it freely)."""
+    from app.games.pacific_battles.pieces_svg import render_pieces
+
+    def drawn(zoc: bool | None, units: list[dict[str, str]] | None = None) -> ET.Element:
+        stack = {"hex": "1532", "side": "Japanese", "zoc": zoc, "fortified": False, "units": units}
+        pieces = render_pieces({"units": [], "stacks": [stack]})
+        svg = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{pieces}</svg>')
+        return svg.find(f".//{NS}g[@data-hex='1532']")
+
+    texts = {zoc: [t.text for t in drawn(zoc).iter(f"{NS}text")] for zoc in (True, False, None)}
+    assert texts == {True: ["?", "ZOC"], False: ["?", "no ZOC"], None: ["?", "ZOC ?"]}
+    assert drawn(None).findtext(f"{NS}title") == "Japanese stack in 1532: not examined (ZOC not told, 18.4)"
+    assert drawn(False).findtext(f"{NS}title") == "Japanese stack in 1532: not examined (no ZOC, 18.4)"
+    examined = drawn(None, [{"unit": "124 Inf"}, {"unit": "4 Inf"}])
+    assert examined.findtext(f"{NS}title") == "Japanese stack in 1532, examined: 124 Inf, 4 Inf (ZOC not told)"
+    assert [t.text for t in examined.iter(f"{NS}text")] == ["124 Inf", "2 seen"]

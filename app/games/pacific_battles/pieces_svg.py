@@ -185,23 +185,14 @@ def piece_parts(view: dict[str, Any], selected: str = "", ready: set[str] | froz
             continue
         band = bands[_band(y)]
         for i, u in enumerate(units[:4]):
-            band.append(_own(u, h, selected, ready, owing)(x + 2.5 * i, y - 2.5 * i))
+            band.append(_own_in_stack(u, h, i, x, y, selected, ready, owing))
         if len(units) > 4:
             band.append(f'<text x="{n(x + SIZE)}" y="{n(y)}" font-size="6">+{len(units) - 4}</text>')
     for st in view.get("stacks", []):
         h = st["hex"]
-        if h not in board.km:
-            continue
-        x, y = _point(board, h)
-        zoc = "ZOC" if st["zoc"] else "no ZOC"
-        if st.get("units"):
-            names = ", ".join(u["unit"] for u in st["units"])
-            drawn = _counter(x, y, st["side"], _short(st["units"][0]["unit"]), f"{len(st['units'])} seen",
-                             f"{st['side']} stack in {h}, examined: {names} ({zoc})", "enemy examined", h)
-        else:
-            drawn = _counter(x, y, st["side"], "?", zoc, f"{st['side']} stack in {h}: not examined ({zoc}, 18.4)",
-                             "enemy unknown", h)
-        bands[_band(y)].append(drawn)
+        if h in board.km:
+            x, y = _point(board, h)
+            bands[_band(y)].append(_enemy_stack(st, h, x, y))
     return [part("layer-areas", "areas", "".join(areas)),
             *(part(f"layer-pieces-{i}", "pieces", "".join(band)) for i, band in enumerate(bands)),
             part("layer-fan", "fanned", fanned)]  # (the fan last: over its neighbours' counters)
@@ -238,6 +229,54 @@ def _own(u: dict[str, Any], h: str, selected: str, ready: set[str] | frozenset[s
     if u.get("kind") == "hq" and not u.get("active"):
         css += " inactive"  # its non-activated side (2.31)
     return lambda x, y: _counter(x, y, u["side"], top, _factors(u), title, css, h, u["id"], face, _colours(u))
+
+
+# counters as drawn on the map (one's own in their stacks, enemy stacks), by all that their
+# drawing shows: most are drawn as the last answer drew them.  What the view says of one's
+# own unit besides what its key holds (its kind, factors, size, support and radius) follows
+# from its counter and side (view.py ``_unit``).
+_DRAWN: dict[tuple[Any, ...], str] = {}
+DRAWN_MOST = 16_384  # some hundred games' counters; past it, all are drawn anew once
+
+
+def _own_in_stack(u: dict[str, Any], h: str, i: int, x: float, y: float, selected: str,
+                  ready: set[str] | frozenset[str], owing: set[str] | frozenset[str]) -> str:
+    """One's own counter ``i`` of its stack in ``h`` (at ``x``, ``y``), drawn once for what it shows."""
+    uid = u["id"]
+    key = (uid, u["unit"], u["side"], h, i, u.get("suppressed"), u.get("active"), u.get("face_up"), uid == selected,
+           uid in ready, uid in owing)
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        drawn = _own(u, h, selected, ready, owing)(x + 2.5 * i, y - 2.5 * i)
+        _keep(key, drawn)
+    return drawn
+
+
+ZOC_TOLD = {True: ("ZOC", "ZOC"), False: ("no ZOC", "no ZOC"), None: ("ZOC ?", "ZOC not told")}  # 18.4
+
+
+def _enemy_stack(st: dict[str, Any], h: str, x: float, y: float) -> str:
+    """An enemy stack at ``x``, ``y``: unknown, or the units examined there, and whether it
+    has a ZOC as far as the viewer has been told (18.4), drawn once for what it shows."""
+    seen = tuple(u["unit"] for u in st["units"]) if st.get("units") else ()
+    key = ("enemy", h, st["side"], st["zoc"], seen)
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        short, told = ZOC_TOLD[st["zoc"]]
+        if seen:
+            drawn = _counter(x, y, st["side"], _short(seen[0]), f"{len(seen)} seen",
+                             f"{st['side']} stack in {h}, examined: {', '.join(seen)} ({told})", "enemy examined", h)
+        else:
+            drawn = _counter(x, y, st["side"], "?", short, f"{st['side']} stack in {h}: not examined ({told}, 18.4)",
+                             "enemy unknown", h)
+        _keep(key, drawn)
+    return drawn
+
+
+def _keep(key: tuple[Any, ...], drawn: str) -> None:
+    if len(_DRAWN) >= DRAWN_MOST:
+        _DRAWN.clear()
+    _DRAWN[key] = drawn
 
 
 def _fanned(h: str, x: float, y: float, counters: list[Callable[[float, float], str]]) -> str:
