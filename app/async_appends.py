@@ -57,7 +57,7 @@ class AsyncAppends:
         return self.busy < self.size
 
     async def append(self, batch: Batch, returning: bool) -> list[tuple[Any, ...]] | int:
-        """Run the append; with ``returning``, the rows of ``APPEND_PG_RETURNING`` (the
+        """Run the append; with ``returning``, the rows of ``append_pg(returning=True)`` (the
         game row as written, with its seats) as tuples (their columns are known: no names
         to decode per answer), else the number of events appended."""
         self.busy += 1
@@ -81,5 +81,5 @@ class AsyncAppends:
 
 @cache
 def _compiled(statement: TextClause) -> str:
-    """An append statement's text (app/store.py: a few module constants), compiled once."""
+    """An append statement's text (app/store.py ``append_pg``: a few variants), compiled once."""
     return str(statement.compile(dialect=_DIALECT))

@@ -14,8 +14,11 @@ in the same statement, as long as that side's seat wants no notice (no mail, no 
 the statement checks, and one that must queue a notice writes nothing and goes to the
 thread path, with the engine's decision, as do that game's later handovers on this worker.
 
-Anything else (a command the engine refuses, one that ends the game or writes entries of
-the record besides its events, a write that lost a race or failed) answers None *before*
+A command that starts a new dice period is written here too, the period's published seed
+(an entry of the game's record) in the same statement.
+
+Anything else (a command the engine refuses, the game's first command, which shows the
+players' entropy, one that ends the game, a write that lost a race or failed) answers None *before*
 anything was written or after nothing was, and the route's thread path then answers
 exactly as it would have without this one.
 
@@ -71,9 +74,11 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
         decision = service.decide(None, head, cmd, side, expected_seq, state)
     except (RuleError, NeedsRead):
         return None  # the thread path says why, with the board (or reads what keys the dice)
+    if not _entries_on_loop(decision):
+        return decision  # it writes more than its events and entries: one transaction, in a thread
     handover = _handover(service, game_id, decision)
-    if not decision.events_only and handover is None:
-        return decision  # it writes more than its events: one transaction, in a thread
+    if (decision.handover or decision.noticed) and handover is None:
+        return decision  # (the statement of a handover checks that it is quiet: no notices)
     outcome = decision.outcome
     status = "finished" if outcome.state.result is not None else None
     batch = store.Batch(game_id, expected_seq, outcome.events, outcome.texts, side, cmd, status,
@@ -105,13 +110,24 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
     return Landed(game, side, service.recorded(head, decision), snapshot)
 
 
+def _entries_on_loop(decision: Decision) -> bool:
+    """Whether the record's entries written with ``decision`` (if any) may be written from
+    here, in its statement: a new dice period's published seed may; not the game's first
+    command's entropy (its write checks that the entropy has not changed meanwhile, and
+    fills the seats that gave none), nor the seeds and salt of the game's end (whose
+    mails and webhooks a thread sends)."""
+    keyed = decision.keyed
+    if keyed is None or not keyed.extra:
+        return True
+    return not (keyed.shows_entropy or keyed.filled or decision.outcome.state.result is not None)
+
+
 def _handover(service: GameService, game_id: str, decision: Decision) -> store.Handover | None:
     """The clock to start with ``decision``'s events, if it is a handover the event loop
-    may write: to a side (not the game's end), with no record entries of its own (a new
-    dice period's), in a game whose handovers have not been found to want notices here."""
-    keyed = decision.keyed
+    may write: to a side (not the game's end), in a game whose handovers have not been
+    found to want notices here."""
     if (not decision.handover or decision.after.side is None or decision.outcome.state.result is not None
-            or (keyed is not None and keyed.extra) or service.noticed_games.get(game_id)):
+            or service.noticed_games.get(game_id)):
         return None
     return store.Handover(decision.after.side, joint=decision.joint, notices=service.notices is not None,
                           now=service.now())

@@ -157,13 +157,25 @@ _G = [c.name for c in _games.c]
 _S = [c.name for c in _seats.c]
 
 
-def _append_pg(returning: bool, handover: bool) -> TextClause:
+# The record's entries written with a command (app/services/record.py ``chain_batch``: a
+# new dice period's published seed, the game's last seeds and salt), in the same statement.
+_ENTRIES_PG = """,
+entered AS (
+    INSERT INTO record_entries (game_id, record_seq, entry, record_hash)
+    SELECT advanced.id, e.record_seq, e.entry, e.record_hash
+    FROM advanced, jsonb_to_recordset(CAST(:entries AS jsonb)) AS e(record_seq integer, entry jsonb,
+                                                                     record_hash varchar))"""
+
+
+@cache
+def append_pg(returning: bool = False, handover: bool = False, entries: bool = False) -> TextClause:
     """The append in one statement: its row count, the events appended (none: refused), or
     (``returning``) the game row as written with its seats, a row per seat (none: refused),
     for an answer drawn without another read (app/fast_commands.py); ``handover``: with the
-    next side's clock (``_HANDOVER_PG``)."""
+    next side's clock (``_HANDOVER_PG``); ``entries``: with the record's entries (``_ENTRIES_PG``)."""
     advance = _ADVANCE_PG.format(columns="games.*" if returning else "games.id",
                                  clock=_HANDOVER_PG if handover else "", quiet=_QUIET_PG if handover else "")
+    advance += _ENTRIES_PG if entries else ""
     if not returning:
         return text(f"WITH {advance}{_INSERT_PG}")
     return text(f"WITH {advance}, appended AS ({_INSERT_PG} RETURNING seq)\n"
@@ -172,14 +184,8 @@ def _append_pg(returning: bool, handover: bool) -> TextClause:
                 + "\nFROM advanced LEFT JOIN seats ON seats.game_id = advanced.id ORDER BY seats.side")
 
 
-APPEND_PG = _append_pg(returning=False, handover=False)
-APPEND_PG_RETURNING = _append_pg(returning=True, handover=False)
-APPEND_PG_HANDOVER = _append_pg(returning=False, handover=True)
-APPEND_PG_HANDOVER_RETURNING = _append_pg(returning=True, handover=True)
-
-
 def game_from_row(rows: list[tuple[Any, ...]], events: int) -> Game | None:
-    """The game (with its seats) that ``APPEND_PG_RETURNING`` answered (its rows as
+    """The game (with its seats) that ``append_pg(returning=True)`` answered (its rows as
     tuples, in its columns' order), or None if it appended nothing: ``events`` were to
     be appended.  The objects belong to no session: what a board is drawn from, never
     written back."""
@@ -356,7 +362,7 @@ def _write(session: Session, batch: Batch) -> bool:
     """The append's statements; whether they wrote the batch."""
     conn = session.connection()
     if conn.dialect.name == "postgresql":
-        if conn.execute(APPEND_PG, batch.pg_params()).rowcount != len(batch.events):
+        if conn.execute(batch.pg_statement(False), batch.pg_params()).rowcount != len(batch.events):
             return False
     else:
         params = batch.params()
@@ -367,16 +373,15 @@ def _write(session: Session, batch: Batch) -> bool:
         # Core, not the unit of work: these rows are never read back in this session
         conn.execute(_INSERT_EVENTS, [{**r, "game_id": batch.game_id, "actor": batch.actor, "created_at": batch.now}
                                       for r in batch.rows()])
-    _write_dice(conn, batch)
+        if batch.extra:  # (on PostgreSQL in the append's statement)
+            conn.execute(insert(_record_entries), [{**e, "game_id": batch.game_id} for e in batch.extra])
+    _fill_entropy(conn, batch)
     return True
 
 
-def _write_dice(conn: Any, batch: Batch) -> None:
-    """Record version 2: the record's entries written with the batch (entropy, seeds, the salt)
-    and the entropy the server made for seats that gave none (a decision with these is
-    written in a transaction, never by the single statement alone)."""
-    if batch.extra:
-        conn.execute(insert(_record_entries), [{**e, "game_id": batch.game_id} for e in batch.extra])
+def _fill_entropy(conn: Any, batch: Batch) -> None:
+    """Record version 2: the entropy the server made for seats that gave none (a decision
+    with it is written in a transaction, never by the single statement alone)."""
     if batch.keyed is not None:
         for side, text in batch.keyed.filled.items():
             conn.execute(update(_seats).where(_seats.c.game_id == batch.game_id, _seats.c.side == side,
@@ -498,19 +503,21 @@ class Batch:
                 "dice_turn": after.turn if after is not None and after.version >= 2 else None}
 
     def pg_params(self) -> dict[str, Any]:
-        """The parameters of ``APPEND_PG`` and its variants (``_append_pg``)."""
+        """The parameters of the batch's ``append_pg`` statement (``pg_statement``)."""
         params = {**self.params(), "actor": self.actor, "rows": dump_json(self.rows()).decode(),
                   "channel": LIVE_CHANNEL,
                   "new_result": None if self.result is None else dump_json(self.result).decode()}
         if self.handover is not None:
             params.update(self.handover.params())
+        if self.extra:
+            params["entries"] = dump_json(self.extra).decode()
         return params
 
     def pg_statement(self, returning: bool) -> TextClause:
-        """Which of the one-statement appends writes this batch."""
-        if self.handover is not None:
-            return APPEND_PG_HANDOVER_RETURNING if returning else APPEND_PG_HANDOVER
-        return APPEND_PG_RETURNING if returning else APPEND_PG
+        """Which of the one-statement appends writes this batch (the record's entries it
+        writes are known once its chain is: ``_chained``)."""
+        self._chained()
+        return append_pg(returning, self.handover is not None, bool(self.extra))
 
 
 @dataclass(frozen=True)
