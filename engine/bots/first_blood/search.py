@@ -8,7 +8,8 @@ both sides, and the position reached scored whole (``evaluation.position_value``
 Samples go round the candidates until the time is up (a look-ahead without a die
 needs one); the best mean wins, greedy's order breaking ties.  The number of rounds
 is the decision's note: given back in the input (``BotInput.rounds``) it replays the
-decision exactly, however fast the machine.  In a movement or
+decision exactly, however fast the machine.  More time weighs more candidates
+(``candidates``: four at the default 0.3 s, seven at 1 s).  In a movement or
 placement phase the unit greedy picks (the most constrained) is given the best of its
 few best places by the same whole-position score after the move.  The air and
 engineering phases play greedy's choice.  As the IJ it keeps one IJN Reserve destroyer
@@ -53,7 +54,7 @@ class FirstBloodSearch(FirstBloodGreedy):
         if supply_loss(state):
             return Decision(best_command(state, inp.side, legal))
         budget = DEFAULT_SECONDS if inp.seconds is None else inp.seconds
-        cands = ranked(state, inp.side, legal, CANDIDATES)
+        cands = ranked(state, inp.side, legal, candidates(budget))
         if cands[0].type in SAME_KIND:
             cands = [c for c in cands if c.type == cands[0].type and c.data["unit"] == cands[0].data["unit"]]
         if len(cands) == 1 or not any(c.type in SEARCHED for c in cands):
@@ -74,6 +75,13 @@ class FirstBloodSearch(FirstBloodGreedy):
             sample += 1
         means = [sum(v) / len(v) if v else float("-inf") for v in values]
         return Decision(cands[choose(values, settled)], notes={"rounds": sample, "means": means})
+
+
+def candidates(budget: float) -> int:
+    """How many of greedy's best commands a decision weighs: ``CANDIDATES`` at the default
+    time, more with more time (as the square root: each needs its share of the samples
+    to beat greedy's choice with confidence, ``choose``)."""
+    return max(CANDIDATES, round(CANDIDATES * math.sqrt(budget / DEFAULT_SECONDS)))
 
 
 def keep_supply_cover(state: FBState, side: str, legal: list[Command]) -> list[Command]:

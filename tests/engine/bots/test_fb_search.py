@@ -56,3 +56,10 @@ def test_the_supply_roll_takes_the_reserve_destroyer_not_a_battalion():
     inp = BotInput("first_blood", "IJ", (), {}, legal, "s", seconds=0.3)
     decision = _Believing(state).decide(inp)
     assert (decision.command.type, decision.command.data["unit"]) == ("eliminate", "ij-dd-yudachi")
+
+
+def test_more_time_weighs_more_candidates_and_the_default_time_four() -> None:
+    from engine.bots.first_blood.search import CANDIDATES, DEFAULT_SECONDS, candidates
+
+    assert candidates(DEFAULT_SECONDS) == CANDIDATES == 4 and candidates(0.05) == 4
+    assert [candidates(s) for s in (0.5, 1.0, 3.0)] == [5, 7, 13]
