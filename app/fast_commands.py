@@ -74,7 +74,7 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
         decision = service.decide(None, head, cmd, side, expected_seq, state)
     except (RuleError, NeedsRead):
         return None  # the thread path says why, with the board (or reads what keys the dice)
-    if not _entries_on_loop(decision):
+    if not decision.entries_in_statement:
         return decision  # it writes more than its events and entries: one transaction, in a thread
     handover = _handover(service, game_id, decision)
     if (decision.handover or decision.noticed) and handover is None:
@@ -108,18 +108,6 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
         return None  # a stale sequence or a replaced secret: the thread path says which
     snapshot = outcome.state if decision.snapshot_due else None
     return Landed(game, side, service.recorded(head, decision), snapshot)
-
-
-def _entries_on_loop(decision: Decision) -> bool:
-    """Whether the record's entries written with ``decision`` (if any) may be written from
-    here, in its statement: a new dice period's published seed may; not the game's first
-    command's entropy (its write checks that the entropy has not changed meanwhile, and
-    fills the seats that gave none), nor the seeds and salt of the game's end (whose
-    mails and webhooks a thread sends)."""
-    keyed = decision.keyed
-    if keyed is None or not keyed.extra:
-        return True
-    return not (keyed.shows_entropy or keyed.filled or decision.outcome.state.result is not None)
 
 
 def _handover(service: GameService, game_id: str, decision: Decision) -> store.Handover | None:

@@ -90,13 +90,26 @@ class Decision:
         return self.after.side in self.before.acting
 
     @property
+    def entries_in_statement(self) -> bool:
+        """The record's entries written with it, if any, are rows the append's one statement
+        writes (``store.append_pg``): a new dice period's published seed.  Not the game's
+        first command's entropy (its write checks that the entropy has not changed
+        meanwhile, and fills the seats that gave none), nor the seeds and salt of the game's
+        end (written with its notices)."""
+        keyed = self.keyed
+        if keyed is None or not keyed.extra:
+            return True
+        return not (keyed.shows_entropy or keyed.filled or self.outcome.state.result is not None)
+
+    @property
     def events_only(self) -> bool:
-        """Its events are all that must be written with it (a snapshot it passes may follow)."""
-        return not (self.handover or self.noticed or (self.keyed is not None and self.keyed.extra))
+        """Its events, and the record's entries the append's statement writes with them, are
+        all that must be written with it (a snapshot it passes may follow)."""
+        return not (self.handover or self.noticed) and self.entries_in_statement
 
     @property
     def single(self) -> bool:
-        """Writing it is only appending its events: nothing else is written with them."""
+        """Writing it is only the append's one statement: nothing else is written with it."""
         return self.events_only and not self.snapshot_due
 
 
