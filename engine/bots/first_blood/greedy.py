@@ -24,6 +24,7 @@ from engine.bots.first_blood.evaluation import (
 )
 from engine.bots.first_blood.picture import Picture, find_joiners, picture
 from engine.bots.knowledge import Believer, own_secret
+from engine.bots.loops import going_round, way_out
 from engine.core.events import Command
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.phases import mandatory, movement
@@ -33,6 +34,7 @@ from engine.games.first_blood.state import CAP, FBState, is_map_hex
 GAIN = 0.3  # a unit moves only for more than this (each step is a command: no dithering)
 MANY = 4  # alternatives a ranking offers at most, per choice
 SUPPORT_GAIN = 0.2  # an air or naval unit supports an attack that gains more than this
+TAKEN_BACK = ("combat_cancelled",)  # an attack taken back (loops.py)
 
 
 class FirstBloodGreedy:
@@ -48,6 +50,8 @@ class FirstBloodGreedy:
         legal = choices(inp.legal)
         if len(legal) == 1:
             return Decision(legal[0], forced=True)
+        if going_round(inp, TAKEN_BACK):
+            return Decision(way_out(inp, legal, "fb-loop"), notes={"loop": True})
         state = self.believed(inp)
         return Decision(best_command(state, inp.side, legal))
 

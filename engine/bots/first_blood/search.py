@@ -24,7 +24,8 @@ import time
 
 from engine.bots.base import BotInput, Decision, choices, sub_seed
 from engine.bots.first_blood.evaluation import position_value
-from engine.bots.first_blood.greedy import FirstBloodGreedy, best_command, ranked
+from engine.bots.first_blood.greedy import TAKEN_BACK, FirstBloodGreedy, best_command, ranked
+from engine.bots.loops import going_round, way_out
 from engine.core.events import Command
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.rules import RULES
@@ -46,6 +47,8 @@ class FirstBloodSearch(FirstBloodGreedy):
         legal = choices(inp.legal)
         if len(legal) == 1:
             return Decision(legal[0], forced=True)
+        if going_round(inp, TAKEN_BACK):
+            return Decision(way_out(inp, legal, "fb-loop"), notes={"loop": True})
         started = time.perf_counter()
         state = self.believed(inp)
         legal = keep_supply_cover(state, inp.side, legal)

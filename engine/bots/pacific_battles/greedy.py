@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.bots.base import BotInput, Decision, choices, sub_seed
+from engine.bots.loops import going_round, way_out
 from engine.bots.pacific_battles import odds
 from engine.bots.pacific_battles.evaluation import Scorer
 from engine.bots.pacific_battles.picture import Picture, Unit, henderson, objectives, picture, spec_unit
@@ -33,7 +34,7 @@ from engine.games.pacific_battles.state import other
 GAIN = 0.3  # a unit moves only for more than this
 ATTACK_GAIN = 0.25  # an attack nobody is obliged to make is declared only for more than this
 ADD_GAIN = 0.05
-LOOPS = 8  # battles taken back in a phase before the bot stops weighing and picks at random
+TAKEN_BACK = ("battle_withdrawn", "battle_cancelled")  # a battle taken back (loops.py)
 NEVER = ("show", "hide", "buy", "buy_marker", "evacuate", "to_base", "breakdown", "combine", "sail", "carry",
          "assault", "cancel", "withdraw", "add_hex")
 MARKERS_PLAYED = ("Banzai!", "Gung Ho!", "Ironbottom Sound", "The Bombardment", "Destroyer Support",
@@ -49,32 +50,12 @@ class PacificBattlesGreedy:
             return Decision(legal[0], forced=True)
         # its own draws, from its seed and what it sees (the turn's allocation differs each turn)
         rng = Chooser(sub_seed(inp.seed, "greedy", inp.view.get("turn"), inp.view.get("phase"), len(legal)))
-        if _looping(inp):  # drawn anew at each step (a draw fixed by the position would go round the same loop)
-            loop_rng = Chooser(sub_seed(inp.seed, "greedy-loop", len(inp.events)))
-            return Decision(_fallback(loop_rng, inp, legal), notes={"loop": True})
+        if going_round(inp, TAKEN_BACK):
+            return Decision(way_out(inp, legal, "greedy-loop"), notes={"loop": True})
         cmd = best_command(inp.view, inp.side, legal, rng)
         if cmd not in legal and cmd.type != "allocate":
             cmd = _end(legal) or legal[0]
         return Decision(cmd)
-
-
-def _looping(inp: BotInput) -> bool:
-    """Battles declared and taken back again and again in this phase (a dead end greedy
-    cannot see out of): a guard, counted from the side's own readable log."""
-    phase = inp.view.get("phase")
-    n = 0
-    for e in reversed(inp.events[-400:]):
-        if e.type in ("phase_began", "turn_began"):
-            break
-        if e.type in ("battle_withdrawn", "battle_cancelled"):
-            n += 1
-    return n >= LOOPS and bool(phase)
-
-
-def _fallback(rng: Chooser, inp: BotInput, legal: list[Command]) -> Command:
-    from engine.selfplay import choose
-
-    return choose(rng, str(inp.view.get("phase", "")), legal)
 
 
 def _end(legal: list[Command]) -> Command | None:

@@ -267,14 +267,39 @@ def test_remote_artillery_below_the_cap_counts_in_full():
 
 
 def test_remote_artillery_needs_every_defending_hex_in_range():
-    """§7.5: range 5 counts both hexes: 0311 reaches 0709 (4 away) but not 0708."""
-    s = position({"us-11-2": "0311", "us-1-1": "0808", "ij-kuma": "0709", "ij-124-1": "0708"},
+    """§7.5: range 5 counts both hexes: 0311 reaches 0709 (4 away) but not 0708.  US 1/2
+    in 0807 can attack 0708 on its own, so the gun may fire at 0709."""
+    s = position({"us-11-2": "0311", "us-1-1": "0808", "us-1-2": "0807", "ij-kuma": "0709", "ij-124-1": "0708"},
                  phase="us_combat")
     declare(s, ["0709"], ["us-11-2"])
     assert illegal(s, "attack", hex="0708").rule == "§7"  # would leave the artillery out of range
     play(s, "cancel_attack")
-    declare(s, ["0708"], ["us-1-1"])
+    declare(s, ["0708"], ["us-1-2"])
     assert illegal(s, "add", unit="us-11-2").rule == "§7.5"
+
+
+def test_remote_artillery_is_not_offered_where_it_would_leave_only_a_cancel():
+    """Without US 1/2, US 1/1 is the only unit touching 0708 and 0709 and must attack both
+    together (§7, R-7a).  The gun in 0311 reaches 0709 only: with its fire the attack could
+    never take in 0708, and could then neither be resolved nor grow: it is not offered,
+    and the refusal says why.  (A bot once went round that dead end, added the gun, added
+    US 1/1, cancelled, for ever.)"""
+    s = position({"us-11-2": "0311", "us-1-1": "0808", "ij-kuma": "0709", "ij-124-1": "0708"},
+                 phase="us_combat")
+    play(s, "attack", hex="0709")
+    assert Command("add", {"unit": "us-11-2"}) not in legal(s)
+    err = illegal(s, "add", unit="us-11-2")
+    assert err.rule == "§7" and "in range of each gun" in err.message and "§7.5" in err.message
+    play(s, "add", unit="us-1-1")
+    play(s, "attack", hex="0708")
+    assert Command("resolve") in legal(s)
+    assert Command("add", {"unit": "us-11-2"}) not in legal(s)  # 0708 is out of its range
+    start = position({"us-11-2": "0311", "us-11-1": "0311", "us-1-1": "0808", "ij-kuma": "0709",
+                      "ij-124-1": "0708"}, phase="us_combat")
+    steps = [d for d in _declarations(start) if d.combat is not None]
+    assert len(steps) > 3
+    for d in steps:  # every declaration reachable step by step can still be resolved
+        assert {c.type for c in legal(d)} & {"resolve", "attack", "add"}, (d.combat.targets, d.combat.artillery)
 
 
 def test_remote_artillery_not_from_enemy_zoc():

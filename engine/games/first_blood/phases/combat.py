@@ -7,6 +7,7 @@ the legal-command list stays enumerable and the UI can highlight each step;
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from engine.core.crt import clamp_die
@@ -139,6 +140,18 @@ def _can_add_target(state: FBState, c: Combat, hex_id: str, undefended: dict[str
                and in_range(a, state.units[a].loc, hex_id) for a in c.artillery)
 
 
+def _reach(state: FBState, artillery: list[str], undefended: Collection[str]) -> set[str] | None:
+    """The enemy hexes an attack with remote fire from ``artillery`` may still take in:
+    each in every gun's range and next to none of them (§7.5); None: no artillery, any.
+    Without it, a gun added before the attack's second hex could leave the attack owing
+    a hex it may no longer take in, and nothing to do but be cancelled."""
+    if not artillery:
+        return None
+    b = q.board()
+    locs = [(a, state.units[a].loc) for a in artillery]
+    return {h for h in undefended if all(h not in b.neighbors(loc) and in_range(a, loc, h) for a, loc in locs)}
+
+
 def _offmap_units(state: FBState, side: str) -> list[str]:
     """The side's units in play off the map (entry points, boxes), read only."""
     return state.cached(("offmap", side), lambda: [
@@ -156,13 +169,15 @@ def gen_combat(state: FBState, side: str) -> list[Command]:
         probe = Combat(side)
         return [Command("attack", {"hex": h}) for h in sorted(undefended)
                 if _can_add_target(state, probe, h, undefended) and owed.allows([h], [], exact=False)]
+    reach = _reach(state, c.artillery, undefended)
     out = [Command("attack", {"hex": h}) for h in sorted(undefended)
            if _can_add_target(state, c, h, undefended)
-           and owed.allows(c.targets + [h], c.attackers, exact=False, remote=bool(c.artillery))]
+           and owed.allows(c.targets + [h], c.attackers, exact=False, remote=bool(c.artillery), reach=reach)]
     for uid in q.ground_on_map(state, side) + _offmap_units(state, side):
         if (_can_direct(state, c, uid) and owed.allows(c.targets, c.attackers + [uid], exact=False,
-                                                       remote=bool(c.artillery))) \
-                or (_can_remote(state, c, uid) and owed.allows(c.targets, c.attackers, exact=False, remote=True)):
+                                                       remote=bool(c.artillery), reach=reach)) \
+                or (_can_remote(state, c, uid) and owed.allows(c.targets, c.attackers, exact=False, remote=True,
+                                                               reach=_reach(state, [*c.artillery, uid], undefended))):
             out.append(Command("add", {"unit": uid}))
     if c.attackers and owed.allows(c.targets, c.attackers, exact=True):
         out.append(Command("resolve"))
@@ -171,7 +186,7 @@ def gen_combat(state: FBState, side: str) -> list[Command]:
 
 
 def _plan_refusal(owed: mandatory.Plan, targets: list[str], attackers: list[str],
-                  exact: bool) -> IllegalCommandError:
+                  exact: bool, note: str = "") -> IllegalCommandError:
     """R-7a: why a step of a declaration breaks every plan that meets the most obligations."""
     total = len(owed.owed_units) + len(owed.owed_hexes)
     best = owed.best()
@@ -186,7 +201,15 @@ def _plan_refusal(owed: mandatory.Plan, targets: list[str], attackers: list[str]
             lost.append(", ".join(hexes) + " could then not be attacked")
     step = "resolving this attack now" if exact else "this attack"
     return IllegalCommandError("§7", f"{step} fits no plan of attacks in which {what}"
-                               + (f": {'; '.join(lost)}" if lost else ""))
+                               + (f": {'; '.join(lost)}" if lost else "") + (f" ({note})" if note else ""))
+
+
+def _range_note(artillery: list[str]) -> str:
+    if not artillery:
+        return ""
+    guns = ", ".join(q.label(a) for a in artillery)
+    return (f"with the remote fire of {guns} it may take in only hexes in range of each gun and "
+            "next to none, §7.5")
 
 
 def why_combat_illegal(state: FBState, side: str, cmd: Command) -> IllegalCommandError:
@@ -209,7 +232,7 @@ def why_combat_illegal(state: FBState, side: str, cmd: Command) -> IllegalComman
             return IllegalCommandError("§7", f"the units in {h} have already been attacked this phase")
         if _can_add_target(state, c or Combat(side), h, mandatory.undefended_enemy_hexes(state, side)):
             return _plan_refusal(plan(state, side), (c.targets if c else []) + [h],
-                                 c.attackers if c else [], exact=False)
+                                 c.attackers if c else [], exact=False, note=_range_note(c.artillery if c else []))
         if c is not None and c.origin is not None:
             return IllegalCommandError("§5.1", "an attack upon entry is made against one hex")
         if c is not None:
@@ -225,7 +248,11 @@ def why_combat_illegal(state: FBState, side: str, cmd: Command) -> IllegalComman
     if state.units[uid].fought:
         return IllegalCommandError("§7", f"{q.label(uid)} has already taken part in a combat this phase")
     if _can_direct(state, c, uid):
-        return _plan_refusal(plan(state, side), c.targets, c.attackers + [uid], exact=False)
+        return _plan_refusal(plan(state, side), c.targets, c.attackers + [uid], exact=False,
+                             note=_range_note(c.artillery))
+    if _can_remote(state, c, uid):
+        return _plan_refusal(plan(state, side), c.targets, c.attackers, exact=False,
+                             note=_range_note([*c.artillery, uid]))
     s, loc = q.spec(uid), state.units[uid].loc
     if s.is_artillery and is_map_hex(loc) and any(t in q.board().neighbors(loc) for t in c.targets):
         return IllegalCommandError("§7", f"{q.label(uid)} must be adjacent to every defending hex to "

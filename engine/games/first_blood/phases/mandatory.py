@@ -21,7 +21,7 @@ item with a count.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from engine.games.first_blood import queries as q
@@ -187,14 +187,16 @@ class Plan:
     def best(self) -> int:
         return sum(f.free for f in self.fronts)
 
-    def allows(self, targets: list[str], attackers: list[str], exact: bool, remote: bool = False) -> bool:
-        return self.worth(targets, attackers, exact, remote, stop_at=self.best()) >= self.best()
+    def allows(self, targets: list[str], attackers: list[str], exact: bool, remote: bool = False,
+               reach: Collection[str] | None = None) -> bool:
+        return self.worth(targets, attackers, exact, remote, stop_at=self.best(), reach=reach) >= self.best()
 
     def worth(self, targets: list[str], attackers: list[str], exact: bool, remote: bool = False,
-              stop_at: int | None = None) -> int:
+              stop_at: int | None = None, reach: Collection[str] | None = None) -> int:
         """The best plan containing this attack (``exact``: with just these targets and
         attackers, as when it is resolved now; else any completion of it; ``remote``:
-        artillery gives it remote fire).  NEVER if no completion is a legal attack."""
+        artillery gives it remote fire; ``reach``: the only hexes it may still take in, as
+        its artillery's range allows, §7.5).  NEVER if no completion is a legal attack."""
         fronts = [f for f in self.fronts if any(t in f.hexes for t in targets)
                   or any(a in us for us in f.stack_units for a in attackers)]
         if len(fronts) > 1:
@@ -209,20 +211,20 @@ class Plan:
         front = fronts[0]
         rest = self.best() - front.free
         best = NEVER
-        for value in self._options(front, targets, attackers, exact, entry, landing):
+        for value in self._options(front, targets, attackers, exact, entry, landing, reach):
             best = max(best, rest + value)
             if stop_at is not None and best >= stop_at:
                 break
         return best
 
     def _options(self, front: _Front, targets: list[str], attackers: list[str], exact: bool,
-                 entry: bool, landing: list[str]) -> Iterator[int]:
+                 entry: bool, landing: list[str], reach: Collection[str] | None) -> Iterator[int]:
         """The worth on its front of each way the attack may end (lazily: ``allows``
         stops at the first good enough)."""
         if entry:
             yield self._entry_worth(front, targets[0], landing)
         if not landing:
-            for g in self._groups(targets, attackers, exact):
+            for g in self._groups(targets, attackers, exact, reach):
                 yield self._map_worth(front, g, attackers, exact)
 
     def _entry_worth(self, f: _Front, target: str, attackers: list[str]) -> int:
@@ -231,14 +233,15 @@ class Plan:
         caps = tuple(len(u) for u in f.stack_units)
         return g.bit_count() + f.best(f.mask(f.hexes) & ~g, caps, 0, max(0, f.entry_units - used))
 
-    def _groups(self, targets: list[str], attackers: list[str], exact: bool) -> list[set[str]]:
-        """The defending hexes the attack may end with (§7, Figure 6)."""
+    def _groups(self, targets: list[str], attackers: list[str], exact: bool,
+                reach: Collection[str] | None = None) -> list[set[str]]:
+        """The defending hexes the attack may end with (§7, Figure 6), those added from ``reach`` only."""
         base = set(targets)
         if exact or len(base) >= 3:
             return [base]
         b = q.board()
         locs = {self.state.units[a].loc for a in attackers}
-        extra = [h for h in self.undefended if h not in base
+        extra = [h for h in self.undefended if h not in base and (reach is None or h in reach)
                  and all(t in b.neighbors(h) for t in base)
                  and all(h in b.neighbors(loc) for loc in locs)]
         out = [base]
