@@ -113,6 +113,7 @@ class _Checker:
         self.commands: dict[int, dict[str, Any] | None] = {}  # first event of a batch -> its command (None: sealed)
         self.keyed: list[tuple[int, dict[str, Any]]] = []  # (entry, what this viewer reads of an event)
         self.published: dict[str, dict[int, str]] = {c: {} for c in seeds.CHAINS}
+        self._seeds: dict[tuple[str, int, int], str | None] = {}  # (chain, period, seeds published) -> seed
         self.commits: dict[str, str] = {}
         self.entropy: dict[str, str] = {}
         self.last_key: list[Any] | None = None  # of the last decision read (the periods never go back)
@@ -298,11 +299,19 @@ class _Checker:
 
     # -- the dice -----------------------------------------------------------------------
 
+    def seed_for(self, chain: str, period: int) -> str | None:
+        """``seeds.seed_for`` of the seeds published so far, once per period (a period's
+        decisions are many, and a seed can be a thousand hashes below the one published)."""
+        key = (chain, period, len(self.published[chain]))
+        if key not in self._seeds:
+            self._seeds[key] = seeds.seed_for(period, self.published[chain])
+        return self._seeds[key]
+
     def rolls(self) -> tuple[int, int]:
         checked = waiting = 0
         for k, entry in self.keyed:
             chain, period = entry["key"]
-            seed = seeds.seed_for(period, self.published[chain])
+            seed = self.seed_for(chain, period)
             if seed is None:
                 waiting += len(entry.get("rolls", []))
                 continue
@@ -345,9 +354,9 @@ class _Checker:
                 raise Bad(self.events[n], f"the event or its command is malformed: {exc}", describe(entry)) from None
             if command is not None:
                 chain, period = entry["key"]
-                if seeds.seed_for(period, self.published[chain]) is None:
+                if self.seed_for(chain, period) is None:
                     return False, "the seeds are not all published (they are when the game is over)"
-                keys[n] = (chain, period, {c: seeds.seed_for(period, self.published[c]) for c in seeds.CHAINS})
+                keys[n] = (chain, period, {c: self.seed_for(c, period) for c in seeds.CHAINS})
         rules = get_rules(self.game)
         annotated = {n: self.entries[k].get("rolls", []) for n, k in self.events.items()}  # type: ignore[union-attr]
         keyed = _Keyed(rules, keys, self.entropy, annotated)
