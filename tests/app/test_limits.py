@@ -186,6 +186,38 @@ def test_the_per_seat_limits_cost_a_command_no_database_work(settings: Settings)
         limits.close()
 
 
+def test_counting_in_memory_starts_no_thread_and_still_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The library's memory storage started a 10 ms timer thread whenever none ran, so a
+    command counted more than 10 ms after the last started one (and the event loop waited
+    for it).  Ours sweeps inline, once a second: no thread, the window still holds, and
+    entries past their window are freed."""
+    import threading
+    import time
+
+    from limits import parse
+
+    from app import ratelimit
+
+    storage = ratelimit.QuietMemoryStorage()
+    limiter = ratelimit.MovingWindowRateLimiter(storage)
+    two = parse("2/second")
+    time.sleep(0.05)  # the timer the library's constructor starts has ended
+    started: list[threading.Thread] = []
+    real_start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda self: (started.append(self), real_start(self))[1])
+    hits = []
+    for i in range(6):
+        hits.append(limiter.hit(two, "commands", f"g:{i % 3}"))
+        time.sleep(0.015)  # longer than the library's timer
+    assert started == []
+    assert hits == [True] * 6  # two a key, each within its limit
+    assert not limiter.hit(two, "commands", "g:0") and limiter.hit(two, "commands", "g:9")
+    time.sleep(ratelimit.EXPIRE_EVERY + 0.05)  # every entry's window is over, and a sweep is due
+    assert limiter.hit(two, "commands", "g:0")  # (this hit sweeps first)
+    assert {k: len(v) for k, v in storage.events.items() if v} == {"LIMITER/commands/g:0/2/1/second": 1}
+    assert started == []
+
+
 def test_a_request_that_waits_too_long_for_admission_gets_503_with_retry_after() -> None:
     import asyncio
 
