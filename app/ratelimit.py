@@ -44,6 +44,7 @@ WHAT = {"create": "new games from this address", "join": "join attempts from thi
 
 
 RATE_CONNECTIONS = 4  # per worker, for the database storage
+SHARED = ("create", "join", "auth_failures", "signin")  # with ``database``, held across workers and hosts
 EXPIRE_EVERY = 1.0  # seconds between two sweeps of the memory's expired entries
 
 
@@ -66,7 +67,6 @@ class QuietMemoryStorage(MemoryStorage):
         if now >= self._next_sweep:
             self._next_sweep = now + EXPIRE_EVERY
             self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
-SHARED = ("create", "join", "auth_failures", "signin")  # with ``database``, held across workers and hosts
 
 
 class RateLimits:
