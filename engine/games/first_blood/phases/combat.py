@@ -91,6 +91,12 @@ def in_range(uid: str, src: str, target: str) -> bool:
     return distance_between(src, target) <= q.spec(uid).range - 1
 
 
+def _fires_at(state: FBState, gun: str, hex_id: str) -> bool:
+    """§7.5: remote fire from ``gun`` reaches ``hex_id``: in its range and not next to it."""
+    loc = state.units[gun].loc
+    return hex_id not in q.board().neighbors(loc) and in_range(gun, loc, hex_id)
+
+
 def _can_direct(state: FBState, c: Combat, uid: str) -> bool:
     u = state.units[uid]
     if uid in c.attackers or u.fought or q.spec(uid).side != c.side:
@@ -117,8 +123,7 @@ def _can_remote(state: FBState, c: Combat, uid: str) -> bool:
         return False  # R-5.1b: §5.3 denies artillery support only to IJ attacks from boxes
     if u.loc in q.zoc_of(state, q.other(s.side)):
         return False  # R-7.5a: a unit in enemy ZOC must attack what it touches
-    b = q.board()
-    return all(t not in b.neighbors(u.loc) and in_range(uid, u.loc, t) for t in c.targets)
+    return all(_fires_at(state, uid, t) for t in c.targets)
 
 
 def _can_add_target(state: FBState, c: Combat, hex_id: str, undefended: dict[str, list[str]]) -> bool:
@@ -136,8 +141,7 @@ def _can_add_target(state: FBState, c: Combat, hex_id: str, undefended: dict[str
         return False  # §7: the defenders must be adjacent to each other
     if not all(hex_id in b.neighbors(state.units[a].loc) for a in c.attackers):
         return False  # §7: every attacker must touch every defender
-    return all(hex_id not in b.neighbors(state.units[a].loc)
-               and in_range(a, state.units[a].loc, hex_id) for a in c.artillery)
+    return all(_fires_at(state, a, hex_id) for a in c.artillery)
 
 
 def _reach(state: FBState, artillery: list[str], undefended: Collection[str]) -> set[str] | None:
@@ -147,9 +151,7 @@ def _reach(state: FBState, artillery: list[str], undefended: Collection[str]) ->
     a hex it may no longer take in, and nothing to do but be cancelled."""
     if not artillery:
         return None
-    b = q.board()
-    locs = [(a, state.units[a].loc) for a in artillery]
-    return {h for h in undefended if all(h not in b.neighbors(loc) and in_range(a, loc, h) for a, loc in locs)}
+    return {h for h in undefended if all(_fires_at(state, a, h) for a in artillery)}
 
 
 def _offmap_units(state: FBState, side: str) -> list[str]:
