@@ -20,6 +20,7 @@ from app.async_appends import AsyncAppends
 from app.config import Settings, get_settings
 from app.db import Database, migrate
 from app.games import boards
+from app.hot_path import HotCommands
 from app.live import Hub
 from app.mail import Smtp, deliver_due
 from app.middleware import Admission, SecurityHeaders
@@ -130,7 +131,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.posts)
     app.include_router(admin_pages.router)
     app.mount("/static", CachedStaticFiles(directory=STATIC), name="static")
-    # outermost last: headers on every answer, compression, then admission to the app
+    # outermost last: headers on every answer, compression, admission to the app, and
+    # innermost the JSON API's command, taken without FastAPI's per-request machinery
+    app.add_middleware(HotCommands)
     app.add_middleware(Admission, limit=settings.threads, timeout=settings.admission_timeout,
                        read_limit=settings.read_threads or max(1, settings.threads // 2))
     # level 1: a third of level 5's work for a few per cent more bytes (answers kept encoded
