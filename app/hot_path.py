@@ -1,27 +1,31 @@
-"""The JSON API's command, the busiest route, served without FastAPI's per-request
-machinery (issue 35: a thin hot path).
+"""A player's command, the busiest request, served without FastAPI's per-request machinery
+(issue 35: a thin hot path).
 
-FastAPI's route for ``POST /api/games/{game_id}/commands`` (app/routes/api.py) stays the
-declared one: it is in the OpenAPI schema and the docs, and it answers every request this
-layer does not fully understand.  What a command costs on that route besides its work
+FastAPI's routes for a command stay the declared ones: the JSON API's
+``POST /api/games/{game_id}/commands`` (app/routes/api.py) is in the OpenAPI schema and
+the docs, and the board's ``/games/{game_id}/command`` and ``/click`` (app/routes/pages.py)
+are where their endpoints live.  What a command cost on those routes besides its work
 (matching the path through the included routers, solving the route's parameters,
-validating the body as a request, the handler's wrappers) was a sixth of the server's CPU
-per move, measured.  So this layer, the innermost of the app's middleware (the security
-headers, compression and admission still wrap it), takes a well-formed command itself:
+validating the body as a request, the handler's wrappers) was a sixth of the server's
+CPU per move, measured.  So this layer, the innermost of the app's middleware (the
+security headers, compression and admission still wrap it), takes such a request itself
+and makes the route's own call:
 
-- the path and method match exactly, and the body is ``application/json``;
-- the body parses as the route's strict JSON (``app.text.strict_json``) and validates as
-  its model (``CommandIn``), as the route would parse and validate it;
-- then it makes the route's one call (``command_path.send``) and sends its answer; an
-  ``HTTPException`` on the way is answered by the app's own handler for it.
+- the JSON API's command, if its body is ``application/json``, parses as the route's
+  strict JSON (``app.text.strict_json``) and validates as its model (``CommandIn``);
+  anything else goes on to FastAPI's route with its body as it came, so every refusal
+  of a malformed request is FastAPI's own, word for word;
+- the board's command and click: the routes' one dependency (``same_origin``), then their
+  endpoints, which read and check their forms themselves.
 
-Anything else (another route, a body that does not parse or validate, another content
-type) goes on to FastAPI with the body as it came, so every refusal of a malformed
-request is FastAPI's own, word for word."""
+An ``HTTPException`` on the way is answered by the app's own handler for its class, as
+FastAPI's exception middleware would."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -31,59 +35,83 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import command_path
+from app.deps import same_origin
+from app.routes import pages
 from app.routes.api import API_ANSWER
 from app.schemas import CommandIn
 from app.text import strict_json
 
-# the route's path, its ``{game_id}`` as Starlette matches a path parameter (no slash)
-COMMANDS = re.compile(r"/api/games/([^/]+)/commands")
+# an answer to a request, or None: not this layer's to take (FastAPI's route answers it)
+Take = Callable[[Request, str], Awaitable[Response | None]]
+
+
+@dataclass(frozen=True)
+class HotRoute:
+    path: re.Pattern[str]  # the route's path, its ``{game_id}`` as Starlette matches one (no slash)
+    take: Take
+
+
+async def _json_command(request: Request, game_id: str) -> Response | None:
+    if not _says_json(request):
+        return None
+    try:
+        command = CommandIn.model_validate(strict_json(await request.body()))
+    except (ValueError, ValidationError):  # (json.JSONDecodeError is a ValueError)
+        return None
+    return await command_path.send(request, game_id, {"type": command.type, "data": command.data},
+                                   command.expected_seq, API_ANSWER)
+
+
+def _board(endpoint: Callable[[Request, str], Awaitable[Response]]) -> Take:
+    """A board route's endpoint behind its router's one dependency."""
+    async def take(request: Request, game_id: str) -> Response:
+        await same_origin(request)
+        return await endpoint(request, game_id)
+
+    return take
+
+
+HOT = (HotRoute(re.compile(r"/api/games/([^/]+)/commands"), _json_command),
+       HotRoute(re.compile(r"/games/([^/]+)/command"), _board(pages.command)),
+       HotRoute(re.compile(r"/games/([^/]+)/click"), _board(pages.click)))
 
 
 class HotCommands:
-    """Pure ASGI middleware: the JSON API's well-formed command, straight to its one call."""
+    """Pure ASGI middleware: a command's post, straight to its route's one call."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        route = COMMANDS.fullmatch(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
-        if route is None or not _json_body(scope):
+        hot = _hot(scope)
+        if hot is None:
             await self.app(scope, receive, send)
             return
-        body = await _body(receive)
-        replay = _replaying(body, receive)
-        command = _command(body)
-        if command is None:  # FastAPI's route says what is wrong with it
-            await self.app(scope, replay, send)
-            return
-        request = Request(scope, replay)
+        route, game_id = hot
+        request = Request(scope, receive)
         try:
-            response = await command_path.send(request, route.group(1), {"type": command.type, "data": command.data},
-                                               command.expected_seq, API_ANSWER)
+            response = await route.take(request, game_id)
         except HTTPException as exc:
             response = await _handled(request, exc)
-        await response(scope, replay, send)
+        if response is None:  # FastAPI's route, with the body this layer may have read
+            await self.app(scope, _replaying(await request.body(), receive), send)
+            return
+        await response(scope, receive, send)
 
 
-def _json_body(scope: Scope) -> bool:
+def _hot(scope: Scope) -> tuple[HotRoute, str] | None:
+    if scope["type"] != "http" or scope["method"] != "POST":
+        return None
+    for route in HOT:
+        match = route.path.fullmatch(scope["path"])
+        if match is not None:
+            return route, match.group(1)
+    return None
+
+
+def _says_json(request: Request) -> bool:
     """Whether the request says its body is JSON, as ``application/json`` (a charset aside)."""
-    for name, value in scope["headers"]:
-        if name == b"content-type":
-            return value.split(b";", 1)[0].strip().lower() == b"application/json"
-    return False
-
-
-async def _body(receive: Receive) -> bytes:
-    """The whole body (the app's body limit, outside this layer, counts it as it comes)."""
-    chunks: list[bytes] = []
-    more = True
-    while more:
-        message = await receive()
-        if message["type"] != "http.request":  # the client went away: nothing to answer
-            break
-        chunks.append(message.get("body", b""))
-        more = message.get("more_body", False)
-    return b"".join(chunks)
+    return request.headers.get("content-type", "").split(";", 1)[0].strip().lower() == "application/json"
 
 
 def _replaying(body: bytes, receive: Receive) -> Receive:
@@ -98,14 +126,6 @@ def _replaying(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replay
-
-
-def _command(body: bytes) -> CommandIn | None:
-    """The command as the route's body, if it parses and validates as the route would take it."""
-    try:
-        return CommandIn.model_validate(strict_json(body))
-    except (ValueError, ValidationError):  # (json.JSONDecodeError is a ValueError)
-        return None
 
 
 async def _handled(request: Request, exc: HTTPException) -> Response:

@@ -1,20 +1,23 @@
-"""The JSON API's command served by the hot path (app/hot_path.py) answers exactly as
-FastAPI's declared route does, refusals and all, and a well-formed command never reaches
-FastAPI's handler; on SQLite and on PostgreSQL."""
+"""A command served by the hot path (app/hot_path.py), the JSON API's or the board's,
+answers exactly as FastAPI's declared route does, refusals and all, and a well-formed one
+never reaches FastAPI's handler; on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import fastapi.routing
 import pytest
 from app_support import listed
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.hot_path import HotCommands
-from app.json_route import StrictJSONRequest
+
+NET_ERROR = '<p id="net-error" class="error" role="alert" hidden></p>'  # in every Pacific Battles answer
 
 
 @contextmanager
@@ -47,15 +50,15 @@ def _answer(r: Any) -> tuple[int, Any, str | None]:
 
 @pytest.fixture
 def handled(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the bodies FastAPI's declared route parses (its strict JSON request)."""
+    """Counts the requests FastAPI's routes take: each solves its route's parameters."""
     seen: list[int] = []
-    parse = StrictJSONRequest.json
+    solve = fastapi.routing.solve_dependencies
 
-    async def counted(self: StrictJSONRequest) -> Any:
+    async def counted(*args: Any, **kwargs: Any) -> Any:
         seen.append(1)
-        return await parse(self)
+        return await solve(*args, **kwargs)
 
-    monkeypatch.setattr(StrictJSONRequest, "json", counted)
+    monkeypatch.setattr(fastapi.routing, "solve_dependencies", counted)
     return seen
 
 
@@ -128,5 +131,76 @@ def test_every_refusal_is_fastapis_own_and_changes_nothing(client: TestClient, g
     assert _seq(client, gid, us) == seq  # nothing was written
     handled.clear()
     with hot_path(client.app, True):  # type: ignore[arg-type]
-        client.post(url, content=b"{not json", headers={**auth, "content-type": "application/json"})
-    assert handled == [1]  # a body the hot path cannot take goes on to FastAPI's route
+        r = client.post(url, json={"type": "place", "data": {}}, headers=auth)
+    assert r.status_code == 422 and handled == [1]  # a body the hot path cannot take goes on to FastAPI's route
+
+
+def _seat_cookie(client: TestClient, game: dict[str, str], side: str) -> None:
+    client.post(f"/games/{game['id']}/seat", data={"token": game[side]}, follow_redirects=False)
+
+
+def _new_game(client: TestClient) -> dict[str, str]:
+    made = client.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+    client.post(f"/api/games/{made['game_id']}/join", json={"token": made["invite_url"].split("token=")[1],
+                                                            "name": "Bob"})
+    client.cookies.clear()
+    return {"id": made["game_id"], "US": made["token"]}
+
+
+def test_a_board_post_never_reaches_fastapis_handler_and_is_answered_alike(client: TestClient,
+                                                                          handled: list[int]) -> None:
+    """The board's command and click: the same page parts either way (each way on a game of its own)."""
+    games = {True: _new_game(client), False: _new_game(client)}
+    answers = {}
+    for on, parsed_by_fastapi in ((True, 0), (False, 1)):
+        g = games[on]
+        _seat_cookie(client, g, "US")
+        cmd, seq = _first_place(client, g["id"], g["US"])
+        hex_id = cmd["data"]["to"]
+        got = []
+        with hot_path(client.app, on):  # type: ignore[arg-type]
+            handled.clear()
+            r = client.post(f"/games/{g['id']}/click", data={"hex": hex_id, "unit": "", "select": cmd["data"]["unit"],
+                                                            "seq": seq})
+            assert len(handled) == parsed_by_fastapi
+            got.append((r.status_code, r.headers["content-type"], r.text.replace(g["id"], "GAME")))
+            cmd, seq = _first_place(client, g["id"], g["US"])
+            handled.clear()
+            r = client.post(f"/games/{g['id']}/command", data={"type": cmd["type"], "data": json.dumps(cmd["data"]),
+                                                              "seq": seq})
+            assert len(handled) == parsed_by_fastapi
+            got.append((r.status_code, r.headers["content-type"], r.text.replace(g["id"], "GAME")))
+        assert all(status == 200 and 'role="alert"' not in text.replace(NET_ERROR, "") for status, _, text in got)
+        answers[on] = got
+        client.cookies.clear()
+    assert answers[True] == answers[False]
+
+
+def test_a_board_posts_refusals_are_the_routes_own(client: TestClient, game: dict[str, str]) -> None:
+    gid = game["id"]
+    _seat_cookie(client, game, "US")
+    cmd, seq = _first_place(client, gid, game["US"])
+    form = {"type": cmd["type"], "data": json.dumps(cmd["data"]), "seq": str(seq)}
+    sent: list[tuple[str, str, dict[str, Any]]] = [
+        ("from another site", "command", {"data": form, "headers": {"Sec-Fetch-Site": "cross-site"}}),
+        ("from another origin", "click", {"data": {"hex": "0709", "seq": str(seq)},
+                                          "headers": {"Origin": "https://elsewhere.example"}}),
+        ("no seq", "command", {"data": {**form, "seq": ""}}),
+        ("a field too long", "command", {"data": {**form, "type": "x" * 65}}),
+        ("data not JSON", "command", {"data": {**form, "data": "{oops"}}),
+        ("an illegal command", "command", {"data": {**form, "data": json.dumps({"unit": "nobody", "hex": "0101"})}}),
+        ("a stale seq", "command", {"data": {**form, "seq": str(seq - 1)}}),
+        ("not a form", "click", {"content": b"\xff\xfe",
+                                 "headers": {"content-type": "application/x-www-form-urlencoded"}}),
+        ("no such game", "command", {"data": form, "path": "/games/nosuchgame00000000000000/command"}),
+    ]
+    for what, kind, kwargs in sent:
+        path = kwargs.pop("path", f"/games/{gid}/{kind}")
+        both = []
+        for on in (True, False):
+            with hot_path(client.app, on):  # type: ignore[arg-type]
+                r = client.post(path, **kwargs)
+            both.append((r.status_code, r.headers.get("content-type"), r.text))
+        assert both[0] == both[1], what
+    client.cookies.clear()
+    assert _seq(client, gid, game["US"]) == seq  # nothing was written
