@@ -102,8 +102,11 @@ class HotCommands:
 def _hot(scope: Scope) -> tuple[HotRoute, str] | None:
     if scope["type"] != "http" or scope["method"] != "POST":
         return None
+    path, root = scope["path"], scope.get("root_path", "")
+    if root and path.startswith(root + "/"):  # behind a proxy's prefix: the route's path, as Starlette reads it
+        path = path[len(root):]
     for route in HOT:
-        match = route.path.fullmatch(scope["path"])
+        match = route.path.fullmatch(path)
         if match is not None:
             return route, match.group(1)
     return None
