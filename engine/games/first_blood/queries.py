@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from engine.games.first_blood.board import Board, load_board
 from engine.games.first_blood.oob import UnitSpec, load_oob
@@ -45,10 +46,16 @@ def ground_on_map(state: FBState, side: str | None = None) -> list[str]:
 
 
 def _ground_on_map(state: FBState, side: str | None) -> list[str]:
-    oob = load_oob()
-    return [uid for uid, u in state.units.items()
-            if is_map_hex(u.loc) and oob[uid].kind == "ground"
-            and (side is None or oob[uid].side == side)]
+    if side is not None:  # (one side's: from both sides', asked of most states anyway)
+        return [uid for uid in ground_on_map(state) if load_oob()[uid].side == side]
+    ground = _ground_units()
+    return [uid for uid, u in state.units.items() if uid in ground and is_map_hex(u.loc)]
+
+
+@cache
+def _ground_units() -> frozenset[str]:
+    """The ids of every ground unit (fixed)."""
+    return frozenset(uid for uid, s in load_oob().items() if s.kind == "ground")
 
 
 def in_play(loc: str) -> bool:

@@ -130,8 +130,14 @@ def stack_of(state: PBState, hex_id: str, side: str) -> int:
 
 
 def overstacked(state: PBState, side: str) -> list[str]:
-    hexes = {p.hex for p in state.pieces.values() if p.side == side}
-    return sorted(h for h in hexes if stack_of(state, h, side) > STACK_LIMIT)
+    """The hexes where ``side`` stands over the stacking limit (12.2; one pass over the
+    pieces, as ``stack`` counts each hex: supply units do not count)."""
+    f = forces()
+    totals: dict[str, int] = {}
+    for p in state.pieces.values():
+        if p.side == side and p.unit != SUPPLY:
+            totals[p.hex] = totals.get(p.hex, 0) + spec_of(f, p).battalions  # type: ignore[union-attr]
+    return sorted(h for h, n in totals.items() if n > STACK_LIMIT)
 
 
 def new_ids(state: PBState, side: str, n: int) -> list[str]:

@@ -631,6 +631,16 @@ def test_14_3_both_sides_see_the_battle_to_fight_with_every_shift_and_both_table
         assert p["column"] == battles.assess(s, s.battles[0])[0].column
 
 
+def test_12_2_a_hex_over_the_stacking_limit_is_found_for_its_side_only() -> None:
+    s = combat_position({"1 Mar": ("1 Mar", R[0]), "124 Inf": ("124 Inf", C), "4 Inf": ("4 Inf", C),
+                         "Kuma Bn": ("Kuma Bn", C)})
+    assert queries.stack_of(s, C, "Japanese") == 7 > queries.STACK_LIMIT  # two regiments and a battalion
+    assert queries.overstacked(s, "Japanese") == [C]
+    assert queries.overstacked(s, "Allied") == []
+    under = combat_position({"1 Mar": ("1 Mar", R[0]), "124 Inf": ("124 Inf", C), "Kuma Bn": ("Kuma Bn", C)})
+    assert queries.overstacked(under, "Japanese") == []
+
+
 def test_15_35_units_that_retreated_into_a_hex_they_overstack_add_nothing_to_its_defence() -> None:
     s = combat_position({"1 Mar": ("1 Mar", R[0]), "124 Inf": ("124 Inf", C), "4 Inf": ("4 Inf", C),
                          "Kuma Bn": ("Kuma Bn", C)})

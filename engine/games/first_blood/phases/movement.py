@@ -317,6 +317,11 @@ def _refuse_off_map(uid: str, loc: str, visited: list[str], budget: int,
 
 
 def movable_units(state: FBState, side: str) -> list[str]:
+    """The side's ground units that may still move, in the state's order (read only)."""
+    return state.cached(("movable_units", side), lambda: _movable_units(state, side))
+
+
+def _movable_units(state: FBState, side: str) -> list[str]:
     oob = q.specs()
     return [uid for uid, u in state.units.items()
             if oob[uid].side == side and oob[uid].kind == "ground" and u.mf_left > 0
@@ -344,7 +349,12 @@ def gen_moves(state: FBState, side: str, unit: str | None = None) -> list[Comman
 
 
 def must_move_units(state: FBState, side: str) -> list[str]:
-    """§6.5: IJ units in an off-map box must move every turn, except the turn they arrived."""
+    """§6.5: IJ units in an off-map box must move every turn, except the turn they arrived
+    (read only)."""
+    return state.cached(("must_move_units", side), lambda: _must_move_units(state, side))
+
+
+def _must_move_units(state: FBState, side: str) -> list[str]:
     return [uid for uid, u in state.units.items()
             if q.in_box(u.loc) is not None and q.spec(uid).side == side
             and u.box_arrival != state.turn and not u.moved]
