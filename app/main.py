@@ -132,7 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(admin_pages.router)
     app.mount("/static", CachedStaticFiles(directory=STATIC), name="static")
     # outermost last: headers on every answer, compression, admission to the app, and
-    # innermost the JSON API's command, taken without FastAPI's per-request machinery
+    # innermost a command's post (the API's, the board's), taken without FastAPI's routing
     app.add_middleware(HotCommands)
     app.add_middleware(Admission, limit=settings.threads, timeout=settings.admission_timeout,
                        read_limit=settings.read_threads or max(1, settings.threads // 2))
