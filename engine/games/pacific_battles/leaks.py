@@ -6,8 +6,9 @@ never seen (on the map unexamined, on the track, in the base or a box, 18.0-18.6
 markers the enemy holds or held that were never played in the open (5.4), the enemy's sealed
 air allocation (4.1 1c), and what a side has not been shown that no text names (``_untold``:
 a ZOC not told, a stack not examined, a date on the track), so that the step that shows it is
-a reveal.  ``find`` searches a text (a view as JSON, log lines, events)
-for any of them, as whole words; self-play counts every hit as a leak.
+a reveal.  ``hidden_names`` is the part a text could name, without ``_untold``: what a
+search needs.  ``find`` searches a text (a view as JSON, log lines, events) for any of
+them, as whole words; self-play counts every hit as a leak.
 """
 
 from __future__ import annotations
@@ -52,9 +53,26 @@ def hidden_things(state: PBState, viewer: str | None) -> list[str]:
     return list(state.cached(("hidden_things", viewer), lambda: _hidden_things(state, viewer)))
 
 
+def hidden_names(state: PBState, viewer: str | None) -> list[str]:
+    """``hidden_things`` a text could name (ids, names, factors, markers, a sealed
+    allocation), without what ``viewer`` has not been told that no text names
+    (``_untold``): what a search of a text for the hidden things needs, once per state and
+    viewer (a step asks it of each other side that reads its events)."""
+    return list(state.cached(("hidden_names", viewer), lambda: sorted(_hidden_names(state, viewer))))
+
+
 def _hidden_things(state: PBState, viewer: str | None) -> list[str]:
     if viewer == ADMIN or state.result is not None:
         return []
+    out = set(hidden_names(state, viewer))
+    if viewer in SIDES:
+        out.update(_untold(state, viewer))
+    return sorted(out)
+
+
+def _hidden_names(state: PBState, viewer: str | None) -> set[str]:
+    if viewer == ADMIN or state.result is not None:
+        return set()
     # a side knows its own whole counter mix
     names, factors = _own_mix(viewer) if viewer in SIDES else (frozenset(), frozenset())
     known_names, known_factors = set(names), set(factors)
@@ -92,9 +110,7 @@ def _hidden_things(state: PBState, viewer: str | None) -> list[str]:
             text = json.dumps(sealed, sort_keys=True)
             # as the sealed event, the view and the reveal (``"decisions": {side: ...}``) hold it
             out.update((f'"decision": {text}', f'"allocated": {text}', f'"{owner}": {text}'))
-    if viewer in SIDES:
-        out.update(_untold(state, viewer))
-    return sorted(out)
+    return out
 
 
 def _untold(state: PBState, side: str) -> set[str]:

@@ -452,7 +452,7 @@ class PacificBattles(RulesBase[PBState]):
                  if (seen := for_viewer(e, viewer, self.sides)) is not None]
         if not texts:  # (what the viewer may not know is asked only of a step it reads)
             return []
-        hidden = self.secrets(before, viewer)
+        hidden = leaks.hidden_names(before, viewer)  # (the secrets a text could name)
         return leaks.find(hidden, "\n".join(texts)) if hidden else []
 
     def secrets(self, state: PBState, viewer: str | None) -> list[str]:

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from engine.core.events import Command
+from engine.core.visibility import SPECTATOR, for_viewer
 from engine.games.pacific_battles import leaks
 from engine.games.pacific_battles.rules import RULES
+from engine.games.pacific_battles.state import SIDES
 from engine.games.pacific_battles.testing import new_game, play
-from engine.selfplay import find_leaks, run
+from engine.selfplay import Chooser, choose, find_leaks, run
 
 
 def test_two_random_games_finish_replay_and_leak_nothing() -> None:
@@ -87,3 +90,34 @@ def test_the_servers_clock_ends_a_game_on_time_and_only_the_clock() -> None:
     for e in RULES.decide(state, Command("time_forfeit", {"loser": "Japanese"}, None)):
         RULES.apply(state, e)
     assert state.result["winner"] == "Allied" and RULES.prompt(state).side is None
+
+
+UNTOLD = re.compile(r"whether the stack in \d{4} has a ZOC \(18\.4\)|what the stack in \d{4} holds \(18\.1\)"
+                    r"|when .+ is due \(18\.6\)")
+
+
+def test_what_a_text_could_name_is_all_a_search_of_a_step_needs() -> None:
+    """``hidden_names`` (what the search of another side's reading of a step looks for) is
+    ``hidden_things`` less only what no text names, so a search finds the same in either:
+    over a random game's first 400 steps, for each side and a spectator."""
+    state, rng, searched, hits = new_game("names"), Chooser("names"), 0, 0
+    for _ in range(400):
+        prompt = RULES.prompt(state)
+        legal = RULES.legal_commands(state)
+        if prompt.side is None or not legal:
+            break
+        cmd = choose(rng, state.phase, legal)
+        before = RULES.clone(state)
+        events = RULES.decide(state, Command(cmd.type, cmd.data, prompt.side))
+        for e in events:
+            RULES.apply(state, e)
+        for viewer in (*SIDES, SPECTATOR):
+            names, things = leaks.hidden_names(before, viewer), leaks.hidden_things(before, viewer)
+            assert set(names) <= set(things)
+            assert all(UNTOLD.fullmatch(t) for t in set(things) - set(names))
+            text = "\n".join(json.dumps(seen.data, sort_keys=True) for e in events
+                             if (seen := for_viewer(e, viewer, RULES.sides)) is not None)
+            found = leaks.find(things, text)
+            assert leaks.find(names, text) == found
+            searched, hits = searched + 1, hits + bool(found)
+    assert searched > 800 and hits > 0  # (a step that shows a viewer something names it)
