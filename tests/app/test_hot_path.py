@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from app.hot_path import HotCommands
 
-NET_ERROR = '<p id="net-error" class="error" role="alert" hidden></p>'  # in every Pacific Battles answer
+NET_ERROR = '<p id="net-error" class="error" role="alert" hidden></p>'  # an answer's empty, hidden error line
 
 
 @contextmanager
