@@ -10,7 +10,7 @@ from engine.games.pacific_battles import terrain
 from engine.games.pacific_battles.board import Board, load_board
 from engine.games.pacific_battles.forces import DECEPTION, Forces, UnitSpec, deception_spec, load_forces
 from engine.games.pacific_battles.movement import SUPPLY, Piece, has_zoc, spec_of, zoc_of
-from engine.games.pacific_battles.retreat import STACK_LIMIT, stack
+from engine.games.pacific_battles.retreat import STACK_LIMIT, stack, stacks
 from engine.games.pacific_battles.state import PBState, other
 
 HENDERSON = "Henderson Field"
@@ -130,14 +130,8 @@ def stack_of(state: PBState, hex_id: str, side: str) -> int:
 
 
 def overstacked(state: PBState, side: str) -> list[str]:
-    """The hexes where ``side`` stands over the stacking limit (12.2; one pass over the
-    pieces, as ``stack`` counts each hex: supply units do not count)."""
-    f = forces()
-    totals: dict[str, int] = {}
-    for p in state.pieces.values():
-        if p.side == side and p.unit != SUPPLY:
-            totals[p.hex] = totals.get(p.hex, 0) + spec_of(f, p).battalions  # type: ignore[union-attr]
-    return sorted(h for h, n in totals.items() if n > STACK_LIMIT)
+    """The hexes where ``side`` stands over the stacking limit (12.2)."""
+    return sorted(h for h, n in stacks(forces(), list(state.pieces.values()), side).items() if n > STACK_LIMIT)
 
 
 def new_ids(state: PBState, side: str, n: int) -> list[str]:

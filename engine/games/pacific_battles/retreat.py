@@ -28,13 +28,23 @@ class Option:
     fate: str  # "safe", "overstacked" (12.5), "zoc" (eliminated there, 13.8), "short" (eliminated, 15.33.6)
 
 
+def weight(forces: Forces, piece: Piece) -> int:
+    """The battalion equivalents a piece counts for stacking: a supply unit none (12.2)."""
+    return 0 if piece.unit == SUPPLY else spec_of(forces, piece).battalions  # type: ignore[union-attr]
+
+
 def stack(forces: Forces, pieces: list[Piece], hex_id: str, side: str) -> int:
-    """Battalion equivalents of ``side`` in a hex for stacking: supply units do not count (12.2)."""
-    total = 0
+    """Battalion equivalents of ``side`` in a hex for stacking (12.2)."""
+    return sum(weight(forces, p) for p in pieces if p.hex == hex_id and p.side == side)
+
+
+def stacks(forces: Forces, pieces: list[Piece], side: str) -> dict[str, int]:
+    """``stack`` of every hex ``side`` stands in, in one pass over the pieces."""
+    totals: dict[str, int] = {}
     for p in pieces:
-        if p.hex == hex_id and p.side == side and p.unit != SUPPLY:
-            total += spec_of(forces, p).battalions
-    return total
+        if p.side == side:
+            totals[p.hex] = totals.get(p.hex, 0) + weight(forces, p)
+    return totals
 
 
 def options(board: Board, forces: Forces, pieces: list[Piece], unit: Piece, length: int,
