@@ -15,7 +15,9 @@ from app_support import listed
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from app.deps import same_origin
 from app.hot_path import HotCommands
+from app.routes import pages
 
 NET_ERROR = '<p id="net-error" class="error" role="alert" hidden></p>'  # an answer's empty, hidden error line
 
@@ -174,6 +176,12 @@ def test_a_board_post_never_reaches_fastapis_handler_and_is_answered_alike(clien
         answers[on] = got
         client.cookies.clear()
     assert answers[True] == answers[False]
+
+
+def test_the_hot_path_makes_the_board_routers_every_check() -> None:
+    """It calls the board's endpoints behind ``same_origin``: that must stay the router's
+    only dependency, or the hot path would skip one the router adds."""
+    assert [d.dependency for d in pages.board_posts.dependencies] == [same_origin]
 
 
 def test_a_board_posts_refusals_are_the_routes_own(client: TestClient, game: dict[str, str]) -> None:
