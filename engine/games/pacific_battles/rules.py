@@ -194,6 +194,11 @@ class PacificBattles(RulesBase[PBState]):
 
     # --- legal commands --------------------------------------------------------------------
     def legal_commands(self, state: PBState, side: str | None = None) -> list[Command]:
+        # once per state and side: the answer's next list, the view and the next command's
+        # check (``_is_legal``) each want it
+        return list(state.cached(("legal_commands", side), lambda: tuple(self._legal_commands(state, side))))
+
+    def _legal_commands(self, state: PBState, side: str | None) -> list[Command]:
         p = self.prompt(state)
         sides = p.acting if side is None else [s for s in p.acting if s == side]
         out: list[Command] = []
@@ -205,6 +210,15 @@ class PacificBattles(RulesBase[PBState]):
             if side is None:
                 break
         return out
+
+    def _is_legal(self, state: PBState, side: str, cmd: Command) -> bool:
+        """Whether ``cmd`` is among ``side``'s legal commands: looked up in the list made of
+        this state already (the previous answer's, or the view's), else generated as far as
+        it takes, narrowed to the command's piece where a list is long."""
+        want = cmd.key()
+        listed = state.known(("legal_commands", side))
+        found = listed if listed is not None else self._iter_legal(state, side, cmd)
+        return any(c.matches(want) for c in found)
 
     def legal_choices(self, state: PBState, side: str) -> list[dict[str, Any]]:
         """As ``group(legal_commands)``; a landing phase's built from each kind's hexes, a
@@ -319,10 +333,9 @@ class PacificBattles(RulesBase[PBState]):
             if kind == "list":
                 data[name] = sorted(data[name])
         cmd = Command(command.type, data, side)
-        want = cmd.key()
         if cmd.type == "allocate":
             planning.check_allocate(state, side, data)
-        elif not any(c.matches(want) for c in self._iter_legal(state, side, cmd)):
+        elif not self._is_legal(state, side, cmd):
             raise self._why(state, side, cmd)
         em = Emitter(self, state, describe)
         if cmd.type == "play":

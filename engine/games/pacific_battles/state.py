@@ -144,6 +144,14 @@ class PBState:
             answers[key] = compute()
         return answers[key]  # type: ignore[no-any-return]
 
+    def forget(self) -> None:
+        """Drop what ``cached`` keeps: for a test that edits a state in place, which no rule does."""
+        self.__dict__.pop("_memo", None)
+
+    def known(self, key: Any) -> Any:
+        """What ``cached`` holds for ``key`` now, without working it out (None: nothing yet)."""
+        return self._answers().get(key)
+
     def _answers(self) -> dict[Any, Any]:
         """The answers ``cached`` keeps for this object at this many events."""
         memo = self.__dict__.get("_memo")
@@ -152,10 +160,12 @@ class PBState:
         return memo[2]  # type: ignore[no-any-return]
 
     def with_secret(self, secret: str) -> PBState:
-        """A clone with another dice secret that shares this state's answers (``cached``):
-        the position is the same, and no answer depends on the dice.  While both hold this
-        many events, an answer either works out serves both."""
-        new = self.clone()
+        """This state with another dice secret, to decide on, sharing its answers (``cached``):
+        the position is the same, and no answer depends on the dice.  A shallow copy: a
+        decision changes only the clone it builds on (``Emitter``), never the state it
+        decides from (tests/engine/pacific_battles/test_purity.py), so the two may share
+        their parts; apply no event to it."""
+        new = copy.copy(self)
         new.secret = secret
         new.__dict__["_memo"] = (id(new), new.seq, self._answers())
         return new

@@ -408,6 +408,7 @@ def test_25_6c_the_japanese_evacuate_only_after_operation_ke_from_coastal_object
         play(s, "evacuate", unit="28 Inf")
     assert err.value.rule == "23.0"
     s.in_effect["Japanese"].append("Operation KE")
+    s.forget()  # (edited in place: what it worked out of it before is stale)
     assert {c.data["unit"] for c in legal(s, kind="evacuate")} == {"28 Inf", "35 HQ"}
     play(s, "evacuate", unit="28 Inf")
     assert s.vp["Japanese"] == 3  # 1 a battalion equivalent
@@ -426,6 +427,7 @@ def test_25_7c_the_us_evacuates_only_usmc_units_after_usmc_relief() -> None:
     s = position(pieces, phase="reinforcements_first", turn=5, first="Allied")
     assert legal(s, kind="evacuate") == []
     s.in_effect["Allied"].append("USMC Relief")
+    s.forget()  # (edited in place: what it worked out of it before is stale)
     assert {c.data["unit"] for c in legal(s, kind="evacuate")} == {"1 Mar", "hq"}  # not the Army's 164th
     play(s, "evacuate", unit="1 Mar")
     play(s, "evacuate", unit="hq")
@@ -448,6 +450,7 @@ def test_25_6d_the_optional_units_are_bought_for_two_vp_each_after_operation_ke(
         play(s, "buy", unit="13 Inf")
     assert err.value.rule == "25.6d"
     s.in_effect["Japanese"].append("Operation KE")
+    s.forget()  # (edited in place: what it worked out of it before is stale)
     assert {c.data["unit"] for c in legal(s, kind="buy")} == OPTIONAL
     play(s, "buy", unit="13 Inf")
     assert s.vp["Japanese"] == 3
@@ -473,6 +476,7 @@ def test_25_7d_the_us_conditional_units_are_bought_for_two_vp_each_after_usmc_re
         play(s, "buy", unit="103 Inf")
     assert err.value.rule == "25.7d" and "USMC Relief" in str(err.value)
     s.in_effect["Allied"].append("USMC Relief")
+    s.forget()  # (edited in place: what it worked out of it before is stale)
     assert {c.data["unit"] for c in legal(s, kind="buy")} == US_CONDITIONAL
     play(s, "buy", unit="103 Inf")
     assert s.vp["Allied"] == 1
