@@ -72,7 +72,8 @@ def begin(em: Emitter, side: str) -> None:
 
 
 def due_units(state: PBState, side: str) -> list[str]:
-    return sorted(o.id for o in state.in_box(side, "track") if 0 < o.due <= state.turn and o.id not in state.readied)
+    return list(state.cached(("due_units", side), lambda: tuple(sorted(
+        o.id for o in state.in_box(side, "track") if 0 < o.due <= state.turn and o.id not in state.readied))))
 
 
 def base_units(state: PBState, side: str) -> list[str]:
@@ -173,10 +174,11 @@ def _pieces(state: PBState, side: str, unit: str | None = None,
             landings: bool = True) -> Iterator[tuple[str, list[str], Command | None]]:
     """Each piece due or at the home base (``unit``: only it): where it may land (none
     looked for without ``landings``) and its going to the home base, if it may."""
-    for pid in due_units(state, side) + base_units(state, side):
-        if unit is None or pid == unit:
-            hexes = landing_hexes(state, side, pid) if landings else []
-            yield pid, hexes, Command("to_base", {"unit": pid}) if state.off[pid].box == "track" else None
+    # (once a state: the list, the check of a command and the board each ask)
+    waiting = state.cached(("waiting", side), lambda: (*due_units(state, side), *base_units(state, side)))
+    for pid in waiting if unit is None else [unit] if unit in waiting else []:
+        hexes = landing_hexes(state, side, pid) if landings else []
+        yield pid, hexes, Command("to_base", {"unit": pid}) if state.off[pid].box == "track" else None
 
 
 def _after_the_pieces(state: PBState, side: str) -> list[Command]:

@@ -215,9 +215,13 @@ class PacificBattles(RulesBase[PBState]):
         """Whether ``cmd`` is among ``side``'s legal commands: looked up in the list made of
         this state already (the previous answer's, or the view's), else generated as far as
         it takes, narrowed to the command's piece where a list is long."""
-        want = cmd.key()
         listed = state.known(("legal_commands", side))
         found = listed if listed is not None else self._iter_legal(state, side, cmd)
+        if all(v is None or isinstance(v, (str, int, float)) for v in cmd.data.values()):
+            # flat data: equal data is the same key, and unequal data another (no list to
+            # compare as a tuple), without working out each listed command's key
+            return any(c.type == cmd.type and c.data == cmd.data for c in found)
+        want = cmd.key()
         return any(c.matches(want) for c in found)
 
     def legal_choices(self, state: PBState, side: str) -> list[dict[str, Any]]:
