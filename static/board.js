@@ -22,10 +22,10 @@
       values.hex = hex;
     } else if (target.dataset.unit) {
       values.unit = target.dataset.unit;
-      // (Pacific Battles: a counter picked out of a fanned stack comes with its hex, and
-      // the stack folds again)
-      if (target.closest(".pb-map .fan")) {
-        values.hex = target.dataset.hex;
+      // (Pacific Battles: a counter picked out of a fanned stack, or a piece picked from
+      // the list of those with orders, comes with its hex, and its stack stays folded)
+      if (target.closest(".pb-map .fan, .choosers")) {
+        values.hex = target.dataset.hex || "";
       }
     } else {
       values.hex = target.dataset.loc || target.dataset.hex;
@@ -35,6 +35,10 @@
   }
 
   function clickable(event) {
+    var listed = event.target.closest && event.target.closest(".choosers button[data-unit]");
+    if (listed) {
+      return listed;  // (Pacific Battles: a piece picked from the list, as if on the map)
+    }
     var map = event.target.closest && event.target.closest(".map-stack");
     // (First Blood: a hex the player may act on; Pacific Battles: any element of its map
     // that names a hex, e.g. a highlighted hex)

@@ -111,7 +111,7 @@ def selected(unit: str) -> Then:
 def chosen(unit: str) -> Then:
     """Pick ``unit`` from Pacific Battles' list of pieces with orders."""
     def then(page: Page) -> None:
-        page.locator(f'section.commands form:has(input[name=unit][value="{unit}"]) button.chooser').click()
+        page.locator(f'button.chooser[data-unit="{unit}"]').click()
         expect(page.locator("#board-state")).to_have_attribute("data-select", unit)
         page.wait_for_load_state("networkidle")
     return then

@@ -59,7 +59,7 @@ def pick(page: Page, pid: str) -> None:
     if state.get_attribute("data-select") == pid:
         return
     unselect(page)
-    page.locator(f"section.commands form:has(input[name=unit][value={css(pid)}]) button.chooser").click()
+    page.locator(f"button.chooser[data-unit={css(pid)}]").click()
     expect(state).to_have_attribute("data-select", pid)
 
 
@@ -73,7 +73,7 @@ def give(page: Page, cmd: Command, state: PBState, side: str) -> str:
         return "allocate"
     who, where = owner(cmd), place(cmd)
     if cmd.type == "add":  # an attacker added: its button stands for it
-        page.locator(f"section.commands form:has(input[name=unit][value={css(who)}]) button.chooser").click()
+        page.locator(f"button.chooser[data-unit={css(who)}]").click()
         return "piece"
     if where:
         if who:

@@ -48,7 +48,7 @@ def select(page: Page, pid: str) -> None:
     state = page.locator("#board-state")
     if state.get_attribute("data-select") == pid:
         return
-    page.locator(f"section.commands form:has(input[name=unit][value={css(pid)}]) button.chooser").click()
+    page.locator(f"button.chooser[data-unit={css(pid)}]").click()
     expect(state).to_have_attribute("data-select", pid)
 
 
