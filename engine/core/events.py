@@ -8,6 +8,7 @@ evolves its state with one handler per event type.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,16 @@ class Command:
     def matches(self, key: tuple) -> bool:
         """Whether this command has ``key`` (another's ``key()``, worked out once for many)."""
         return self.type == key[0] and self.key() == key
+
+
+def among(command: Command, commands: Iterable[Command]) -> bool:
+    """Whether ``commands`` (a legal list, or a generator of one: read only as far as the
+    match) holds ``command``, its side aside.  Flat data (no list or object inside) is the
+    same key exactly when it is equal, so no listed command's key is worked out for it."""
+    if all(v is None or isinstance(v, (str, int, float)) for v in command.data.values()):
+        return any(c.type == command.type and c.data == command.data for c in commands)
+    want = command.key()
+    return any(c.matches(want) for c in commands)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.core import choices, dice, fields, forfeit, undo
 from engine.core.errors import IllegalCommandError, MalformedCommandError, RuleError
-from engine.core.events import Command, Event
+from engine.core.events import Command, Event, among
 from engine.core.game import Emitter, Headline, Outcome, Prompt, RulesBase, check_turn
 from engine.games.first_blood import evolve, sequence
 from engine.games.first_blood import queries as q
@@ -270,9 +270,8 @@ class FirstBlood(RulesBase[FBState]):
             if kind == "list":
                 data[name] = sorted(data[name])  # a list of units is a set: any order will do
         cmd = Command(command.type, data, side)
-        want = cmd.key()
         try:
-            legal = any(c.matches(want) for c in self._iter_legal(state, side, cmd))  # stops at the match
+            legal = among(cmd, self._iter_legal(state, side, cmd))  # stops at the match
         except (TypeError, KeyError) as exc:  # malformed data inside an otherwise known command
             raise MalformedCommandError("", f"malformed {command.type} command: {exc}") from None
         if not legal:

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.core import choices, dice, fields, forfeit, undo
 from engine.core.errors import MalformedCommandError, NotYourTurnError, RuleError
-from engine.core.events import Command, Event
+from engine.core.events import Command, Event, among
 from engine.core.game import Emitter, Headline, Outcome, Prompt, RulesBase, check_turn
 from engine.core.visibility import for_viewer
 from engine.games.pacific_battles import (
@@ -216,13 +216,7 @@ class PacificBattles(RulesBase[PBState]):
         this state already (the previous answer's, or the view's), else generated as far as
         it takes, narrowed to the command's piece where a list is long."""
         listed = state.known(("legal_commands", side))
-        found = listed if listed is not None else self._iter_legal(state, side, cmd)
-        if all(v is None or isinstance(v, (str, int, float)) for v in cmd.data.values()):
-            # flat data: equal data is the same key, and unequal data another (no list to
-            # compare as a tuple), without working out each listed command's key
-            return any(c.type == cmd.type and c.data == cmd.data for c in found)
-        want = cmd.key()
-        return any(c.matches(want) for c in found)
+        return among(cmd, listed if listed is not None else self._iter_legal(state, side, cmd))
 
     def legal_choices(self, state: PBState, side: str) -> list[dict[str, Any]]:
         """As ``group(legal_commands)``; a landing phase's built from each kind's hexes, a

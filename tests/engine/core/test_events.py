@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.core.events import Command, Event, dumps_events, loads_events
+from engine.core.events import Command, Event, among, dumps_events, loads_events
 
 # --- Command identity ----------------------------------------------------------
 
@@ -185,3 +185,23 @@ def test_dumps_events_is_canonical() -> None:
 def test_empty_log() -> None:
     assert dumps_events([]) == "[]"
     assert loads_events("[]") == []
+
+
+@pytest.mark.parametrize("listed", [
+    [Command("move", {"unit": "a", "to": "0101"}), Command("move", {"unit": "a", "to": "0102"})],
+    [Command("end_phase"), Command("move", {"to": "0102", "unit": "a"}, "US")],
+    [Command("attack", {"units": ["a", "b"], "hex": "0102"})],
+    [Command("attack", {"units": ("a", "b"), "hex": "0102"})],
+    [Command("move", {"unit": "a", "to": "0102", "path": None})],
+    [Command("fire", {"n": 1})], [Command("fire", {"n": True})], [Command("fire", {"n": 1.0})],
+    [],
+])
+@pytest.mark.parametrize("command", [
+    Command("move", {"unit": "a", "to": "0102"}), Command("attack", {"units": ["a", "b"], "hex": "0102"}),
+    Command("attack", {"units": ["b", "a"], "hex": "0102"}), Command("fire", {"n": 1}), Command("end_phase"),
+])
+def test_among_is_membership_by_key(listed: list[Command], command: Command) -> None:
+    """A command is among a list exactly when a listed command has its key (flat data is
+    compared as it is: the same verdict)."""
+    assert among(command, listed) == any(c.key() == command.key() for c in listed)
+    assert among(command, iter(listed)) == among(command, listed)
