@@ -125,8 +125,9 @@ def remember(game_id: str, got: Material) -> None:
 
 def revealed(session: Session, game_id: str) -> bool:
     """Whether the game's record shows the entropy (the dice are fixed from then on)."""
-    kinds = session.scalars(select(RecordEntry.entry).where(RecordEntry.game_id == game_id)).all()
-    return any(e.get("kind") == rec.ENTROPY for e in kinds)
+    shown = select(RecordEntry.record_seq).where(RecordEntry.game_id == game_id,
+                                                 RecordEntry.entry["kind"].as_string() == rec.ENTROPY).limit(1)
+    return session.scalar(shown) is not None
 
 
 @dataclass
