@@ -18,6 +18,7 @@ import pytest
 from app_support import ADMIN, bearer, drive, listed
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select, text
+from sqlalchemy.orm import Session
 from third_game import registered
 
 from app.config import Settings
@@ -304,3 +305,22 @@ def test_pacific_battles_variable_forces_are_each_side_s_first_roll(client: Test
     rolled = [e for e in entries(admin, "event") if e["event"]["type"] == "start_force"]
     assert len(rolled) == 2 and all(e["key"][0] == "hidden" and "rolls" not in e for e in rolled)
     assert verify_record(admin).ok and client.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"]
+
+
+def test_the_record_shows_the_entropy_from_the_first_command_on(client: TestClient, database_url: str) -> None:
+    """``dice_keys.revealed``, the one question a worker asks the database before it keeps a
+    game's dice material: False until the first command writes both parts, True after."""
+    game = new_game(client, entropy="bob's words")
+    engine = create_engine(database_url)
+    try:
+        with Session(engine) as session:
+            assert dice_keys.revealed(session, game["id"]) is False
+        legal = client.get(f"/api/games/{game['id']}/legal", headers=bearer(game["US"])).json()
+        first = listed(legal)[0]
+        r = client.post(f"/api/games/{game['id']}/commands", headers=bearer(game["US"]),
+                        json={**first, "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+        with Session(engine) as session:
+            assert dice_keys.revealed(session, game["id"]) is True
+    finally:
+        engine.dispose()
