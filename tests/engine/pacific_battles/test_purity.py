@@ -54,7 +54,7 @@ def _random_game(seed: int, options: dict[str, Any]) -> tuple[int, int]:
             for side in prompt.acting:
                 fresh = replay(RULES, [], state)  # the same position, its legal list not made yet
                 listed = RULES.legal_commands(state, side)
-                tried = [Command(c.type, c.data, side) for c in listed[:8] if c.type != "undo"]
+                tried = [Command(c.type, c.data, side) for c in [*listed[:8], *(c for c in listed if c.type == "undo")]]
                 tried += [_bent(c) for c in tried[:4]]
                 before = _frozen(state)
                 for c in tried:
