@@ -41,24 +41,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from action_latency import board_form, board_send, cpu_ms, page, refused  # noqa: E402
+from action_latency import Copy, board_form, board_send, cpu_ms, next_command, page, refused  # noqa: E402
 from live_server import ADMIN_USER, LiveServer, fresh_postgres_database, map_parts, server_env  # noqa: E402
-from positions import GAMES, Position, export_at, import_position, pick, play_whole  # noqa: E402
+from positions import GAMES, Position, export_at, import_position, play_whole  # noqa: E402
 
 from engine.selfplay import Chooser  # noqa: E402
 
 ADMIN_PASSWORD = "ab-admin-password"
 STAGES = (30, 150, 300, 500, 700)
-
-
-def _legal(client: httpx.Client, url: str, pos: Position) -> tuple[str, dict[str, Any]] | None:
-    for side, token in pos.tokens.items():
-        legal = client.get(f"{url}/api/games/{pos.id}/legal", headers={"Authorization": f"Bearer {token}"}).json()
-        if legal["prompt"]["side"] is None:
-            return None
-        if legal["your_turn"]:
-            return side, legal
-    return None
 
 
 def _send(client: httpx.Client, url: str, pos: Position, side: str, cmd: dict[str, Any], seq: int,
@@ -83,28 +73,27 @@ def one_run(first: Path, second: Path, kind: str, rounds: int, positions: int) -
             LiveServer(server_env(url1, ADMIN_PASSWORD), app_dir=second) as s1:
         servers = (s0, s1)
         client = httpx.Client(timeout=60)
-        games: list[tuple[str, list[Position], Chooser, Chooser]] = []
+        games: list[tuple[str, list[Copy]]] = []  # each position's copy on either server, its chooser alike
         for game in GAMES:
             for i in range(positions):
                 played = play_whole(game, i)
                 for stage in STAGES:
                     export = export_at(played, stage)
-                    copies = [import_position(client, s.url, export, admin, seats=kind == "post") for s in servers]
-                    games.append((game, copies, Chooser(f"ab:{game}:{i}:{stage}"), Chooser(f"ab:{game}:{i}:{stage}")))
+                    games.append((game, [Copy(import_position(client, s.url, export, admin, seats=kind == "post"),
+                                              Chooser(f"ab:{game}:{i}:{stage}")) for s in servers]))
         for n in range(rounds):
-            for k, (game, copies, *rngs) in enumerate(games):
+            for k, (game, copies) in enumerate(games):
                 for which in ((0, 1) if (n + k) % 2 == 0 else (1, 0)):
-                    server, pos = servers[which], copies[which]
-                    now = _legal(client, server.url, pos)
-                    cmd = pick(now[1], rngs[which]) if now else None
-                    if now is None or cmd is None:
+                    server, pos = servers[which], copies[which].pos
+                    nxt = None if copies[which].done else next_command(client, server.url, copies[which])
+                    if nxt is None:
                         continue
-                    side, legal = now
+                    side, cmd, seq = nxt
                     if kind == "post" and side not in pos.pages:
                         page(client, server.url, pos, side, None)
                     pid = server.proc.pid if server.proc else 0
                     c0, t = cpu_ms(pid), time.perf_counter()
-                    ok, size = _send(client, server.url, pos, side, cmd, legal["seq"], kind)
+                    ok, size = _send(client, server.url, pos, side, cmd, seq, kind)
                     ms, cpu = (time.perf_counter() - t) * 1000, cpu_ms(pid) - c0
                     if not ok:
                         print(f"refused on server {which}: {cmd}", file=sys.stderr)
