@@ -17,9 +17,11 @@ from engine.core.events import Command
 from engine.core.undo import unmarked
 from engine.games.first_blood.board import Board, load_board
 from engine.games.first_blood.oob import load_oob
+from engine.games.first_blood.phases import movement
 from engine.games.first_blood.rules import RULES
 from engine.games.first_blood.state import FBState, is_map_hex
 from engine.games.first_blood.testing import force_die, play, position
+from engine.selfplay import play_one
 
 # IJ infantry: 8 MF each.
 KUMA, IJ_B, IJ_C, IJ_D, IJ_SPARE = "ij-kuma", "ij-124-1", "ij-124-3", "ij-4-2", "ij-4-3"
@@ -788,3 +790,30 @@ def test_the_end_phase_button_says_when_it_hands_the_game_over():
     assert RULES.label(state, Command("end_phase")) == "End IJ strategic and hand over to US"
     state.phase = "us_air"  # the end of the turn: the IJ opens the next one
     assert RULES.label(state, Command("end_phase")) == "End US air and hand over to IJ"
+
+
+def test_searches_through_a_whole_game_find_the_oracles_costs_by_valid_paths(board):
+    """The search (a bucket per MF spent) against the plain heap search above, for every
+    unit that may move at every movement step of a random game: the same places at the
+    same costs, and each way a chain of neighbours whose costs add up to the place's."""
+    record = play_one("first_blood", seed=3, index=0, check_leaks=False)
+    state, checked = RULES.blank(), 0
+    for event in record.events:
+        RULES.apply(state, event)
+        side = RULES.prompt(state).side
+        if state.phase != f"{(side or '').lower()}_movement":
+            continue
+        for uid in movement.movable_units(state, side):
+            reach = RULES.reachable(state, uid)
+            assert {h: r["cost"] for h, r in reach.items()} == oracle(state, uid, board), (state.seq, uid)
+            start = state.units[uid].loc
+            for h, r in reach.items():
+                if not is_map_hex(h):
+                    continue
+                way = ([start] if is_map_hex(start) else []) + r["path"]
+                steps = list(zip(way, way[1:], strict=False))
+                assert way[-1] == h and all(b in board.neighbors(a) for a, b in steps)
+                entry = 0 if is_map_hex(start) else movement.entry_cost(uid)
+                assert entry + sum(board.move_cost(a, b) for a, b in steps) == r["cost"]
+            checked += 1
+    assert checked > 1500

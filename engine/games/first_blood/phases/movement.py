@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.core.errors import IllegalCommandError, Reason
 from engine.core.events import Command
@@ -18,8 +17,7 @@ BOX_ORDER = ("A", "B", "C", "D")  # west to east
 ENTRY_LIMIT = 4  # §5
 
 
-@dataclass(frozen=True)
-class Reach:
+class Reach(NamedTuple):  # (a tuple: some 35 are made a search)
     cost: int
     path: tuple[str, ...]  # hexes entered, in order; () for a box move
     stops: bool  # ends in enemy ZOC (§6.2)
@@ -61,6 +59,7 @@ class Ground:
     zoc: dict[str, set[str]]  # side -> hexes in its ZOC
     over: list[str]  # over-stacked hexes (§6.4, R-6.4a)
     full: frozenset[str] = frozenset()  # map hexes with no room for one more ground unit (§6.4)
+    held: dict[str, frozenset[str]] = field(default_factory=dict)  # side -> map hexes its ground units hold
     relief: dict[tuple[str, str], bool] = field(default_factory=dict)  # memo of ``_relieved``
 
 
@@ -73,7 +72,8 @@ def _ground(state: FBState) -> Ground:
     owner = q.hex_owner(state)
     occ = q.occupancy(state)
     return Ground(owner, occ, {s: q.zoc_of(state, s, owner) for s in ("US", "IJ")}, q.overstacked(state, occ),
-                  frozenset(h for h in occ if q.room(occ, h) <= 0))
+                  frozenset(h for h in occ if q.room(occ, h) <= 0),
+                  held={s: frozenset(h for h, o in owner.items() if o == s) for s in ("US", "IJ")})
 
 
 def reachable(state: FBState, uid: str) -> dict[str, Reach]:
@@ -220,7 +220,10 @@ def _search(state: FBState, uid: str, where: Ground,
     if why is not None:
         _refuse_off_map(uid, u.loc, u.boxes, budget, refuse)
 
-    frontier: list[tuple[int, str]] = []
+    # Dijkstra with a bucket per cost: every step costs 1-4 MF and no move costs more
+    # than the unit's MF left, so the buckets are few; each is taken in hex order, as a
+    # heap of (cost, hex) would pop them, so that of two equal ways the same one is kept
+    buckets: list[list[str]] = [[] for _ in range(budget + 1)]
     best: dict[str, int] = {}
     prev: dict[str, str | None] = {}
     start_in_zoc = False
@@ -229,7 +232,7 @@ def _search(state: FBState, uid: str, where: Ground,
         best[origin] = 0
         prev[origin] = None
         start_in_zoc = origin in enemy_zoc
-        heapq.heappush(frontier, (0, origin))
+        buckets[0].append(origin)
     else:
         entry, box = q.in_entry(origin), q.in_box(origin)
         if entry is not None:
@@ -250,47 +253,50 @@ def _search(state: FBState, uid: str, where: Ground,
             elif cost < best.get(h, 1 << 30):
                 best[h] = cost
                 prev[h] = None
-                heapq.heappush(frontier, (cost, h))
+                buckets[cost].append(h)
 
     explain = why is not None  # (the reasons' texts are written only when asked for)
-    while frontier:
-        cost, h = heapq.heappop(frontier)
-        if cost > best[h]:
-            continue
-        if h != origin and h in enemy_zoc:
-            for n, _ in b.steps[h] if explain else ():  # §6.2: movement halts on entering an enemy ZOC
-                if owner.get(n, side) != side:
-                    refuse(n, 0, "§6.4", f"{n} holds enemy units")
-                else:
-                    refuse(n, 3, "§6.2", f"the way to {n} leads through enemy ZOC ({h}), where movement halts")
-            continue
-        for n, step in b.steps[h]:
-            if owner.get(n, side) != side:
-                if explain:
-                    refuse(n, 0, "§6.4", f"{n} holds enemy units")  # never into an enemy-occupied hex
-                continue
-            if h == origin and start_in_zoc and n in enemy_zoc:
-                if explain:
-                    refuse(n, 1, "§6.2", "a unit may not move from one enemy ZOC hex to another")
-                continue
-            c = cost + step
-            if c > budget:
-                if explain:
-                    refuse(n, 2, "§6.1", f"{q.label(uid)} cannot reach {n} with {budget} MF "
-                                         f"(the cheapest way costs {c})")
-            elif c < best.get(n, 1 << 30):
-                best[n] = c
-                prev[n] = h
-                heapq.heappush(frontier, (c, n))
+    steps = b.steps
+    paths: dict[str, tuple[str, ...]] = {}  # each hex's way, made as it is settled (its way there is)
+    enemy_held = where.held[q.other(side)]
+    for cost, bucket in enumerate(buckets):
+        for h in sorted(bucket):  # (each step costs 1 MF or more: a bucket is whole once reached)
+            if h in paths:
+                continue  # settled at a lower cost
+            if h != origin:
+                before = prev[h]
+                paths[h] = (h,) if before is None or before == origin else paths[before] + (h,)
+                if h in enemy_zoc:
+                    for n, _ in steps[h] if explain else ():  # §6.2: movement halts on entering an enemy ZOC
+                        if n in enemy_held:
+                            refuse(n, 0, "§6.4", f"{n} holds enemy units")
+                        else:
+                            refuse(n, 3, "§6.2", f"the way to {n} leads through enemy ZOC ({h}), "
+                                                 "where movement halts")
+                    continue
+            leaving_zoc = h == origin and start_in_zoc
+            for n, step in steps[h]:
+                if n in enemy_held:
+                    if explain:
+                        refuse(n, 0, "§6.4", f"{n} holds enemy units")  # never into an enemy-occupied hex
+                    continue
+                if leaving_zoc and n in enemy_zoc:
+                    if explain:
+                        refuse(n, 1, "§6.2", "a unit may not move from one enemy ZOC hex to another")
+                    continue
+                c = cost + step
+                if c > budget:
+                    if explain:
+                        refuse(n, 2, "§6.1", f"{q.label(uid)} cannot reach {n} with {budget} MF "
+                                             f"(the cheapest way costs {c})")
+                elif c < best.get(n, 1 << 30):
+                    best[n] = c
+                    prev[n] = h
+                    buckets[c].append(n)
 
     for h, cost in best.items():
-        if h == origin:
-            continue
-        path = [h]
-        while prev[path[-1]] not in (None, origin):
-            path.append(prev[path[-1]])  # type: ignore[arg-type]
-        path.reverse()
-        out[h] = Reach(cost, tuple(path), h in enemy_zoc)
+        if h != origin:
+            out[h] = Reach(cost, paths[h], h in enemy_zoc)
     return out
 
 
