@@ -796,6 +796,8 @@ def test_searches_through_a_whole_game_find_the_oracles_costs_by_valid_paths(boa
     """The search (a bucket per MF spent) against the plain heap search above, for every
     unit that may move at every movement step of a random game: the same places at the
     same costs, and each way a chain of neighbours whose costs add up to the place's."""
+    # the search takes each cost's places once all are known: no step may cost nothing
+    assert min(cost for steps in board.steps.values() for _, cost in steps) >= 1
     record = play_one("first_blood", seed=3, index=0, check_leaks=False)
     state, checked = RULES.blank(), 0
     for event in record.events:
