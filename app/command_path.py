@@ -10,17 +10,21 @@ route makes this one call; what differs is only what its answer needs and says."
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from fastapi import Request, Response
 from fastapi.concurrency import run_in_threadpool
-from starlette.background import BackgroundTask
+from starlette.background import BackgroundTask, BackgroundTasks
 
 from app.deps import presented_token
 from app.fast_commands import Landed, submit_fast, write_snapshot
 from app.security import GAME_ID, hash_token
 from app.services.games import Decision
+
+log = logging.getLogger(__name__)
 
 Known = tuple[str, tuple[str, str]]  # the secret presented, and (game kind, side) of its seat
 
@@ -76,12 +80,34 @@ async def send(request: Request, game_id: str, command: dict[str, Any], expected
                                        command, expected_seq, returning=answer.returning)
             if isinstance(landed, Landed):
                 response = await answer.landed(request, landed, sending)
-                if landed.snapshot is not None:  # once the answer is sent (a socket's: board_socket.py)
-                    response.background = BackgroundTask(write_snapshot, state.appends, known[1][0], game_id,
-                                                         landed.snapshot)
+                _after_answer(response, state, known[1][0], game_id, landed.snapshot)
                 return response
             if isinstance(landed, Decision):
                 sending = Sending(game_id, command, expected_seq, known, counted=True, decided=landed)
     elif known is not None:
         sending = Sending(game_id, command, expected_seq, known)
-    return await run_in_threadpool(answer.in_thread, request, sending)
+    response = await run_in_threadpool(answer.in_thread, request, sending)
+    if known is not None:
+        _after_answer(response, state, known[1][0], game_id)
+    return response
+
+
+def _after_answer(response: Response, state: Any, kind: str, game_id: str, snapshot: Any = None) -> None:
+    """What a command's answer does once it is sent (a socket's: board_socket.py): the
+    snapshot of the state after it, when one is due; what the game's coming decision will
+    ask first, asked ahead (``GameService.ahead``: a First Blood movement phase's searches)."""
+    tasks = []
+    if snapshot is not None:
+        tasks.append(BackgroundTask(write_snapshot, state.appends, kind, game_id, snapshot))
+    work = state.games.ahead(kind, game_id)
+    if work is not None:
+        tasks.append(BackgroundTask(_ask_ahead, work))
+    if tasks:
+        response.background = tasks[0] if len(tasks) == 1 else BackgroundTasks(tasks)
+
+
+async def _ask_ahead(work: Callable[[], None]) -> None:
+    try:
+        await run_in_threadpool(work)  # (some milliseconds of the engine's: off the event loop)
+    except Exception:  # noqa: BLE001 - only a head start: the decision asks again when it comes
+        log.warning("asking ahead after a command failed", exc_info=True)

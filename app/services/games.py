@@ -141,6 +141,12 @@ class StateCache:
             while len(self._states) > self._size:
                 self._states.popitem(last=False)
 
+    def newest(self, game_id: str) -> Any | None:
+        """The newest state this worker holds of the game (None: none), without using it."""
+        with self._lock:
+            hit = self._states.get(game_id)
+        return None if hit is None else hit[1]
+
     def memo(self, game_id: str, seq: int, key: Any, compute: Callable[[], Any]) -> Any:
         """``compute()`` once per (game, seq, key) while the state is cached."""
         with self._lock:
@@ -186,6 +192,7 @@ class GameService:
         # open a seat.  Only a hint: every write made on it checks the seat in the database
         # (a replaced secret is refused there).
         self.seats = Recent(4096)
+        self._asked_ahead = Recent(1024)  # (game id, turn, phase) asked ahead (``ahead``)
         self._step_labels = Recent(4096)  # (game id, side, step) -> its take-back label
         # game id -> True for the games a handover of which the event loop's write did not
         # make (a seat that wants notices, mostly: app/fast_commands.py): their handovers go
@@ -472,6 +479,21 @@ class GameService:
         rules = get_rules(game.game)
         return self.cache.memo(game.id, game.seq, ("choices", side),
                                lambda: rules.legal_choices(state, side) if side in rules.prompt(state).acting else [])
+
+    def ahead(self, kind: str, game_id: str) -> Callable[[], None] | None:
+        """What the game's coming decision will ask first, to be asked once a command's
+        answer has gone (``GameRules.ahead``, on the newest state held here), once per turn
+        and phase of the game; None: nothing (telling is cheap: the event loop may ask)."""
+        state = self.cache.newest(game_id)
+        if state is None:
+            return None
+        rules = get_rules(kind)
+        headline = rules.headline(state)
+        key = (game_id, headline.turn, headline.phase)
+        if self._asked_ahead.get(key) is not None:
+            return None
+        self._asked_ahead.put(key, True)
+        return rules.ahead(state)  # type: ignore[no-any-return]
 
     def label(self, game: GameLike, state: Any, side: str | None, command: Command) -> str:
         """A legal command's button label.  A take-back's names the first line of its step,

@@ -10,7 +10,7 @@ caller's state is never touched and the log is the only truth.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -167,6 +167,14 @@ class RulesBase(Generic[S]):
     def end_phase_notes(self, state: S) -> list[str]:
         """What ending the current phase now will cost, for the player to confirm."""
         return []
+
+    def ahead(self, state: S) -> Callable[[], None] | None:
+        """What a coming decision will ask first, to be asked ahead while nobody waits (a
+        server: after an answer has gone), so that the rules' own memos of pure answers
+        hold it then; None: nothing.  Telling is cheap; the work is the call.  The state is
+        not changed, and no answer differs for it: only when it is found.  Once per turn
+        and phase is enough (``headline``).  Most games need none."""
+        return None
 
     def headline(self, state: S) -> Headline:
         """The turn and phase a list of games shows (kept in the server's games table with

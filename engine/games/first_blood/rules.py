@@ -412,6 +412,26 @@ class FirstBlood(RulesBase[FBState]):
         first, _, rest = str(data.get("phase", "")).partition("_")
         return f"{first.upper()} {rest.replace('_', ' ')}".strip()
 
+    def ahead(self, state: FBState) -> Callable[[], None] | None:
+        """In a side's reinforcement phase, the move searches its movement phase starts with
+        (``movement``'s memo of searches).  The answer to the command that ends the phase
+        lists that phase's moves, every unit's search at once with every MF back: its
+        slowest answer.  What the side places meanwhile changes no other unit's search (the
+        enemy stands still), so each is found then as made now."""
+        if state.result is not None or not state.phase.endswith("_reinforcements"):
+            return None
+        return lambda: self._search_movement_ahead(state)
+
+    def _search_movement_ahead(self, state: FBState) -> None:
+        em = Emitter(self, state)  # a scratch copy, whose phase ends now
+        sequence.end_phase(em)
+        ahead: FBState = em.state
+        side = sequence.phase_side(ahead.phase)
+        if side is None or ahead.phase != f"{side.lower()}_movement":
+            return
+        for uid in movement.movable_units(ahead, side):
+            movement.reachable(ahead, uid)
+
     def headline(self, state: FBState) -> Headline:
         return Headline(state.turn, turn_name(state.turn), sequence.PHASE_TITLES.get(state.phase, state.phase))
 

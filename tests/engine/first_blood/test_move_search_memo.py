@@ -6,6 +6,8 @@ the other units' searches as they were (the next legal list then costs one searc
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core.dice import derive_secret
 from engine.core.events import Command
 from engine.core.game import replay
@@ -48,3 +50,48 @@ def test_a_move_leaves_the_other_units_searches_kept() -> None:
         RULES.apply(state, event)
     kept = [uid for uid in others if movement.may_move(state, uid) and movement._found(state, uid) is before[uid]]
     assert len(kept) == len([uid for uid in others if movement.may_move(state, uid)]) > 1
+
+
+def test_a_reinforcement_phase_asks_the_movement_phases_searches_ahead() -> None:
+    """``RULES.ahead`` in a reinforcement phase: at the movement phase that follows, the
+    searches of the units that stood on the map then are the ones made ahead (none made
+    again), and asking ahead changed neither the state nor what the rules answer."""
+    record = play_one("first_blood", seed=5, index=1, check_leaks=False)
+    state = RULES.blank()
+    made: dict[Any, Any] | None = None
+    phases = units = 0
+    for event in record.events:
+        RULES.apply(state, event)
+        side = RULES.prompt(state).side
+        if side is None:
+            continue
+        if made is None and state.phase == f"{side.lower()}_reinforcements":
+            movement._SEARCHES.clear()
+            before = RULES.state_to_json(state)
+            work = RULES.ahead(state)
+            assert work is not None
+            work()
+            assert RULES.state_to_json(state) == before
+            made = dict(movement._SEARCHES)
+            ahead = {uid: u.loc for uid, u in state.units.items()  # the side's ground units in play
+                     if movement.q.spec(uid).side == side and movement.q.spec(uid).kind == "ground"
+                     and movement.q.in_play(u.loc)}
+        elif made is not None and state.phase == f"{side.lower()}_movement":
+            for uid, loc in ahead.items():
+                if state.units[uid].loc == loc and movement.may_move(state, uid):
+                    assert any(movement._found(state, uid) is found for found in made.values()), uid
+                    units += 1
+            fresh = RULES.legal_choices(state, side)
+            movement._SEARCHES.clear()
+            assert RULES.legal_choices(RULES.clone(state), side) == fresh
+            made, phases = None, phases + 1
+    assert phases > 10 and units > 100
+
+
+def test_outside_a_reinforcement_phase_nothing_is_asked_ahead() -> None:
+    record = play_one("first_blood", seed=5, index=1, check_leaks=False)
+    state = RULES.blank()
+    for event in record.events[:400]:
+        RULES.apply(state, event)
+    assert not state.phase.endswith("_reinforcements")
+    assert RULES.ahead(state) is None
