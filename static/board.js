@@ -266,6 +266,19 @@
   document.addEventListener("htmx:afterSettle", dedupeLog);
   document.addEventListener("htmx:oobAfterSwap", dedupeLog);
 
+  // The board's poll (#poller, in every game page's live part: asked when the stream says
+  // the game moved, or now and then) asks from the moment the board shows (#board-state,
+  // which every answer replaces).  The poller itself is never replaced, so that a "moved"
+  // that comes while a poll is on its way is kept (its "queue last") and asked once the
+  // poll is back: the computer's commands come milliseconds apart.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var s = state();
+    if (event.detail.elt && event.detail.elt.id === "poller" && s) {
+      event.detail.parameters.seq = s.dataset.seq;
+      event.detail.parameters.select = s.dataset.select || "";
+    }
+  });
+
   // A poll (asked when the stream says the game moved, or now and then) that comes back
   // after the page already shows that moment or a later one, for instance after the
   // player's own command, is dropped: swapping it in would undo what the player did since
@@ -273,7 +286,7 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
     var s = state();
-    if (!elt || elt.id !== "board-state" || !s) {
+    if (!elt || elt.id !== "poller" || !s) {
       return;
     }
     var found = /id="board-state"[^>]*data-seq="(\d+)"/.exec(event.detail.serverResponse || "");

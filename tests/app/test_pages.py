@@ -41,7 +41,8 @@ def test_game_page_shows_turn_phase_prompt_map_and_invitation(client: TestClient
     assert "Your move:" in html and "Set up your units" in html
     assert re.search(r"/join/" + gid + r"#token=[\w-]+", html)  # the invitation link
     assert "/static/vendor/htmx-2.0.11.min.js" in html
-    assert 'hx-trigger="sse:moved, every 30s"' in html  # told of a move at once, polls now and then
+    # told of a move at once, polls now and then; a move told while a poll is on its way, asked after it
+    assert re.search(r'<div id="poller"[^>]*hx-sync="this:queue last"\s+hx-trigger="sse:moved, every 30s"', html)
     assert f'sse-connect="/games/{gid}/stream?seq=' in html
     assert 'class="fb-map map-base"' in html and 'id="map-layers"' in html  # base and layers, stacked
 

@@ -72,3 +72,31 @@ def test_two_players_chat_both_ways_without_a_reload(browser: Browser, server: s
     finally:
         for c in contexts:
             c.close()
+
+
+def test_a_board_catches_up_with_moves_made_in_quick_succession(browser: Browser, server: str) -> None:
+    """A "moved" that comes while the board's poll is on its way is asked once the poll is
+    back, not at the next poll 30 s later (found playing the computer, whose commands come
+    milliseconds apart: htmx drops a request of an element that has one on its way, and the
+    poller was an element every answer replaced)."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+        gid, token = created["game_id"], created["token"]
+        invite = created["invite_url"].split("token=")[1]
+        assert http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).status_code == 200
+        context = browser.new_context(base_url=server)
+        try:
+            page = context.new_page()
+            page.goto(f"/games/{gid}")
+            page.wait_for_timeout(500)  # the stream is open
+            auth = {"Authorization": f"Bearer {token}"}
+            for _ in range(8):  # as fast as a computer plays, a poll always on its way
+                legal = http.get(f"/api/games/{gid}/legal", headers=auth).json()
+                cmd = next(c for c in listed(legal) if c["type"] == "place")
+                r = http.post(f"/api/games/{gid}/commands", headers=auth, json={**cmd, "expected_seq": legal["seq"]})
+                assert r.status_code == 200, r.text
+                page.wait_for_timeout(15)
+            last = r.json()["seq"]
+            expect(page.locator("#board-state")).to_have_attribute("data-seq", str(last), timeout=5_000)
+        finally:
+            context.close()
