@@ -63,6 +63,12 @@ def test_counters_follow_the_rulebooks_conventions() -> None:
     assert counters["r"].find(f".//{NS}ellipse") is not None  # mechanised
     assert counters["m"].find(f".//{NS}ellipse") is None
     assert all(g.get("role") == "button" and g.get("tabindex") == "0" for g in counters.values())
+    # a breakdown unit's tinted box (2.31) by its class, drawn by map.css: the page's policy
+    # forbids inline styles (the browser refused the tint and reported each counter)
+    assert counters["b"].find(f".//{NS}rect[@class='frame breakdown']") is not None
+    assert counters["m"].find(f".//{NS}rect[@class='frame breakdown']") is None
+    assert counters["m"].find(f".//{NS}rect[@class='frame']") is not None
+    assert not [e for g in counters.values() for e in g.iter() if e.get("style") is not None]
 
 
 def test_the_terrain_is_one_cached_file_that_every_board_page_draws_under_its_counters(client: TestClient) -> None:

@@ -28,7 +28,6 @@ SERVICE_COLOURS = {  # 2.31: light green USMC, olive green US Army, dark green U
     ("Allied", "Army"): ("#9aa05a", "#1f2408"), ("Allied", "supply"): ("#2f5d2a", "#eef5e6"),
     ("Japanese", "supply"): ("#a08a50", "#1e1405"),
 }
-BREAKDOWN_TINT = "#f3e9c4"  # 2.31: breakdown units have a different tinted unit box
 
 
 @dataclass
@@ -97,7 +96,7 @@ def _face(u: dict[str, Any]) -> str:
     if u.get("mechanised") and kind != "armor":  # 2.32: mechanised units carry the armour oval
         frame += '<ellipse class="sym" cx="0" cy="0.5" rx="4.4" ry="2.2"/>'
     if u["unit"] in q.forces().battalion:
-        frame = frame.replace('class="frame"', f'class="frame" style="fill:{BREAKDOWN_TINT}"', 1)
+        frame = frame.replace('class="frame"', 'class="frame breakdown"', 1)  # (map.css: no inline style)
     return frame
 
 
