@@ -152,3 +152,17 @@ def test_a_player_away_hands_the_seat_to_the_computer_and_takes_it_back(client: 
     computer.play_due(app.state.db.sessions, app.state.games)
     assert len(computer_commands(client, gid)) == before  # taken back: the computer plays no more
     assert client.put(url, json={"level": "random"}).status_code == 401  # only the seat's player
+
+
+def test_nobody_gives_the_computer_more_time_or_claims_the_game_from_it(client: TestClient) -> None:
+    """A clock runs while the computer decides (it answers in seconds), but its opponent's
+    board offers neither more time for it nor a claim on time: those are for a person."""
+    made = client.post("/api/games", json={"side": "IJ", "name": "Alice", "computer": "greedy",
+                                           "move_days": 2}).json()
+    gid, token = made["game_id"], made["token"]
+    client.post(f"/games/{gid}/seat", data={"token": token})
+    page = client.get(f"/games/{gid}").text
+    assert 'id="clock"' in page and "US to decide by" in page  # the US (the computer) sets up first
+    assert "/clock/grant" not in page and "/clock/claim" not in page
+    clock = client.get(f"/api/games/{gid}", headers=bearer(token)).json()["clock"]
+    assert clock["deciding_sides"] == ["US"] and clock["people_deciding"] == []
