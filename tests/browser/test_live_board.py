@@ -10,12 +10,18 @@ from app_support import listed
 from playwright.sync_api import Browser, expect
 
 
+def joined_game(http: httpx.Client) -> tuple[str, str]:
+    """A new First Blood game both seats of which are taken: its id and the US secret."""
+    created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+    gid, token = created["game_id"], created["token"]
+    invite = created["invite_url"].split("token=")[1]
+    assert http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).status_code == 200
+    return gid, token
+
+
 def test_an_open_board_shows_the_opponents_move_at_once(browser: Browser, server: str) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
-        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
-        gid, token = created["game_id"], created["token"]
-        invite = created["invite_url"].split("token=")[1]
-        assert http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).status_code == 200
+        gid, token = joined_game(http)
         context = browser.new_context(base_url=server)
         try:
             page = context.new_page()
@@ -80,10 +86,7 @@ def test_a_board_catches_up_with_moves_made_in_quick_succession(browser: Browser
     milliseconds apart: htmx drops a request of an element that has one on its way, and the
     poller was an element every answer replaced)."""
     with httpx.Client(base_url=server, timeout=30) as http:
-        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
-        gid, token = created["game_id"], created["token"]
-        invite = created["invite_url"].split("token=")[1]
-        assert http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).status_code == 200
+        gid, token = joined_game(http)
         context = browser.new_context(base_url=server)
         try:
             page = context.new_page()
