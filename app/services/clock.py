@@ -66,14 +66,14 @@ def view(game: Game, now: datetime) -> dict[str, Any] | None:
         return None
     end = deadline(game)
     seats = {s.side: s for s in game.seats}
+    deciding = deciding_sides(game) if end is not None else []
     return {
         "days_per_decision": game.move_days, "vacation_days": game.vacation_days,
         "deciding": game.decision_side if end is not None else None,
-        "deciding_sides": deciding_sides(game) if end is not None else [],
+        "deciding_sides": deciding,
         # of those, the seats a person plays (none: the computer decides, in seconds; nobody
         # gives it more time or claims the game from it)
-        "people_deciding": [side for side in deciding_sides(game) if not getattr(seats.get(side), "computer", None)]
-        if end is not None else [],
+        "people_deciding": [side for side in deciding if not getattr(seats.get(side), "computer", None)],
         "since": game.decision_since.isoformat() if end is not None and game.decision_since else None,
         "deadline": end.isoformat() if end is not None else None,
         "overdue": end is not None and now >= end,
