@@ -164,8 +164,9 @@
   });
 
   // Every request for the board's changes says which parts of the map's layers the page
-  // shows (their digests, in order), read from the page itself, so that the answer
-  // sends only the parts that differ, even when two answers crossed.
+  // shows (their digests, in order), then which of its kept cards ([data-kept]), read from
+  // the page itself, so that the answer sends only the parts that differ, even when two
+  // answers crossed.
   document.addEventListener("htmx:configRequest", function (event) {
     var layers = document.querySelector("svg.map-layers[id]");  // (either game's board)
     if (!layers || !/^\/games\/[^/?]+\/(command|click|board|poll)([?]|$)/.test(event.detail.path)) {
@@ -177,6 +178,10 @@
       if (digest) {
         shown.push(digest);
       }
+    }
+    var kept = document.querySelectorAll("[data-kept][data-d]");
+    for (var k = 0; k < kept.length; k++) {
+      shown.push(kept[k].getAttribute("data-d"));
     }
     event.detail.parameters.parts = shown.join(".");
   });

@@ -260,13 +260,18 @@ def simple_pick(commands: list[dict[str, Any]]) -> dict[str, Any]:
 
 def map_parts(html: str) -> dict[str, str]:
     """A board's map layers' parts in a page or in an answer, by id, each as a page
-    holds it (what a browser's htmx does with an answer: ``page_parts |= map_parts(answer)``)."""
+    holds it (what a browser's htmx does with an answer: ``page_parts |= map_parts(answer)``),
+    then its kept cards (``data-kept``), each as its digest (which stands for what it shows)."""
+    parts: dict[str, str] = {}
     m = re.search(r'<svg [^>]*id="(?:map|pb)-layers"[^>]*>(.*?)</svg>', html, re.S) or re.search(
         r'<svg xmlns="http://www.w3.org/2000/svg" hidden>(.*?)</svg>', html, re.S)
-    if m is None:
-        return {}
-    body = re.sub(r"^<title>.*?</title>(<defs>.*?</defs>)?", "", m.group(1).replace('<g hx-swap-oob="true" ', "<g "))
-    return {re.match(r'<g id="([^"]+)"', c).group(1): c for c in re.split(r'(?=<g id="layer-)', body) if c}
+    if m is not None:
+        body = re.sub(r"^<title>.*?</title>(<defs>.*?</defs>)?", "",
+                      m.group(1).replace('<g hx-swap-oob="true" ', "<g "))
+        parts = {re.match(r'<g id="([^"]+)"', c).group(1): c for c in re.split(r'(?=<g id="layer-)', body) if c}
+    for card in re.finditer(r'<div id="([^"]+)" class="[^"]*" data-kept data-d="([0-9a-f]+)"', html):
+        parts[card.group(1)] = f'data-d="{card.group(2)}"'
+    return parts
 
 
 def shown_digests(parts: dict[str, str]) -> str:

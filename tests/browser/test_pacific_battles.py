@@ -25,6 +25,10 @@ def do(page: Page, kind: str, option: int = 0) -> None:
     form.locator("button").click()
 
 
+def kept_cards(page: Page) -> list[list[str]]:
+    return page.eval_on_selector_all("[data-kept]", "els => els.map(e => [e.id, e.getAttribute('data-d')])")
+
+
 def test_two_players_set_up_allocate_in_secret_and_land(browser: Browser, server: str, artifacts: Path) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
         g = new_game(http)
@@ -77,11 +81,27 @@ def test_two_players_set_up_allocate_in_secret_and_land(browser: Browser, server
         # (every landing of every reinforcement is too many to list: the selected one's are listed)
         expect(us.locator("p.command-hint")).to_contain_text("select a piece", timeout=10_000)
         before = us.locator("g.counter.own").count()
-        do(us, "land")
-        expect(us.locator("g.counter.own")).to_have_count(before + 1)
+        with jp.expect_response(lambda r: "/poll" in r.url and "seq=" in r.url, timeout=10_000) as polled:
+            do(us, "land")
+            expect(us.locator("g.counter.own")).to_have_count(before + 1)
+        # the Japanese page's poll says its map parts and its kept cards; the displays did
+        # not change with a landing, and are not sent again
+        parts = re.search(r"[?&]parts=([0-9a-f.]+)", polled.value.url)
+        assert parts and len(parts.group(1).split(".")) == len(jp.locator("#pb-layers > g[data-d]").all()) + 2
+        assert 'id="pb-displays"' not in polled.value.text()
         us.screenshot(path=str(artifacts / "pb-allied-landing.png"))
         expect(jp.locator("g.counter.enemy.unknown").first).to_be_visible(timeout=10_000)
         assert "1 Mar Div HQ" not in jp.content() and "USMC" not in jp.content()
+        # the cards an answer sends only when they changed (the sides, the displays) are,
+        # on each page patched by its answers, those a fresh page draws
+        for context, page in ((us_context, us), (jp_context, jp)):
+            fresh = context.new_page()
+            fresh.goto(f"/games/{gid}")
+            expect(fresh.locator("#pb-sides")).to_be_visible()
+            assert len(kept_cards(page)) == 2 and kept_cards(page) == kept_cards(fresh)
+            assert page.inner_text("#pb-sides") == fresh.inner_text("#pb-sides")
+            assert page.inner_text("#pb-displays") == fresh.inner_text("#pb-displays")
+            fresh.close()
     finally:
         jp_context.close()
         us_context.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import orjson
@@ -20,7 +21,7 @@ from app.games.pacific_battles.map_svg import map_frame
 from app.games.pacific_battles.orders import Order, Orders
 from app.games.pacific_battles.pieces_svg import Mark, layer_parts, render_board_svg, render_layers_svg
 from app.models import Game, Seat
-from app.render.parts import changed_parts
+from app.render.parts import changed_parts, digest, kept_card, split_shown
 from app.services.games import GameService, Recent
 from app.templating import TEMPLATES
 from app.visible import retracted_lines
@@ -108,6 +109,7 @@ class PBBoard:
     briefing: list[dict[str, Any]] = field(default_factory=list)  # "since your last move", by phase (full pages)
     owed_units: list[str] = field(default_factory=list)  # own units that must still attack (14.11)
     owed_hexes: list[str] = field(default_factory=list)  # enemy hexes that must still be attacked (14.11)
+    kept: dict[str, str] = field(default_factory=dict)  # an answer's page: its kept cards' digests, by id
 
     @property
     def owed_names(self) -> list[str]:
@@ -165,18 +167,40 @@ class PBBoard:
         """The displays under the map (displays.html), drawn once for what they show (the
         turn, the sequence of play, each side's VP and air): most answers show them as the
         last one did."""
-        v = self.view
-        key = repr([v["turn"], v["month"], v["last_turn"], v["phase"], self.state.first, self.vp_top,
-                    [(sd, e["vp"], sorted(e["air"].items())) for sd, e in v["sides"].items()], self.air_boxes])
-        return _drawn_once(_DISPLAYS, key, DISPLAYS, b=self)
+        return _drawn_once(_DISPLAYS, self._displays_shows(), DISPLAYS, b=self)
 
     @property
     def sides_card(self) -> Markup:
         """Both sides' standing and one's own boxes (sides.html), drawn once for what they
         show: the view's sides as the viewer sees them (a reinforcement track is a list of
         some dozens of counters; most answers show it as the last one did)."""
-        sides = self.view["sides"]
-        return _drawn_once(_SIDES, orjson.dumps([self.side, sides]), SIDES, v={"sides": sides}, side=self.side)
+        return self._sides_card(self._sides_shows())
+
+    @property
+    def kept_displays(self) -> Markup:
+        """The displays in their element, sent in an answer only when the page shows others."""
+        shows = self._displays_shows()
+        return kept_card("pb-displays", "pb-displays", _stamp(DISPLAYS) + shows,
+                         lambda: _drawn_once(_DISPLAYS, shows, DISPLAYS, b=self), self.oob, self.kept)
+
+    @property
+    def kept_sides(self) -> Markup:
+        """The sides' card in its element, sent in an answer only when the page shows another."""
+        shows = self._sides_shows()
+        return kept_card("pb-sides", "panel-cards", _stamp(SIDES) + shows, lambda: self._sides_card(shows),
+                         self.oob, self.kept)
+
+    def _displays_shows(self) -> bytes:
+        v = self.view
+        return repr([v["turn"], v["month"], v["last_turn"], v["phase"], self.state.first, self.vp_top,
+                     [(sd, e["vp"], sorted(e["air"].items())) for sd, e in v["sides"].items()],
+                     self.air_boxes]).encode()
+
+    def _sides_shows(self) -> bytes:
+        return orjson.dumps([self.side, self.view["sides"]])
+
+    def _sides_card(self, shows: bytes) -> Markup:
+        return _drawn_once(_SIDES, shows, SIDES, v={"sides": self.view["sides"]}, side=self.side)
 
     @property
     def crts(self) -> dict[str, dict[str, Any]]:
@@ -272,6 +296,16 @@ class PBBoard:
         return f"Nothing to do at {hex_id} now. {self.view['prompt']['text']}"
 
 
+CARDS = ("pb-sides", "pb-displays")  # the kept cards, in the page's order (board.html)
+
+
+@cache
+def _stamp(template: str) -> bytes:
+    """The template's digest: a page drawn by another release keeps no card."""
+    source, _, _ = TEMPLATES.env.loader.get_source(TEMPLATES.env, template)  # type: ignore[union-attr]
+    return digest(source.encode()).encode()
+
+
 def _drawn_once(kept: Recent, key: Any, template: str, **context: Any) -> Markup:
     """``template`` drawn with ``context``, once for each ``key`` (all that the drawing shows)."""
     drawn = kept.get(key)
@@ -333,7 +367,8 @@ def pb_context(session: Session | None, service: GameService, game: Game, seat: 
                                   for o in orders.of_piece(board.select) if o.place is None]
     parts = layer_parts(view, marks, selected=board.select, ready={c["id"] for c in board.choosers},
                         owing=set(board.owed_units), fan=board.inspect or "")
-    changed = changed_parts(parts, shown) if oob else None  # only what the page does not show yet
+    layers_shown, board.kept = split_shown(shown, len(parts), CARDS)
+    changed = changed_parts(parts, layers_shown) if oob else None  # only what the page does not show yet
     board.layers = render_layers_svg(parts, oob) if changed is None else changed
     return board
 
