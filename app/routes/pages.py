@@ -591,6 +591,8 @@ def chat_panel(request: Request, session: Session, game: Game, seat: Seat | None
              "lines": chat.lines(session, game) if readable else [], "newest": chat.newest(session, game.id),
              "unread": chat.unread(session, seat) if seat else 0, "read_before": seat.chat_read if seat else 0,
              "you_allow": seat.chat_public if seat else None, "spectators_may_read": chat.may_read(game, None),
+             # the opponent's seat is the computer's (from the start, or while its player is away): nobody reads there
+             "computer": seat is not None and any(s.computer for s in game.seats if s.side != seat.side),
              "error": error}
     if seat is not None:
         chat.mark_read(session, seat)

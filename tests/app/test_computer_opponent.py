@@ -145,8 +145,15 @@ def test_a_player_away_hands_the_seat_to_the_computer_and_takes_it_back(client: 
     app = client.app
     assert computer.play_due(app.state.db.sessions, app.state.games) > 0  # the computer plays for the IJ
     assert computer_commands(client, gid)
+    client.post(f"/games/{gid}/seat", data={"token": us})
+    assert "does not read it" in client.get(f"/games/{gid}/chat").text  # while the computer plays the IJ
+    client.cookies.clear()
     r = client.put(url, headers=bearer(ij), json={"level": None})
     assert r.status_code == 200 and r.json()["computer"] is None
+    client.post(f"/games/{gid}/seat", data={"token": us})
+    chat = client.get(f"/games/{gid}/chat").text
+    assert "Message to your opponent" in chat and "/chat/spectators" in chat and "does not read it" not in chat
+    client.cookies.clear()
     before = len(computer_commands(client, gid))
     play_human(client, gid, us, 200)
     computer.play_due(app.state.db.sessions, app.state.games)
@@ -164,5 +171,8 @@ def test_nobody_gives_the_computer_more_time_or_claims_the_game_from_it(client: 
     page = client.get(f"/games/{gid}").text
     assert 'id="clock"' in page and "US to decide by" in page  # the US (the computer) sets up first
     assert "/clock/grant" not in page and "/clock/claim" not in page
+    # the chat says nobody reads it there, and offers no agreement the computer cannot give
+    assert "the computer plays your opponent&#39;s seat and does not read it" in page
+    assert "Message to your opponent" not in page and "/chat/spectators" not in page
     clock = client.get(f"/api/games/{gid}", headers=bearer(token)).json()["clock"]
     assert clock["deciding_sides"] == ["US"] and clock["people_deciding"] == []

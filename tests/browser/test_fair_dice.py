@@ -95,3 +95,24 @@ def test_the_players_parts_the_dice_checked_during_the_game_and_an_old_mail_s_he
     finally:
         alice_ctx.close()
         bob_ctx.close()
+
+
+def test_the_records_hash_fits_a_phone(browser: Browser, chains: str) -> None:
+    """The record's head (64 hex digits, one word) wraps on a phone, on the seat's card and
+    on the log page, rather than running off the screen."""
+    from live_server import two_player_game
+
+    with httpx.Client(base_url=chains, timeout=30) as http:
+        gid, token, _ = two_player_game(http)
+    context = browser.new_context(base_url=chains, viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = context.new_page()
+        for url in (f"/games/{gid}#token={token}", f"/games/{gid}/log"):
+            page.goto(url)
+            head = page.locator("#record-head")
+            expect(head).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+            head.scroll_into_view_if_needed()
+            box = head.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (url, box)
+    finally:
+        context.close()
