@@ -45,7 +45,9 @@ def moment_context(session: Session, service: GameService, game: Game, seq: int,
     log = [{"seq": r.seq + 1, "text": r.text, "turn": r.type == rules.turn_event}
            for r in reversed(rows) if r.seq < seq and r.text][:LOG_LINES]
     last = next((r for r in reversed(rows) if r.seq == seq - 1), None)  # None too when it is not to be read
+    prompt = rules.prompt(state)  # who acts and what the game waits for, in every game's words
     context = {"game": game, "seq": seq, "view": view, "side": side, "steps": steps, "turns": turns,
+               "acting": list(prompt.acting), "over": state.result is not None, "waiting": prompt.waiting,
                "phases": phases, "log": log, "at": every[seq - 1].created_at if seq > 0 else game.created_at,
                "href": href or (lambda n: f"/games/{game.id}/at/{n}"), "event": last}
     board = board_for(game.game)

@@ -206,6 +206,14 @@ def test_both_sides_of_the_secret_allocation_are_told_it_is_their_move_in_the_ta
         titles[side] = page.split("<title>")[1].split("</title>")[0]
     assert all(t.startswith("(Your move) Pacific Battles") for t in titles.values()), (titles, phase)
     assert titles["Japanese"] == titles["Allied"] and titles["Allied"].count("\u00b7") == 2  # game, turn, phase
+    # the replay says who acted at each moment: both at once now, one side before, nobody "over"
+    seq = legal["Allied"]["seq"]
+    acting = {}
+    for n in range(1, seq + 1):
+        moment = client.get(f"/games/{gid}/at/{n}")
+        assert moment.status_code == 200 and "the game is over" not in moment.text and " UTC:</p>" not in moment.text
+        acting[n] = re.search(r'<span class="label">To act</span> <strong>([^<]*)</strong>', moment.text).group(1)
+    assert acting[seq] == "Allied and Japanese" and "Japanese" in acting.values(), acting
 
 
 def test_an_answer_sends_only_the_parts_of_the_map_the_page_lacks(client: TestClient) -> None:
