@@ -180,15 +180,15 @@ def test_a_select_button_clicked_before_the_script_is_ready_still_selects(client
     assert 'selected-piece" aria-label' in page and SET_UP[0] in page.split('selected-piece" aria-label', 1)[1][:300]
 
 
-def test_both_sides_of_the_secret_allocation_are_told_it_is_their_move_in_the_tab(client: TestClient) -> None:
-    """4.1 1c: both allocate at once, so both tabs say "(Your move)", with the phase."""
-    g = new_game(client)
+def to_the_air_allocation(client: TestClient, g: dict[str, str]) -> dict[str, dict]:
+    """Both sides' ``/legal`` once the game is at its first decision both make at once
+    (the secret air allocation, 4.1 1c), each side having played till then."""
     gid = g["id"]
     for _ in range(200):
         legal = {s: client.get(f"/api/games/{gid}/legal", headers=bearer(g[s])).json()
                  for s in ("Japanese", "Allied")}
         if all(v["your_turn"] for v in legal.values()):
-            break
+            return legal
         side = next(s for s, v in legal.items() if v["your_turn"])
         cmds = [c for c in listed(legal[side]) if c["type"] != "undo"]
         cmd = next((c for c in cmds if c["type"] in ("place", "land")), None) or \
@@ -196,8 +196,33 @@ def test_both_sides_of_the_secret_allocation_are_told_it_is_their_move_in_the_ta
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(g[side]),
                         json={"type": cmd["type"], "data": cmd["data"], "expected_seq": legal[side]["seq"]})
         assert r.status_code == 200, r.text
-    else:
-        raise AssertionError("no decision made by both sides at once")
+    raise AssertionError("no decision made by both sides at once")
+
+
+def test_a_refused_air_allocation_says_why_by_its_form_and_keeps_what_was_typed(client: TestClient) -> None:
+    """On a phone the status card is far above the form: the reason is given in the form,
+    whose numbers stay as typed, to be corrected rather than typed again."""
+    g = new_game(client)
+    gid = g["id"]
+    legal = to_the_air_allocation(client, g)
+    seat(client, gid, g["Allied"])
+    r = client.post(f"/games/{gid}/allocate", data={"seq": legal["Allied"]["seq"], "superiority": 3, "strike": 2,
+                                                    "interdiction": 3})
+    form = re.search(r'<form hx-post="/games/[0-9a-f]+/allocate".*?</form>', r.text, re.S)
+    assert r.status_code == 200 and form is not None, r.text[:400]
+    assert re.search(r'<p class="error" role="alert">[^<]*\(26\.5|16\.2', form.group(0)), form.group(0)[:600]
+    assert r.text.count('<p class="error" role="alert">') == 1  # said once, there
+    for name, typed in (("superiority", 3), ("strike", 2), ("interdiction", 3), ("recon", 0)):
+        assert f'name="{name}" min="0"' in form.group(0) and re.search(
+            rf'name="{name}"[^>]*value="{typed}"', form.group(0)), name
+    assert client.get(f"/api/games/{gid}/legal", headers=bearer(g["Allied"])).json()["your_turn"]  # nothing sealed
+
+
+def test_both_sides_of_the_secret_allocation_are_told_it_is_their_move_in_the_tab(client: TestClient) -> None:
+    """4.1 1c: both allocate at once, so both tabs say "(Your move)", with the phase."""
+    g = new_game(client)
+    gid = g["id"]
+    legal = to_the_air_allocation(client, g)
     phase = legal["Allied"]["prompt"]["kind"]
     titles = {}
     for side in ("Japanese", "Allied"):

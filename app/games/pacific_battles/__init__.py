@@ -36,6 +36,8 @@ class PacificBattlesBoard:
         ctx = pb_context(session, service, game, seat, req.error, oob=not req.full, private_url=req.private_url,
                          invite_url=req.invite_url, select=req.select, inspect=req.inspect, welcome=req.welcome,
                          since=req.since, fresh=req.fresh, shown=req.shown)
+        if req.error and req.error_for is not None and req.error_for.type == "allocate" and ctx.allocate:
+            ctx.allocation_sent = dict(req.error_for.data)  # refused: the form keeps what was typed
         if req.full and seat is not None and session is not None:
             ctx.briefing = briefing(session, game, seat.side)
         return ctx

@@ -110,6 +110,7 @@ class PBBoard:
     owed_units: list[str] = field(default_factory=list)  # own units that must still attack (14.11)
     owed_hexes: list[str] = field(default_factory=list)  # enemy hexes that must still be attacked (14.11)
     kept: dict[str, str] = field(default_factory=dict)  # an answer's page: its kept cards' digests, by id
+    allocation_sent: dict[str, Any] | None = None  # a refused air allocation, as typed (its form shows it again)
 
     @property
     def owed_names(self) -> list[str]:
