@@ -1,7 +1,8 @@
 """Live updates: tell every open board at once that its game moved or its chat grew.
 
 A stream (Server-Sent Events, ``GET /games/{id}/stream``) carries only the game's new
-length and its newest chat message's number, never what happened or what was said: the
+length, its newest chat message's number and how many seats are taken (the creator's page
+learns that the opponent joined), never what happened or what was said: the
 page then asks for the changes as the side it is (so nothing hidden, and no chat a
 spectator may not read, can travel in a stream message).  The hub learns of a move three
 ways: from this process's own commands at once; from other processes through
@@ -26,7 +27,7 @@ from sqlalchemy.pool import NullPool
 from sse_starlette.sse import EventSourceResponse
 
 from app.db import conninfo
-from app.models import ChatMessage, Game
+from app.models import ChatMessage, Game, Seat
 from app.store import LIVE_CHANNEL
 
 T = TypeVar("T")
@@ -56,7 +57,9 @@ class Hub:
         self._engine = create_engine(database_url, poolclass=NullPool)
         self._reads = asyncio.Semaphore(4)
         newest_chat = select(func.max(ChatMessage.id)).where(ChatMessage.game_id == Game.id).scalar_subquery()
-        self._query = select(Game.id, Game.seq, newest_chat.label("chat")).where(
+        seats = select(func.count(Seat.id)).where(Seat.game_id == Game.id,
+                                                  Seat.joined_at.is_not(None)).scalar_subquery()
+        self._query = select(Game.id, Game.seq, newest_chat.label("chat"), seats.label("seats")).where(
             Game.id.in_(bindparam("ids", expanding=True)))
 
     @property
@@ -83,9 +86,10 @@ class Hub:
         self._engine.dispose()
 
     async def values(self, ids: list[str]) -> dict[str, dict[str, int]]:
-        """Each game's length and newest chat id now, read on the hub's own connection."""
+        """Each game's length, newest chat id and seats taken now, read on the hub's own connection."""
         def read(session: Session) -> dict[str, dict[str, int]]:
-            return {r.id: {"moved": r.seq, "chat": r.chat or 0} for r in session.execute(self._query, {"ids": ids})}
+            return {r.id: {"moved": r.seq, "chat": r.chat or 0, "seats": r.seats}
+                    for r in session.execute(self._query, {"ids": ids})}
         return await self.run(read)
 
     async def run(self, work: Callable[[Session], T]) -> T:
@@ -97,15 +101,18 @@ class Hub:
         async with self._reads:
             return await asyncio.to_thread(in_thread)
 
-    def response(self, game_id: str, seq: int, chat: int = 0) -> EventSourceResponse:
+    def response(self, game_id: str, seq: int, chat: int = 0, seats: int | None = None) -> EventSourceResponse:
         """The stream: "moved" with the game's new length each time it grows past
         ``seq``, "chat" with the newest message's id each time one is written after
-        ``chat`` (at once if that has happened already); "gone" if there is no such game."""
+        ``chat``, "seats" with the seats taken once more than ``seats`` are (None: not
+        watched), each at once if that has happened already; "gone" if there is no such game."""
+        watched = {"moved": seq, "chat": chat} | ({} if seats is None else {"seats": seats})
         if self.streams >= self.max_streams:
             raise HTTPException(503, "too many live streams; poll instead", headers={"Retry-After": "30"})
 
         async def news() -> AsyncIterator[dict[str, str]]:
-            async with self.watch(game_id, {"moved": seq, "chat": chat}) as watch:  # before reading: none missed
+            # watched before reading: nothing missed
+            async with self.watch(game_id, watched) as watch:
                 now = (await self.values([game_id])).get(game_id)
                 if now is None:
                     yield {"event": "gone", "data": "no such game"}
@@ -137,7 +144,7 @@ class Hub:
 
     @staticmethod
     def _ring_watch(w: _Watch, kind: str, value: int) -> None:
-        if value > w.known.get(kind, 0):
+        if kind in w.known and value > w.known[kind]:  # (a kind it watches)
             w.known[kind] = value
             w.bell.set()
 
@@ -177,7 +184,7 @@ class Hub:
                     delay = 0.5
                     async for note in conn.notifies():
                         game_id, *kind, value = note.payload.split(":")
-                        if value.isdigit() and kind in ([], ["chat"]):
+                        if value.isdigit() and kind in ([], ["chat"], ["seats"]):
                             self._ring(game_id, kind[0] if kind else "moved", int(value))
             except asyncio.CancelledError:
                 raise

@@ -93,8 +93,10 @@ def _advance(with_status: bool, guarded: bool) -> Update:
     return update(_games).where(*where, *([_SEAT_HOLDS_SECRET] if guarded else [])).values(**values)
 
 
-# the PostgreSQL NOTIFY channel of live updates (app/live.py): "game_id:seq" or "game_id:chat:id"
+# the PostgreSQL NOTIFY channel of live updates (app/live.py): "game_id:seq", "game_id:chat:id"
+# or "game_id:seats:taken"
 LIVE_CHANNEL = "game_moved"
+NOTIFY = text("SELECT pg_notify(:channel, :payload)")  # heard once the transaction commits
 AUTOCOMMIT = "AUTOCOMMIT"  # SQLAlchemy's isolation level of a connection without transactions
 
 # PostgreSQL: the lock, the seat check and the events in one statement, one round trip

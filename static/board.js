@@ -219,6 +219,14 @@
     }
   });
 
+  // The opponent took their seat (the stream's "seats"): a page still showing the
+  // invitation is drawn again, with the players, the clock and the game as it now stands.
+  document.addEventListener("sse:seats", function () {
+    if (document.getElementById("invite")) {
+      window.location.reload();
+    }
+  });
+
   // Requests that fail (a refused form, a rate limit, no network) say so on the page.
   function show(message) {
     var box = document.getElementById("net-error");

@@ -426,13 +426,13 @@ def poll(request: Request, game_id: str, session: SessionDep, service: ServiceDe
 
 
 @router.get("/games/{game_id}/stream")
-async def stream(request: Request, game_id: str, seq: int = 0, chat: int = 0) -> Response:
+async def stream(request: Request, game_id: str, seq: int = 0, chat: int = 0, seats: int | None = None) -> Response:
     """The board's live stream (app/live.py): "moved" with the game's new length each time
-    it grows, "chat" with the newest message's number, nothing else, so the page asks for
-    the changes as its own side."""
+    it grows, "chat" with the newest message's number, "seats" (when asked) with the seats
+    taken once the opponent joins, nothing else, so the page asks for the changes as its own side."""
     if not GAME_ID.fullmatch(game_id):
         raise HTTPException(404, f"no game {game_id}")
-    return request.app.state.hub.response(game_id, seq, chat)
+    return request.app.state.hub.response(game_id, seq, chat, seats)
 
 
 def _in_one_trip(request: Request, game_id: str, handler: Callable[..., HTMLResponse], *args: Any) -> HTMLResponse:

@@ -9,19 +9,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, text, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from app.models import ChatMessage, Game, Seat, utcnow
 from app.services import record
 from app.services.notices import Notices
-from app.store import LIVE_CHANNEL, chain_entry, set_seat
+from app.store import LIVE_CHANNEL, NOTIFY, chain_entry, set_seat
 from app.text import BadText, check_message
 
 MAX_CHARS = 1000  # one message
 PAGE = 200  # the newest messages shown
-NOTIFY = text("SELECT pg_notify(:channel, :payload)")  # app/live.py hears "game_id:chat:id"
 
 
 @dataclass

@@ -289,6 +289,9 @@ class GameService:
                 session.refresh(game)  # the log as it is now that its row is ours (the creator may have acted)
                 prompt = get_rules(game.game).prompt(self.state(session, game))
                 clock.handed_over(session, game.id, prompt.side, self.now())
+        if session.get_bind().dialect.name == "postgresql":  # every worker's streams hear of it on commit
+            taken = sum(s.joined_at is not None for s in game.seats)
+            session.execute(store.NOTIFY, {"channel": store.LIVE_CHANNEL, "payload": f"{game.id}:seats:{taken}"})
         session.commit()
         session.refresh(game)
         return seat, token

@@ -110,6 +110,30 @@ def test_a_chat_message_on_one_server_is_announced_on_another(database_url: str)
             stop.set()
 
 
+def test_the_opponent_sitting_down_on_one_server_is_announced_on_another(database_url: str) -> None:
+    """The creator's page, still inviting, asks its stream for the seats taken: the join
+    (on another server) is told as the new count, and only to a stream that asked."""
+    env = server_env(database_url, MAIL_INTERVAL_SECONDS="0")
+    with LiveServer(env) as a, LiveServer(env) as b, httpx.Client(base_url=a.url, timeout=30) as http:
+        created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+        gid = created["game_id"]
+        seq = http.get(f"/api/games/{gid}").json()["seq"]
+        inviting, stop = _stream(f"{b.url}/games/{gid}/stream?seq={seq}&seats=1")
+        other, stop_other = _stream(f"{b.url}/games/{gid}/stream?seq={seq}")
+        try:
+            assert inviting.empty()  # one seat taken, as the page knows
+            t0 = time.monotonic()
+            invite = created["invite_url"].split("token=")[1]
+            assert http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).status_code == 200
+            assert inviting.get(timeout=5) == ("seats", "2")
+            assert time.monotonic() - t0 < 2.0
+            time.sleep(1)
+            assert other.empty()  # a stream that did not ask hears nothing of it
+        finally:
+            stop.set()
+            stop_other.set()
+
+
 def test_the_api_stream_takes_the_apis_secrets(database_url: str) -> None:
     """``GET /api/games/{id}/stream``: a player with the bearer secret, a spectator without
     one, and a wrong secret refused like everywhere else in the API."""

@@ -95,7 +95,9 @@ def test_the_board_has_the_seat_the_clock_and_the_chat_as_first_blood_has(client
     assert r.status_code == 303, r.text
     welcome = client.get(r.headers["location"]).text
     assert 'id="private-link" open' in welcome and "Keep this link" in welcome
-    assert welcome.index('id="private-link"') < welcome.index('class="card status"')  # first thing on the page
+    assert welcome.index('id="private-link"') < welcome.index('class="card status"')  # at the top of the page
+    assert welcome.index('id="invite"') < welcome.index('id="private-link"')  # after what to send
+    assert 'data-copy="invite-link"' in welcome
     assert 'class="seat-email"' in welcome and 'id="chat"' in welcome and "Spectator link" in welcome
     gid = r.headers["location"].split("/games/")[1].split("?")[0]
     said = client.post(f"/games/{gid}/chat", data={"text": "Tokyo Express <b>tonight</b>"})

@@ -94,6 +94,7 @@ def test_after_creating_a_game_the_player_sees_their_private_link_open(client: T
     assert '<details class="card private-link" id="private-link" open>' in html
     assert "Keep this link." in html and 'data-copy="private-link-url"' in html
     assert 'data-copy="invite-link"' in html  # the invitation has its copy button too
+    assert html.index('id="invite"') < html.index('id="private-link"')  # what to send, first
     token = link.split("#token=")[1]
     client.cookies.clear()
     assert client.get(f"/api/games/{gid}", headers=bearer(token)).json()["you"] == "US"  # it is the seat's secret

@@ -76,6 +76,10 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     expect(us.page.locator("#board")).to_be_visible()
     invite = us.page.input_value("input.invite-link")
     assert re.fullmatch(rf"{re.escape(server)}/join/\w+#token=\S+", invite), invite
+    # what to send comes first, on the first screen; then the private link, never to be sent
+    expect(us.page.locator("#invite")).to_be_in_viewport()
+    assert us.page.locator("#invite").bounding_box()["y"] < us.page.locator("#private-link").bounding_box()["y"]
+    expect(us.page.locator("#private-link summary")).to_contain_text("send the invitation link")
 
     ij.page.goto(invite)
     ij.page.fill('input[name="name"]', "Bob")
@@ -84,6 +88,9 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     assert ij.page.url == us.page.url  # the same game page; the seat is in a cookie
     expect(ij.page.locator(".panel")).to_contain_text("US Alice")
     expect(ij.page.locator(".panel")).to_contain_text("IJ Bob")
+    # the creator's page, still inviting, is told by its stream and drawn again: no invitation, Bob named
+    expect(us.page.locator("#invite")).to_have_count(0, timeout=10_000)
+    expect(us.page.locator(".panel")).to_contain_text("IJ Bob")
 
     us.expect_my_move("US set-up (§3)", "Set up your units (25 left to place)")
     expect(us.page).to_have_title(re.compile(r"^\(Your move\) Browser test"))  # the tab says so
