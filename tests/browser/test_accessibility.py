@@ -50,13 +50,18 @@ def run_axe(page: Page) -> list[dict]:
     }""")
 
 
+WIDEST = """() => Array.from(document.querySelectorAll('body *'))
+    .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+    .slice(-5).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + '.' + e.className)"""
+
+
 def look(browser: Browser, base: str, artifacts: Path, name: str, size: str, url: str, *,
          token: str = "", admin: bool = False, then: Then | None = None, status: int = 200) -> list[dict]:
     """Open ``url`` in a fresh browser context of ``size`` (as the seat of ``token``, or as the
     admin; answered with ``status``), do ``then`` on it, run axe; its report is saved, its
     serious and critical violations are returned."""
     context = browser.new_context(
-        base_url=base, viewport=SIZES[size], bypass_csp=True, has_touch=size == "phone",
+        base_url=base, viewport=SIZES[size], bypass_csp=True, has_touch=size == "phone", is_mobile=size == "phone",
         extra_http_headers={"Authorization": f"Bearer {token}"} if token else None,
         http_credentials={"username": ADMIN[0], "password": ADMIN[1]} if admin else None)
     try:
@@ -67,6 +72,11 @@ def look(browser: Browser, base: str, artifacts: Path, name: str, size: str, url
         if then is not None:
             then(page)
         violations = run_axe(page)
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        if wide > SIZES[size]["width"] + 1:  # sideways scrolling: what sticks out is named
+            violations.append({"id": "wider-than-the-screen", "impact": "serious",
+                               "help": f"the page is {wide} px wide on a {SIZES[size]['width']} px screen",
+                               "nodes": [{"target": t, "html": ""} for t in page.evaluate(WIDEST)]})
     finally:
         context.close()
     (artifacts / f"axe-{name}-{size}.json").write_text(json.dumps(violations, indent=1))
