@@ -686,5 +686,7 @@ def log_page(request: Request, access: AccessDep, session: SessionDep,
     seat = seat_of(request, access, request.app.state.limits)
     rows = readable(rows, game, viewer_of(game, seat.side if seat else None))
     story = narrative(get_rules(game.game), rows, store.retractions(session, game.id))
+    # the page's events (numbered from 1, as the board and the replay number them): some may
+    # be hidden from the viewer, and are not listed, but are counted
     return page(request, "log.html", game=game, story=story, total=total, offset=offset, limit=limit,
-                shown=len(rows), replay=seat is not None or game.status == "finished")
+                first=offset + 1, last=min(offset + limit, total), replay=seat is not None or game.status == "finished")

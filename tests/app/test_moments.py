@@ -105,6 +105,17 @@ def test_the_log_reads_as_a_story_with_headings_times_and_moments(client: TestCl
     assert "<code>" not in story and "phase_started" not in story  # no bookkeeping rows
     assert re.search(r'<span class="muted small">\d\d \w{3} \d\d:\d\d</span>', story)
     assert re.search(rf'href="/games/{gid}/at/\d+">US 1/1 placed in', story)
+    # the board, the log page and the replay number an event alike; the page's range counts every event
+    total = client.get(f"/api/games/{gid}").json()["seq"]
+    assert f"events 1&ndash;{total} of {total}" in html and f'href="/games/{gid}/at/{total}">replay from here' in html
+    logged = dict(re.findall(rf'<li value="(\d+)"[^>]*>.*?href="/games/{gid}/at/(\d+)"', story, re.S))
+    assert logged and all(n == at for n, at in logged.items())
+    board_html = client.get(f"/games/{gid}").text
+    board = {t: n for n, t in re.findall(r'<li class="[^"]*" value="(\d+)">([^<]+)</li>', board_html)}
+    on_page = {t.strip(): n for n, t in re.findall(
+        rf'<li value="(\d+)"[^>]*>.*?<a href="/games/{gid}/at/\d+">([^<]+)</a>', story, re.S)}
+    shared = set(board) & set(on_page)
+    assert len(shared) > 5 and all(board[t] == on_page[t] for t in shared), [(t, board[t], on_page[t]) for t in shared]
     client.cookies.clear()  # a spectator of a running game reads it, without moments to open
     assert f'href="/games/{gid}/at/' not in client.get(f"/games/{gid}/log").text
 

@@ -245,7 +245,7 @@ def board_context(session: Session | None, service: GameService, game: Game, sea
             layers = layers.replace("<svg ", '<svg hx-swap-oob="true" ', 1)
     log, relog = log_window(session, game, side, req.since, req.fresh, LOG_LINES)
     gone = retracted_lines(log)  # an undo always follows what it took back: the window holds both
-    lines = [{"seq": r.seq, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),
+    lines = [{"seq": r.seq + 1, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),
               "turn": r.type == rules.turn_event, "retracted": r.seq in gone} for r in reversed(log) if r.text]
     err_for = _safe_label(rules, state, req.error_for) if req.error and req.error_for is not None else None
     inspect = req.inspect or (names[selected]["loc"] if selected in names else "")

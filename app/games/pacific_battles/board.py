@@ -347,7 +347,7 @@ def pb_context(session: Session | None, service: GameService, game: Game, seat: 
     rows, relog = log_window(session, game, side, since if oob else None, fresh or [], LOG_LINES)
     relog = relog or (oob and since is None)  # an answer that does not know the page's log sends it whole
     gone = retracted_lines(rows)  # taken back: struck through, as in First Blood's log
-    lines = [{"seq": r.seq, "text": r.text, "retracted": r.seq in gone} for r in reversed(rows) if r.text]
+    lines = [{"seq": r.seq + 1, "text": r.text, "retracted": r.seq in gone} for r in reversed(rows) if r.text]
     board = PBBoard(game, seat, view, state, orders, game.seq, "", [], buttons, allocate, lines,
                     error=error, oob=oob, private_url=private_url, invite_url=invite_url,
                     welcome=welcome and not oob, relog=relog)
