@@ -106,3 +106,27 @@ def test_the_marks_go_as_the_attacks_are_declared() -> None:
     play(s, "close", "Allied")
     b, page = board_of(s, "Allied")
     assert (b.owed_units, b.owed_hexes) == ([], []) and not owed_hexes(page) and " owes" not in page
+
+
+def test_the_battle_being_declared_is_shown_to_its_side_alone_with_buttons_that_say_what_they_do() -> None:
+    """14.2: while a battle is built its side sees its hex and attackers, and its buttons
+    name the battle; the enemy sees nothing of it until it is fought (18.0)."""
+    s = combat()
+    play(s, "declare", "Allied", hex=C)
+    play(s, "add", "Allied", unit="1 Mar")
+    b, page = board_of(s, "Allied")
+    card = re.search(r'<section class="card battle declaring".*?</section>', page, re.S)
+    assert card is not None, page[:300]
+    assert re.search(rf"Being declared:</strong> against {C}:\s*1 Mar", card.group(0))
+    labels = {c.type: RULES.label(s, c) for c in RULES.legal_commands(s, "Allied")}
+    assert labels["close"].startswith("Declare the battle against 1422") and "1 attacker " in labels["close"]
+    assert labels["cancel"].startswith("Cancel the battle against 1422")
+    assert labels["close"] in page and labels["cancel"] in page
+    for side in ("Japanese", None):
+        _, other = board_of(s, side)
+        assert "Battles declared" not in other and "Being declared" not in other
+    play(s, "close", "Allied")
+    fight = next(c for c in RULES.legal_commands(s, "Allied") if c.type == "fight")
+    assert RULES.label(s, fight) == "Declare no more: fight the 1 battle declared (14.3)"
+    _, page = board_of(s, "Allied")
+    assert re.search(rf"<li>against {C}:\s*1 Mar</li>", page)

@@ -256,6 +256,17 @@ def command_label(state: PBState, c: Command) -> str:
         return f"{'Declare a battle against' if t == 'declare' else 'Add the defending hex'} {q.hex_name(d['hex'])}"
     if t == "add":
         return f"Add {lab(d['unit'])} to the attack"
+    if t in ("close", "cancel") and state.declaring is not None:
+        hexes = " and ".join(q.hex_name(h) for h in state.declaring["defenders"])
+        if t == "cancel":
+            return f"Cancel the battle against {hexes} being declared (14.2)"
+        n = len(state.declaring["attackers"])
+        return f"Declare the battle against {hexes} with its {n} attacker{'s' if n != 1 else ''} (14.2)"
+    if t == "fight":
+        n = len(state.battles)
+        if not n:
+            return "Declare no battle (14.3)"
+        return f"Declare no more: fight the {n} battle{'s' if n != 1 else ''} declared (14.3)"
     if t == "recon":
         return f"Air recon over {q.hex_name(d['hex'])} (16.7)"
     if t == "allocate":
