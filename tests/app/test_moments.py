@@ -159,3 +159,18 @@ def test_a_combat_moment_shows_the_attack_in_full(client: TestClient, game: dict
     assert f'<strong class="die">{d["die"]}</strong>' in report
     assert f'<strong id="combat-result">{d["result"]}</strong>' in report and "(§7.7)" in report
     assert re.search(rf'class="hex-state[^"]*\btarget\b[^"]*" data-hex="{d["targets"][0]}"', html)
+
+
+def test_what_came_since_in_the_phase_of_ones_last_move_is_headed_so() -> None:
+    """A briefing's first group has no turn or phase heading of its own when it goes on in
+    the phase of the player's last move (the heading's event came before): it says so."""
+    from types import SimpleNamespace
+
+    from app.templating import TEMPLATES
+
+    line = {"seq": 7, "text": "Allied 1 Mar moves to 1422", "at": utcnow()}
+    b = SimpleNamespace(game=SimpleNamespace(id="g1"), briefing=[
+        {"title": "", "lines": [line]}, {"title": "Turn 1 · combat", "lines": [{**line, "seq": 9}]}])
+    card = TEMPLATES.env.from_string('{% from "partials/seat.html" import briefing_card %}{{ briefing_card(b) }}'
+                                     ).render(b=b)
+    assert re.findall(r"<h4>([^<]*)</h4>", card) == ["In the phase of your last move", "Turn 1 · combat"]

@@ -305,8 +305,33 @@ def test_the_sides_card_is_drawn_once_for_what_it_shows_and_each_side_its_own() 
     assert all(tracks.values()) and "Your reinforcement track" not in cards[None]
     for side, other in (("Allied", "Japanese"), ("Japanese", "Allied")):
         assert "Your reinforcement track" in cards[side]
+        track = cards[side].split("Your reinforcement track", 1)[1].split("</ul>", 1)[0]
+        dues = [0 if d == "set-up" else int(d.split()[1]) for d in re.findall(r": (set-up|turn \d+)", track)]
+        assert len(dues) > 3 and dues == sorted(dues) and len(set(dues)) > 1, dues  # by the turn it arrives
         assert not any(f"<li>{u}" in cards[side] for u in tracks[other] - tracks[side])  # not the other's
     view = RULES.view(state, "Allied", [])
     view["sides"]["Allied"]["vp"] += 7
     changed = card(SimpleNamespace(view=view, side="Allied"))
     assert changed is not cards["Allied"] and changed != cards["Allied"]
+
+
+def test_a_long_list_of_hexes_to_aim_at_is_listed_a_long_list_of_pieces_orders_is_not() -> None:
+    """A recon's 65 target hexes name no piece: they are listed (or the map's highlighted
+    hexes are pointed to), never "select a piece"; 50 landings ask for a piece first."""
+    from app.games.pacific_battles.board import _group
+    from app.games.pacific_battles.orders import Orders
+    from engine.core.choices import group
+    from engine.core.events import Command
+    from engine.games.pacific_battles.rules import RULES
+
+    hexes = [f"{10 + i // 20:02d}{i % 20 + 1:02d}" for i in range(65)]
+    recon = [Command("recon", {"hex": h}) for h in hexes]
+    land = [Command("land", {"unit": f"a{i}", "hex": hexes[i]}) for i in range(50)]
+    orders = Orders(group(recon + land))
+    state = RULES.blank()
+    g = _group(RULES, state, "recon", orders, "")
+    assert len(g.options) == 65 and not g.hint
+    g = _group(RULES, state, "land", orders, "")
+    assert not g.options and g.hint == "50 choices: select a piece (above, or on the map) to list its own."
+    assert [json.loads(d) for d, _ in _group(RULES, state, "land", orders, "a3").options] == [{"unit": "a3",
+                                                                                               "hex": hexes[3]}]

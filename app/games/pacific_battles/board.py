@@ -56,6 +56,7 @@ TITLES = {  # the kinds of command, as the player reads them, with their rule
     "show": "Turn a unit face up for the enemy to see (34.0)", "hide": "Turn a unit face down again (34.0)",
 }
 LIST_AT_MOST = 40  # choices in one list; a longer one is cut to the selected piece's own
+LIST_HEXES_AT_MOST = 400  # ... unless no piece is named: then a list of hexes (every hex of the map: none)
 SINGLE = ("end_phase", "close", "cancel", "fight", "pass", "stop", "undo")
 AIR_BOXES = (("reserve", "Reserve"), ("superiority", "Air Superiority"), ("interdiction", "Interdiction"),
              ("recon", "Recon"), ("flown", "Recon flown"), ("strike", "Strike"), ("struck", "Strike flown"),
@@ -380,7 +381,11 @@ def _group(rules: Any, state: Any, kind: str, orders: Orders, select: str) -> Gr
     g = Group(kind, TITLES.get(kind, kind))
     count = orders.count(kind)
     listed: list[Order] = orders.of_type(kind) if count <= LIST_AT_MOST else []
-    if count > LIST_AT_MOST:
+    if count > LIST_AT_MOST and not orders.names_pieces(kind):  # (hexes to aim at, a recon's: no piece to select)
+        listed = orders.of_type(kind) if count <= LIST_HEXES_AT_MOST else []
+        if not listed:
+            g.hint = f"{count:,} choices: click a highlighted hex on the map."
+    elif count > LIST_AT_MOST:
         listed = [o for o in orders.of_piece(select) if o.command.type == kind] if select else []
         if not listed:
             g.hint = f"{count:,} choices: select a piece (above, or on the map) to list its own."

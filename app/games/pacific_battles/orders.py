@@ -86,6 +86,10 @@ class Orders:
         """The kinds of command, in the order the list names them."""
         return list(dict.fromkeys(ch["type"] for ch in self._listing))
 
+    def names_pieces(self, kind: str) -> bool:
+        """Whether some command of a kind is given to a piece (a move, a landing; not a recon)."""
+        return any(ch["type"] == kind for ch in self._named)
+
     def count(self, kind: str) -> int:
         return sum(choices.count(ch) for ch in self._listing if ch["type"] == kind)
 
