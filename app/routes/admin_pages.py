@@ -33,18 +33,19 @@ def games(request: Request, admin: AdminDep, session: SessionDep, service: Servi
     if "limit" not in request.query_params:
         query.limit, query.limit_asked = settings.page_size, False
     total, lines = game_list.list_games(session, query, service.now())
-    return page(request, "admin/games.html", lines=lines, total=total, query=query,
+    return page(request, "admin/games.html", lines=lines, total=total, query=query, labels=game_list.STATUS_WORDS,
                 choices=game_list.choices(session), titles={g: get_rules(g).title for g in game_ids()})
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-def game(request: Request, admin: AdminDep, game: GameDep, session: SessionDep,
+def game(request: Request, admin: AdminDep, game: GameDep, session: SessionDep, service: ServiceDep,
          query: Annotated[referee.Query, Depends(history_query)]) -> HTMLResponse:
     """The game, its history found by kind, side and turn (each line a link to its moment), its figures."""
     total, lines = referee.find(session, game, query)
     sides = get_rules(game.game).sides
     return page(request, "admin/game.html", game=game, lines=lines, total=total, query=query, sides=sides,
-                kinds=referee.KINDS, figures=referee.figures(session, game, sides))
+                kinds=referee.KINDS, figures=referee.figures(session, game, sides),
+                status=game_list.STATUS_WORDS[game_list.status_of(game, service.now())])
 
 
 @router.get("/games/{game_id}/at/{seq}", response_class=HTMLResponse)

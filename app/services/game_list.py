@@ -17,6 +17,8 @@ from engine.games import GAMES
 
 # what the list calls a game's status, as a condition on its columns (``now``: seconds since the epoch)
 STATUSES = ("playing", "waiting", "claimable", "finished")
+STATUS_WORDS = {"playing": "playing", "waiting": "waiting for a join", "claimable": "claimable (time is up)",
+                "finished": "finished"}  # each, as the admin's pages say it
 SORTS: dict[str, Any] = {
     "last_move": Game.updated_at, "created": Game.created_at, "id": Game.id, "title": Game.title,
     "game": Game.game, "scenario": Game.scenario, "turn": Game.turn_no, "phase": Game.phase,

@@ -62,6 +62,7 @@ def test_a_moment_with_everything_and_exactly_as_each_side_saw_it(client: TestCl
     assert client.get(f"/admin/games/{gid}/at/{seq + 1}", auth=ADMIN).status_code == 404
     page = admin_get(client, f"/admin/games/{gid}").text
     assert f"/admin/games/{gid}/at/{seq}?as=Japanese" in page and 'class="moment-link"' in page
+    assert "&middot; playing &middot;" in page and "status active" not in page  # as the list of games says it
 
 
 def test_the_history_finds_each_kind_and_the_figures_count_the_dice(client: TestClient,
