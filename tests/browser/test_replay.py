@@ -30,6 +30,11 @@ def test_the_arrow_keys_and_play_step_through_the_moments(browser: Browser, serv
         page.keyboard.press("ArrowLeft")
         expect(page).to_have_url(re.compile(rf"/at/{last - 2}$"))
         page.screenshot(path=str(artifacts / "replay-moment.png"))
+        # the map zooms as the board's does (on a phone a moment's counters are otherwise too small to read)
+        before = page.locator(".map-stack").bounding_box()["width"]
+        page.locator('button[data-zoom="in"]').click()
+        expect(page.locator("#zoom-level")).not_to_have_text(re.compile(r"^100%$"))
+        assert page.locator(".map-stack").bounding_box()["width"] > before * 1.1
         page.keyboard.press("ArrowRight")
         expect(page).to_have_url(re.compile(rf"/at/{last - 1}$"))
         page.locator("#step-play").click()  # plays on by itself to the last moment
