@@ -12,6 +12,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
+from app.render.counters import factors
 from app.services.computer import levels_offered
 from app.static_files import static_url
 
@@ -53,6 +54,7 @@ TEMPLATES.env.globals["duration"] = duration
 
 
 TEMPLATES.env.globals["computer_levels"] = levels_offered  # the levels the computer plays a game at
+TEMPLATES.env.filters["factors"] = factors  # a counter's bottom line (CF-MF, CF-R-MF, F, DD), as the map draws it
 # templates change with a release, not while a server runs: no stat of each file per page
 TEMPLATES.env.auto_reload = False
 

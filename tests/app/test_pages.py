@@ -332,3 +332,15 @@ def test_a_click_on_a_stack_fans_it_out_with_every_counter_clickable(client: Tes
     r = client.post(f"/games/{gid}/click", data={"unit": "us-1-3", "select": "us-1-1", "seq": seq})
     assert 'class="fan"' not in r.text
     assert re.search(r'class="counter [^"]*selected[^"]*" data-unit="us-1-3"', r.text)
+
+
+def test_a_units_factors_read_as_its_counter_prints_them(client: TestClient) -> None:
+    """The panel names a gun CF-range-MF and an air unit by its letter, as the counter on
+    the map does, never "3-4" for a 3-5-4 gun or "0-0" for a fighter."""
+    gid = new_game(client)
+    gun = client.get(f"/games/{gid}/board", params={"select": "us-11-2"}).text
+    assert re.search(r'class="chooser[^"]*" data-unit="us-11-2">US 11/2 3-5-4 <', client.get(f"/games/{gid}").text)
+    assert re.search(r"US 11/2 <span class=\"muted\">3-5-4", gun)
+    fighter = client.get(f"/games/{gid}/board", params={"select": "us-67fs"}).text
+    assert re.search(r"US 67th FS <span class=\"muted\">F[<,]", fighter)
+    assert "67th FS <span class=\"muted\">0-0" not in fighter

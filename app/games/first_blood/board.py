@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from app.games.base import BoardRequest, log_window, page_title
 from app.games.first_blood.svg import layer_parts, layers_svg, render_base
 from app.models import Game, Seat
+from app.render.counters import factors
 from app.render.parts import changed_parts
 from app.services import clock
 from app.services.games import GameService
@@ -336,8 +337,8 @@ def _safe_label(rules: Any, state: Any, c: Command) -> str | None:
 def _unit_label(u: dict[str, Any] | None) -> str:
     if not u:
         return "?"
-    factors = f" {u['cf']}-{u['mf']}" if u["kind"] == "ground" else f" ({u['kind'].replace('_', '-')})"
-    return f"{u['side']} {u['name']}{factors}"
+    bottom = f" {factors(u)}" if u["kind"] == "ground" else f" ({u['kind'].replace('_', '-')})"
+    return f"{u['side']} {u['name']}{bottom}"
 
 
 def _end_confirmation(rules: Any, state: Any, legal: list[Command]) -> str | None:
