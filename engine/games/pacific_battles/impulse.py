@@ -5,6 +5,7 @@ Recon marker, strikes (16.8), naval bombardment (17.0) and the strike limit (26.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
 from engine.core.errors import Reason
@@ -67,8 +68,41 @@ def move_refusal(state: PBState, side: str, pid: Any, to: Any) -> Reason | None:
     """Why ``pid`` may not move to ``to`` (None: it may), from the tests that list the moves."""
     why = immobile(state, side, pid, to)
     if why is None and to not in moves(state, pid):
-        why = out_of_reach(to)
+        why = unreachable(state, pid, to)
     return why
+
+
+def unreachable(state: PBState, pid: str, to: Any) -> Reason:
+    """Why ``to`` is not among ``pid``'s moves: the same search as ``moves``, on what its
+    side knows, with one of its limits lifted at a time (the enemy's zones of control, then
+    the movement points too); what is left is the way itself."""
+    p = state.pieces[pid]
+    if not isinstance(to, str) or to not in q.board().terrain:
+        return "11.0", f"{to} is not a land hex of the map"
+    name = q.label(state, pid)
+    known, occupied, bridged, spent = _search_inputs(state, p)
+    if to in occupied:
+        return "11.5", f"{to} holds enemy units: no unit enters an enemy stack's hex (11.5)"
+    if to in reachable(q.board(), q.forces(), [], p, frozenset(), occupied, bridged, spent):
+        return "11.6", (f"{name} cannot reach {to} through the enemy's zones of control: a unit stops on entering "
+                        "one (11.6) and, leaving one, its first hex must be free of them (13.4); an enemy stack that "
+                        "has not told you counts as having one until a unit moves next to it (18.4)")
+    far = reachable(q.board(), q.forces(), [], p, frozenset(), occupied, bridged, spent, unlimited=True)
+    if to in far:
+        left = movement_points(q.forces(), p) - Fraction(spent, 2)
+        return "11.3", (f"{to} costs {name} {float(far[to]):g} movement points, more than its {float(left):g} left "
+                        "(11.3; the terrain costs of the Terrain Effects Chart)")
+    return "11.0", (f"{name} has no way to {to}: every way there crosses prohibited terrain (the Terrain Effects "
+                    "Chart) or an enemy stack's hex (11.5)")
+
+
+def _search_inputs(state: PBState, p: Any) -> tuple[Any, frozenset[str], frozenset[frozenset[str]], int]:
+    """What a unit's move search reads of the state: the enemy ZOC its side was told of
+    (18.4), the enemy's hexes, the river hexsides other engineers bridge (20.2: "all other"
+    units) and the half movement points it has spent this phase."""
+    hexes = [h for h in state.bridging if not (q.kind(p.unit) == "engineer" and h == p.hex)]
+    return (q.zoc_known_to(state, p.side), q.enemy_places(state, p.side), bridged_sides(q.board(), hexes),
+            state.moving.get(p.id, 0))
 
 
 def moves(state: PBState, pid: str) -> dict[str, Any]:
@@ -78,10 +112,7 @@ def moves(state: PBState, pid: str) -> dict[str, Any]:
     (Shared: read only.)"""
     def search() -> dict[str, Any]:
         p = state.pieces[pid]
-        known = q.zoc_known_to(state, p.side)
-        hexes = [h for h in state.bridging if not (q.kind(p.unit) == "engineer" and h == p.hex)]  # "all other" units
-        occupied, bridged = q.enemy_places(state, p.side), bridged_sides(q.board(), hexes)
-        spent = state.moving.get(pid, 0)
+        known, occupied, bridged, spent = _search_inputs(state, p)
         key = (p.unit, p.side, p.hex, p.suppressed, known, occupied, bridged, spent)
         found = _REACHES.get(key)
         if found is None:

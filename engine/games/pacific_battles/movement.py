@@ -94,18 +94,20 @@ def bridged_sides(board: Board, hexes: Iterable[str]) -> frozenset[frozenset[str
 
 def reachable(board: Board, forces: Forces, pieces: list[Piece], mover: Piece,
               enemy_zoc: frozenset[str] | None = None, enemy_hexes: set[str] | None = None,
-              bridged: frozenset[frozenset[str]] = frozenset(), spent: int = 0) -> dict[str, Fraction]:
+              bridged: frozenset[frozenset[str]] = frozenset(), spent: int = 0,
+              unlimited: bool = False) -> dict[str, Fraction]:
     """Every hex ``mover`` may end its move in this phase, with the movement points it costs
     (``enemy_zoc``, ``enemy_hexes``: the enemy's ZOC and hexes, when the caller has them;
     ``bridged``: river hexsides friendly engineers bridge, 20.2; ``spent``: half movement
-    points the mover has already spent this phase, going on after a ZOC that was not, 18.4)."""
+    points the mover has already spent this phase, going on after a ZOC that was not, 18.4;
+    ``unlimited``: as if its movement points had no end, to tell why a hex is out of reach)."""
     spec = spec_of(forces, mover)
     if spec is None or spec.movement == 0:
         return {}
     enemy = "Japanese" if mover.side == "Allied" else "Allied"
     occupied = enemy_hexes if enemy_hexes is not None else {p.hex for p in pieces if p.side == enemy}
     zoc = enemy_zoc if enemy_zoc is not None else zoc_of(board, forces, pieces, enemy)
-    budget = int(movement_points(forces, mover) * 2) - spent
+    budget = 1 << 30 if unlimited else int(movement_points(forces, mover) * 2) - spent
     steps = _steps(board, spec.mechanised)
     start = mover.hex
     in_zoc = start in zoc

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from engine.core.hexes import neighbor_ids
@@ -108,3 +109,43 @@ def test_20_2_an_engineer_bridges_the_river_hexsides_of_its_start_hex() -> None:
     assert q.board().cost(a, b, False, bridged=True) < q.board().cost(a, b, False)
     from engine.games.pacific_battles.impulse import moves
     assert moves(s, "1 Raider")[b] < moves(s, "1 Eng")[b]
+
+
+def test_a_refused_move_says_which_limit_keeps_the_unit_out() -> None:
+    """11.0-13.4: the reason names what stops the unit, found by the same search with one
+    limit lifted at a time: an enemy stack's hex, the zones of control, the movement points,
+    or no way at all (a tank and the mountains)."""
+    import pytest
+
+    from engine.core.errors import RuleError
+    from engine.core.events import Command
+    from engine.games.pacific_battles.rules import RULES
+    from engine.games.pacific_battles.testing import position
+
+    road = B.paths["Coast road"]
+    mountain = next(h for h, t in B.terrain.items() if t == "mountain")
+    tank = Piece("t", "1 Tank", "Allied", road[18])
+    s = position({"1 Mar": ("1 Mar", road[0]), "124 Inf": ("124 Inf", road[6]), "1 Tank": ("1 Tank", road[18])},
+                 phase="initial_first_movement", first="Allied")
+
+    def refusal(unit: str, to: str) -> tuple[str, str]:
+        with pytest.raises(RuleError) as caught:
+            RULES.decide(s, Command("move", {"unit": unit, "to": to}, "Allied"))
+        return caught.value.rule, str(caught.value)
+
+    rule, text = refusal("1 Mar", road[6])
+    assert rule == "11.5" and "holds enemy units" in text
+    marines, enemy = Piece("m", "1 Mar", "Allied", road[0]), Piece("j", "124 Inf", "Japanese", road[6])
+    free = reachable(B, F, [], marines, frozenset(), {road[6]})
+    zoc_bound = sorted(set(free) - set(reachable(B, F, [marines, enemy], marines)))
+    assert zoc_bound  # hexes its movement points reach, past the enemy's ZOC
+    rule, text = refusal("1 Mar", zoc_bound[0])
+    assert rule == "11.6" and "zones of control" in text and "movement points" not in text
+    far = sorted(set(reachable(B, F, [], tank, unlimited=True)) - set(reachable(B, F, [], tank)))
+    rule, text = refusal("1 Tank", far[0])  # a way there, too long
+    assert rule == "11.3" and re.search(r"costs 1 Tank [\d.]+ movement points, more than its [\d.]+ left", text)
+    if mountain not in reachable(B, F, [], tank, unlimited=True):
+        rule, text = refusal("1 Tank", mountain)
+        assert rule == "11.0" and "no way to" in text
+    rule, text = refusal("1 Mar", "9999")
+    assert rule == "11.0" and "not a land hex" in text
