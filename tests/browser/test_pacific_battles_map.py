@@ -105,3 +105,23 @@ def test_on_a_phone_the_map_fits_and_the_commands_follow_it(browser: Browser, se
         page.screenshot(path=str(artifacts / "pb-phone-board.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_no_place_name_overprints_another(browser: Browser) -> None:
+    """The map's place names as Chromium draws them: no two overlap (Gifu, Mount Austen and
+    Edson's Ridge are neighbours on one row)."""
+    from app.games.pacific_battles.map_svg import render_pacific_map
+
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        css = (Path(__file__).resolve().parents[2] / "static" / "map.css").read_text()  # (bold italic, as served)
+        page.set_content(f"<html><head><style>{css}</style></head><body>{render_pacific_map()}</body></html>")
+        boxes = page.eval_on_selector_all("text.place", "els => els.map(e => { const b = e.getBBox(); "
+                                                        "return [e.textContent, b.x, b.y, b.width, b.height]; })")
+        assert len(boxes) > 10
+        clashes = [(a[0], b[0]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                   if a[1] < b[1] + b[3] and b[1] < a[1] + a[3] and a[2] < b[2] + b[4] and b[2] < a[2] + a[4]]
+        assert clashes == []
+    finally:
+        context.close()

@@ -85,6 +85,37 @@ def map_frame(layer: str = "") -> str:
             f'height="{n(height)}"/>{layer}</svg>')
 
 
+PLACE_FONT = 11  # px, the places' names
+# where a place's name may go, tried in turn: (x, y) from the hex's centre in radii, and the
+# text's anchor; the first spot whose box overlaps no name placed before it is taken
+LABEL_SPOTS = ((0, -0.55, "middle"), (0, 0.85, "middle"), (0.2, -0.55, "start"), (-0.2, -0.55, "end"),
+               (0.2, 0.85, "start"), (-0.2, 0.85, "end"), (0, -1.1, "middle"), (0, 1.4, "middle"))
+
+
+def place_labels(board: Board, radius: float) -> dict[str, tuple[float, float, str]]:
+    """Each place's name where it overprints no other (neighbouring places, such as Gifu,
+    Mount Austen and Edson's Ridge, would otherwise share one line): (x, y, anchor).  A
+    name's width is reckoned from its letters (bold italic sans-serif, about 0.62 em each)."""
+    placed: dict[str, tuple[float, float, str]] = {}
+    boxes: list[tuple[float, float, float, float]] = []
+
+    def box(x: float, y: float, anchor: str, width: float) -> tuple[float, float, float, float]:
+        left = x - width / 2 if anchor == "middle" else x if anchor == "start" else x - width
+        return left, y - PLACE_FONT, left + width, y + 2
+
+    def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+        return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+    for name, h in sorted(board.places.items(), key=lambda kv: (kv[1] not in board.objectives, kv[0])):
+        cx, cy = _point(board, h)
+        width = len(name) * PLACE_FONT * 0.62
+        spots = [(cx + dx * radius, cy + dy * radius, anchor) for dx, dy, anchor in LABEL_SPOTS]
+        best = min(spots, key=lambda sp: (sum(overlap(box(*sp, width), b) for b in boxes), spots.index(sp)))
+        placed[name] = best
+        boxes.append(box(*best, width))
+    return placed
+
+
 @cache
 def render_pacific_map() -> str:
     board = load_board()
@@ -119,14 +150,14 @@ def render_pacific_map() -> str:
         colour = "#7a3b12" if kind == "road" else "#5a4a32"
         out.append(f'<polyline class="{kind}" points="{pts}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}>'
                    f"<title>{text(name)}</title></polyline>")
-    out.append('<g class="places" font-family="sans-serif" font-size="11">')
-    for name, h in sorted(board.places.items()):
+    out.append(f'<g class="places" font-family="sans-serif" font-size="{PLACE_FONT}">')
+    for _, h in sorted(board.places.items()):
         cx, cy = _point(board, h)
         if h in board.objectives:
             out.append(f'<circle class="objective" data-hex="{h}" cx="{n(cx)}" cy="{n(cy)}" r="6" fill="#fff" '
                        f'stroke="#b01c1c" stroke-width="2.5"><title>Objective hex and port (26.8)</title></circle>')
-        out.append(f'<text class="place" x="{n(cx)}" y="{n(cy - radius * 0.55)}" text-anchor="middle">'
-                   f"{text(name)}</text>")
+    for name, (x, y, anchor) in place_labels(board, radius).items():
+        out.append(f'<text class="place" x="{n(x)}" y="{n(y)}" text-anchor="{anchor}">{text(name)}</text>')
     out.append("</g>")
     y0 = island + 2 * PX_PER_KM
     for i, (base, side) in enumerate(sorted(board.bases.items())):
