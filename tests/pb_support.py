@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -13,7 +13,29 @@ from engine.core.events import Event
 from engine.games.pacific_battles.rules import RULES
 from engine.games.pacific_battles.state import PBState
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator
+
 SET_UP = ("11+13 Eng", "3 K SNLF (-)", "81 Inf")  # 25.4a: placed in secret
+
+
+def css(s: str) -> str:
+    """A value quoted for a CSS attribute selector."""
+    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def choose_in_group(form: Locator, data: str | None = None, index: int = 0) -> None:
+    """Pick a command of the board's command group ``form`` as a player does: in its list,
+    or among its radio buttons (a few choices, each read whole); by its data or its place."""
+    form.locator("select, input[type=radio]").first.wait_for()  # (a group an answer is bringing)
+    if form.locator("select").count():
+        if data is None:
+            form.locator("select").select_option(index=index)
+        else:
+            form.locator("select").select_option(value=data)
+        return
+    radios = form.locator("input[type=radio]")
+    (radios.nth(index) if data is None else form.locator(f"input[type=radio][value={css(data)}]")).check()
 
 
 def new_game(client: httpx.Client, **settings: Any) -> dict[str, str]:

@@ -112,6 +112,9 @@ def test_the_battle_being_declared_is_shown_to_its_side_alone_with_buttons_that_
     """14.2: while a battle is built its side sees its hex and attackers, and its buttons
     name the battle; the enemy sees nothing of it until it is fought (18.0)."""
     s = combat()
+    _, page = board_of(s, "Allied")  # a few choices are radio buttons, each label read whole
+    group = re.search(r'<form [^>]*class="command-group">.*?</form>', page, re.S).group(0)
+    assert '<input type="radio" name="data"' in group and "<select" not in group and "checked" in group
     play(s, "declare", "Allied", hex=C)
     play(s, "add", "Allied", unit="1 Mar")
     b, page = board_of(s, "Allied")

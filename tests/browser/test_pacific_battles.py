@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import httpx
-from pb_support import SET_UP, new_game
+from pb_support import SET_UP, choose_in_group, new_game
 from playwright.sync_api import Browser, Page, expect
 
 
@@ -21,7 +21,7 @@ def do(page: Page, kind: str, option: int = 0) -> None:
     if not form.count():
         expect(page.locator("p.command-hint")).to_contain_text("select a piece")
         page.locator("button.chooser").first.click()
-    form.locator("select").select_option(index=option)
+    choose_in_group(form, index=option)
     form.locator("button").click()
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 from conftest import ADMIN, running_server
-from pb_support import Truth
+from pb_support import Truth, choose_in_group, css
 from pb_turn import SCENARIO, SECRET, TurnDriver, acting_side
 from playwright.sync_api import Browser, Dialog, Page, expect
 
@@ -35,10 +35,6 @@ SIZES = {"desk": {"width": 1366, "height": 900}, "phone": {"width": 390, "height
 def pb_server(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("pb-click-server"), SECRET) as url:
         yield url
-
-
-def css(s: str) -> str:
-    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def said(page: Page) -> str:
@@ -100,7 +96,7 @@ def give(page: Page, cmd: Command, state: PBState, side: str) -> str:
         return "button"
     # a choice between numbers or markers with no piece or hex (air superiority fire): a list
     form = page.locator(f"form.command-group:has(input[name=type][value={cmd.type}])")
-    form.locator("select").select_option(value=data)
+    choose_in_group(form, data)
     form.locator("button").click()
     return "list"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 from conftest import ADMIN, running_server
-from pb_support import Truth
+from pb_support import Truth, choose_in_group, css
 from pb_turn import SCENARIO, SECRET, TurnDriver, acting_side, covered
 from playwright.sync_api import Browser, Dialog, Page, expect
 
@@ -38,10 +38,6 @@ def pb_server(tmp_path_factory: pytest.TempPathFactory, chromium: str) -> Iterat
 def _said(page: Page) -> str:
     errors = page.locator(".status .error, #net-error")
     return " | ".join(t for t in errors.all_inner_texts() if t.strip()) or "(no error shown)"
-
-
-def css(s: str) -> str:
-    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def select(page: Page, pid: str) -> None:
@@ -89,7 +85,7 @@ def give(page: Page, cmd: Command, state: PBState, side: str) -> str:
         button.first.click()
         return "button"
     form = page.locator(f"form.command-group:has(input[name=type][value={cmd.type}])")
-    form.locator("select").select_option(value=data)
+    choose_in_group(form, data)
     form.locator("button").click()
     return "form"
 
