@@ -40,7 +40,7 @@ def narrative(rules: GameRules[Any], rows: list[Any], gone: dict[int, int] | Non
         if r.type in (rules.turn_event, rules.phase_event) and r.seq in gone:
             continue  # taken back: the headings follow what still stands
         if r.type == rules.turn_event:
-            turn = r.text or ""
+            turn = rules.turn_title(r.payload) or r.text or ""
         elif r.type == rules.phase_event:
             phase = rules.phase_title(r.payload)
         elif r.text:

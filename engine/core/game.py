@@ -198,6 +198,10 @@ class RulesBase(Generic[S]):
         """A phase-opening event's heading, from its data."""
         return str(data.get("phase", "")).replace("_", " ")
 
+    def turn_title(self, data: dict[str, Any]) -> str | None:
+        """A turn-opening event's heading, from its data (None: its log line is the heading)."""
+        return None
+
     def step_label(self, first_line: str | None) -> str:
         """The take-back label of a step whose first log line is ``first_line``: a caller
         that has just written that line names the step without rebuilding the state before it."""

@@ -241,6 +241,10 @@ def test_both_sides_of_the_secret_allocation_are_told_it_is_their_move_in_the_ta
         assert moment.status_code == 200 and "the game is over" not in moment.text and " UTC:</p>" not in moment.text
         acting[n] = re.search(r'<span class="label">To act</span> <strong>([^<]*)</strong>', moment.text).group(1)
     assert acting[seq] == "Allied and Japanese" and "Japanese" in acting.values(), acting
+    # the log's chapters are named as the turn track names them
+    headings = re.findall(r"<h3>([^<]*)</h3>", client.get(f"/games/{gid}/log").text)
+    assert any(h.startswith("August 1942 (turn 1) \u00b7 ") for h in headings), headings
+    assert not any("begins" in h for h in headings), headings
 
 
 def test_an_answer_sends_only_the_parts_of_the_map_the_page_lacks(client: TestClient) -> None:

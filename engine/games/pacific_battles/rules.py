@@ -407,6 +407,11 @@ class PacificBattles(RulesBase[PBState]):
     turn_event = "turn_began"
     phase_event = "phase_began"
 
+    def turn_title(self, data: dict[str, Any]) -> str | None:
+        """A turn as the turn track names it: "August 1942 (turn 1)" (its log line says it begins)."""
+        turn = data.get("turn")
+        return f"{data.get('name') or flow.turn_name(turn)} (turn {turn})" if isinstance(turn, int) else None
+
     def phase_title(self, data: dict[str, Any]) -> str:
         """A phase as the turn track names it."""
         phase = str(data.get("phase", ""))
