@@ -154,10 +154,13 @@ def game_view(request: Request, game: GameDep, seat: OptionalSeatDep, session: S
 @router.get("/games/{game_id}/stream", responses={**READ, **responses(503), 200: {
     "description": "Server-Sent Events: `moved` (data: the game's new length) each time the game "
                    "grows past `seq`, `chat` (data: the newest message's id) each time a player writes "
-                   "after `chat`, at once if that has happened already; `gone` if there is no such game.",
+                   "after `chat`, `seats` (data: the seats taken) once more than `seats` are, when `seats` "
+                   "is given (a game's creator waiting for the opponent to join), each at once if that has "
+                   "happened already; `gone` if there is no such game.",
     "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
 async def game_stream(request: Request, game_id: str, seq: Annotated[int, Query(ge=0)] = 0,
-                      chat: Annotated[int, Query(ge=0)] = 0) -> Response:
+                      chat: Annotated[int, Query(ge=0)] = 0,
+                      seats: Annotated[int | None, Query(ge=0, le=16)] = None) -> Response:
     """Live updates for players and spectators alike, with the same secrets as the rest of
     the API (a wrong one is refused).  A stream message says only that the game moved:
     read the view, the legal commands or the log for what changed, as your side."""
@@ -169,7 +172,7 @@ async def game_stream(request: Request, game_id: str, seq: Annotated[int, Query(
         seat_of(request, get_access(request, game_id, session, state.games, state.settings), state.limits)
 
     await state.hub.run(check)
-    return state.hub.response(game_id, seq, chat)
+    return state.hub.response(game_id, seq, chat, seats)
 
 
 LegalForm = Annotated[Literal["grouped", "list"], Query(

@@ -426,7 +426,8 @@ def poll(request: Request, game_id: str, session: SessionDep, service: ServiceDe
 
 
 @router.get("/games/{game_id}/stream")
-async def stream(request: Request, game_id: str, seq: int = 0, chat: int = 0, seats: int | None = None) -> Response:
+async def stream(request: Request, game_id: str, seq: int = 0, chat: int = 0,
+                 seats: Annotated[int | None, Query(ge=0, le=16)] = None) -> Response:
     """The board's live stream (app/live.py): "moved" with the game's new length each time
     it grows, "chat" with the newest message's number, "seats" (when asked) with the seats
     taken once the opponent joins, nothing else, so the page asks for the changes as its own side."""

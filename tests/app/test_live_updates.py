@@ -119,18 +119,21 @@ def test_the_opponent_sitting_down_on_one_server_is_announced_on_another(databas
         gid = created["game_id"]
         seq = http.get(f"/api/games/{gid}").json()["seq"]
         inviting, stop = _stream(f"{b.url}/games/{gid}/stream?seq={seq}&seats=1")
+        api, stop_api = _stream(f"{b.url}/api/games/{gid}/stream?seq={seq}&seats=1",  # a program, as the creator
+                                headers=bearer(created["token"]))
         other, stop_other = _stream(f"{b.url}/games/{gid}/stream?seq={seq}")
         try:
-            assert inviting.empty()  # one seat taken, as the page knows
+            assert inviting.empty() and api.empty()  # one seat taken, as the page knows
             t0 = time.monotonic()
             invite = created["invite_url"].split("token=")[1]
             assert http.post(f"/api/games/{gid}/join", json={"token": invite, "name": "Bob"}).status_code == 200
-            assert inviting.get(timeout=5) == ("seats", "2")
+            assert inviting.get(timeout=5) == ("seats", "2") == api.get(timeout=5)
             assert time.monotonic() - t0 < 2.0
             time.sleep(1)
             assert other.empty()  # a stream that did not ask hears nothing of it
         finally:
             stop.set()
+            stop_api.set()
             stop_other.set()
 
 
