@@ -214,6 +214,7 @@
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     event.preventDefault();  // (the extension would swap only the message's outer elements)
     window.htmx.swap(document.body, event.detail.message, { swapStyle: "none" });
+    bringErrorIntoView();
     if (event.detail.message.lastIndexOf('<p id="net-error"', 0) !== 0) {  // (not an error line: all went well)
       show("");
     }
@@ -227,12 +228,35 @@
     }
   });
 
+  // A refusal the player cannot see answers nothing: one an answer brought (a refused
+  // command or click) is scrolled into view when it is off the screen (on a phone the
+  // status card is above the map, the commands below it).  A poll brings none.
+  function bringErrorIntoView() {
+    var box = document.querySelector(".error[role=alert]:not([hidden])");
+    if (!box || !box.textContent.trim()) {
+      return;
+    }
+    var r = box.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) {
+      box.scrollIntoView({ block: "center" });
+    }
+  }
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!elt || elt.id !== "poller") {
+      bringErrorIntoView();
+    }
+  });
+
   // Requests that fail (a refused form, a rate limit, no network) say so on the page.
   function show(message) {
     var box = document.getElementById("net-error");
     if (box) {
       box.textContent = message;
       box.hidden = !message;
+      if (message) {
+        bringErrorIntoView();
+      }
     }
   }
   document.addEventListener("htmx:responseError", function (event) {

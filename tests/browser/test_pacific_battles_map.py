@@ -107,6 +107,30 @@ def test_on_a_phone_the_map_fits_and_the_commands_follow_it(browser: Browser, se
         context.close()
 
 
+def test_on_a_phone_a_refused_click_on_the_map_shows_its_reason(browser: Browser, server: str) -> None:
+    """The reason goes to the status card, above the map: on a phone, scrolled down to the
+    map and the commands, the page brings it into view."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        g = new_game(http)
+    context = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{g['id']}#token={g['Japanese']}")
+        page.wait_for_load_state("networkidle")
+        page.locator("button.chooser", has_text=SET_UP[0]).click()
+        expect(page.locator(".selected-piece")).to_contain_text(SET_UP[0])
+        page.evaluate("window.scrollTo(0, document.querySelector('.map-wrap').getBoundingClientRect().top"
+                      " + window.scrollY)")  # the map at the top of the screen, the status card above it
+        assert page.locator(".status").bounding_box()["y"] + page.locator(".status").bounding_box()["height"] < 0
+        click_hex(page, "1648")  # far from Henderson Field (25.4)
+        error = page.locator(".status .error")
+        expect(error).to_contain_text("25.4")
+        expect(error).to_be_in_viewport()
+    finally:
+        context.close()
+
+
 def test_no_place_name_overprints_another(browser: Browser) -> None:
     """The map's place names as Chromium draws them: no two overlap (Gifu, Mount Austen and
     Edson's Ridge are neighbours on one row)."""
