@@ -11,11 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from e2e_plan import Planned
 from playwright.sync_api import Locator, Page, expect
 
 TIMEOUT = 10_000  # ms: the other player's page is told by the live stream (its poll is every 30 s)
+# a phone, as a browser context is made for one: browser.new_context(base_url=..., **PHONE)
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 # true while HTMX is still swapping or settling new content into the page
 _BUSY = "document.querySelector('.htmx-swapping, .htmx-settling, .htmx-added') !== null"

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from app_support import drive
 from conftest import running_server
-from e2e_pages import TIMEOUT
+from e2e_pages import PHONE, TIMEOUT
 from mail_support import Inbox
 from playwright.sync_api import Browser, expect
 
@@ -104,7 +104,7 @@ def test_the_records_hash_fits_a_phone(browser: Browser, chains: str) -> None:
 
     with httpx.Client(base_url=chains, timeout=30) as http:
         gid, token, _ = two_player_game(http)
-    context = browser.new_context(base_url=chains, viewport={"width": 390, "height": 844}, is_mobile=True)
+    context = browser.new_context(base_url=chains, **PHONE)
     try:
         page = context.new_page()
         for url in (f"/games/{gid}#token={token}", f"/games/{gid}/log"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
-from e2e_pages import assert_fits_a_phone, click_hex
+from e2e_pages import PHONE, assert_fits_a_phone, click_hex
 from playwright.sync_api import Browser, expect
 
 
@@ -86,8 +86,7 @@ def test_a_two_finger_pinch_zooms_the_map_and_leaves_it_drawn(browser: Browser, 
     put down on one spot: the zoom follows, stays a number, and the counters are drawn."""
     with httpx.Client(base_url=server, timeout=30) as http:
         created = http.post("/api/games", json={"side": "US", "name": "Alice"}).json()
-    context = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, has_touch=True,
-                                  is_mobile=True)
+    context = browser.new_context(base_url=server, **PHONE)
     try:
         page = context.new_page()
         page.goto(f"/games/{created['game_id']}#token={created['token']}")

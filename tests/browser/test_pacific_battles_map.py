@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
-from e2e_pages import assert_fits_a_phone
+from e2e_pages import PHONE, assert_fits_a_phone
 from pb_support import SET_UP, new_game
 from playwright.sync_api import Browser, Page, expect
 
@@ -112,8 +112,7 @@ def test_on_a_phone_a_refused_click_on_the_map_shows_its_reason(browser: Browser
     map and the commands, the page brings it into view."""
     with httpx.Client(base_url=server, timeout=30) as http:
         g = new_game(http)
-    context = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, is_mobile=True,
-                                  has_touch=True)
+    context = browser.new_context(base_url=server, **PHONE)
     try:
         page = context.new_page()
         page.goto(f"/games/{g['id']}#token={g['Japanese']}")
