@@ -80,7 +80,7 @@ def unreachable(state: PBState, pid: str, to: Any) -> Reason:
     if not isinstance(to, str) or to not in q.board().terrain:
         return "11.0", f"{to} is not a land hex of the map"
     name = q.label(state, pid)
-    known, occupied, bridged, spent = _search_inputs(state, p)
+    _, occupied, bridged, spent = _search_inputs(state, p)  # (the told ZOC: the limit lifted first)
     if to in occupied:
         return "11.5", f"{to} holds enemy units: no unit enters an enemy stack's hex (11.5)"
     if to in reachable(q.board(), q.forces(), [], p, frozenset(), occupied, bridged, spent):
