@@ -148,12 +148,15 @@ def enemy_places(state: PBState, side: str) -> frozenset[str]:
     return state.cached(("enemy_places", side), lambda: frozenset(enemy_hexes(state, side)))
 
 
-def around_units(state: PBState, side: str) -> set[str]:
+def around_units(state: PBState, side: str) -> frozenset[str]:
     """The hexes of ``side``'s units on the map and the hexes next to them (a deception
-    marker is no unit: 34.1, 34.3, 18.4)."""
-    b = board()
-    own = {p.hex for p in state.on_map(side) if p.unit != DECEPTION}
-    return own | {n for h in own for n in b.neighbours(h)}
+    marker is no unit: 34.1, 34.3, 18.4).  Once per state and side: each view asks it of
+    both sides, and what a side was told of the enemy's ZOC asks it again (read only)."""
+    def around() -> frozenset[str]:
+        b = board()
+        own = {p.hex for p in state.on_map(side) if p.unit != DECEPTION}
+        return frozenset(own | {n for h in own for n in b.neighbours(h)})
+    return state.cached(("around_units", side), around)
 
 
 def adjacent(a: str, b: str) -> bool:
