@@ -174,3 +174,8 @@ def test_what_came_since_in_the_phase_of_ones_last_move_is_headed_so() -> None:
     card = TEMPLATES.env.from_string('{% from "partials/seat.html" import briefing_card %}{{ briefing_card(b) }}'
                                      ).render(b=b)
     assert re.findall(r"<h4>([^<]*)</h4>", card) == ["In the phase of your last move", "Turn 1 · combat"]
+    assert "(2 things happened)" in card
+    b.briefing = b.briefing[:1]
+    one = TEMPLATES.env.from_string('{% from "partials/seat.html" import briefing_card %}{{ briefing_card(b) }}'
+                                    ).render(b=b)
+    assert "(1 thing happened)" in one

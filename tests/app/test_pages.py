@@ -344,3 +344,18 @@ def test_a_units_factors_read_as_its_counter_prints_them(client: TestClient) -> 
     fighter = client.get(f"/games/{gid}/board", params={"select": "us-67fs"}).text
     assert re.search(r"US 67th FS <span class=\"muted\">F[<,]", fighter)
     assert "67th FS <span class=\"muted\">0-0" not in fighter
+
+
+def test_a_seat_taken_without_a_name_is_not_called_empty(client: TestClient) -> None:
+    """A player who gave no name has joined all the same: "(no name)", never "(not joined)"."""
+    made = client.post("/api/games", json={"side": "US"}).json()
+    gid = made["game_id"]
+    client.post(f"/games/{gid}/seat", data={"token": made["token"]})
+    page = client.get(f"/games/{gid}").text
+    assert "US (no name)" in page and "IJ (not joined)" in page
+    client.cookies.clear()
+    client.post(f"/api/games/{gid}/join", json={"token": made["invite_url"].split("token=")[1]})
+    client.cookies.clear()
+    client.post(f"/games/{gid}/seat", data={"token": made["token"]})
+    page = client.get(f"/games/{gid}").text
+    assert "IJ (no name)" in page and "(not joined)" not in page
