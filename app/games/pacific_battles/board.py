@@ -169,25 +169,20 @@ class PBBoard:
         """The displays under the map (displays.html), drawn once for what they show (the
         turn, the sequence of play, each side's VP and air): most answers show them as the
         last one did."""
-        return _drawn_once(_DISPLAYS, self._displays_shows(), DISPLAYS, b=self)
-
-    @property
-    def sides_card(self) -> Markup:
-        """Both sides' standing and one's own boxes (sides.html), drawn once for what they
-        show: the view's sides as the viewer sees them (a reinforcement track is a list of
-        some dozens of counters; most answers show it as the last one did)."""
-        return self._sides_card(self._sides_shows())
+        return self._displays(self._displays_shows())
 
     @property
     def kept_displays(self) -> Markup:
         """The displays in their element, sent in an answer only when the page shows others."""
         shows = self._displays_shows()
-        return kept_card("pb-displays", "pb-displays", _stamp(DISPLAYS) + shows,
-                         lambda: _drawn_once(_DISPLAYS, shows, DISPLAYS, b=self), self.oob, self.kept)
+        return kept_card("pb-displays", "pb-displays", _stamp(DISPLAYS) + shows, lambda: self._displays(shows),
+                         self.oob, self.kept)
 
     @property
     def kept_sides(self) -> Markup:
-        """The sides' card in its element, sent in an answer only when the page shows another."""
+        """Both sides' standing and one's own boxes (sides.html) in their element, drawn once
+        for what they show (the view's sides as the viewer sees them: a reinforcement track is
+        a list of some dozens of counters) and sent in an answer only when the page shows another."""
         shows = self._sides_shows()
         return kept_card("pb-sides", "panel-cards", _stamp(SIDES) + shows, lambda: self._sides_card(shows),
                          self.oob, self.kept)
@@ -200,6 +195,9 @@ class PBBoard:
 
     def _sides_shows(self) -> bytes:
         return orjson.dumps([self.side, self.view["sides"]])
+
+    def _displays(self, shows: bytes) -> Markup:
+        return _drawn_once(_DISPLAYS, shows, DISPLAYS, b=self)
 
     def _sides_card(self, shows: bytes) -> Markup:
         return _drawn_once(_SIDES, shows, SIDES, v={"sides": self.view["sides"]}, side=self.side)

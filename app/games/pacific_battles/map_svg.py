@@ -110,7 +110,7 @@ def place_labels(board: Board, radius: float) -> dict[str, tuple[float, float, s
         cx, cy = _point(board, h)
         width = len(name) * PLACE_FONT * 0.62
         spots = [(cx + dx * radius, cy + dy * radius, anchor) for dx, dy, anchor in LABEL_SPOTS]
-        best = min(spots, key=lambda sp: (sum(overlap(box(*sp, width), b) for b in boxes), spots.index(sp)))
+        best = min(spots, key=lambda sp: sum(overlap(box(*sp, width), b) for b in boxes))  # (the first of equals)
         placed[name] = best
         boxes.append(box(*best, width))
     return placed
