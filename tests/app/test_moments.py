@@ -108,6 +108,7 @@ def test_the_log_reads_as_a_story_with_headings_times_and_moments(client: TestCl
     # the board, the log page and the replay number an event alike; the page's range counts every event
     total = client.get(f"/api/games/{gid}").json()["seq"]
     assert f"events 1&ndash;{total} of {total}" in html and f'href="/games/{gid}/at/{total}">replay from here' in html
+    assert "&middot; events " not in client.get(f"/games/{gid}/log", params={"offset": total + 5}).text  # past the end
     logged = dict(re.findall(rf'<li value="(\d+)"[^>]*>.*?href="/games/{gid}/at/(\d+)"', story, re.S))
     assert logged and all(n == at for n, at in logged.items())
     board_html = client.get(f"/games/{gid}").text
