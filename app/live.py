@@ -59,8 +59,9 @@ class Hub:
         newest_chat = select(func.max(ChatMessage.id)).where(ChatMessage.game_id == Game.id).scalar_subquery()
         seats = select(func.count(Seat.id)).where(Seat.game_id == Game.id,
                                                   Seat.joined_at.is_not(None)).scalar_subquery()
-        self._query = select(Game.id, Game.seq, newest_chat.label("chat"), seats.label("seats")).where(
-            Game.id.in_(bindparam("ids", expanding=True)))
+        ids = Game.id.in_(bindparam("ids", expanding=True))
+        self._query = select(Game.id, Game.seq, newest_chat.label("chat")).where(ids)
+        self._seats_query = select(Game.id, Game.seq, newest_chat.label("chat"), seats.label("seats")).where(ids)
 
     @property
     def postgres(self) -> bool:
@@ -85,11 +86,18 @@ class Hub:
                 w.bell.set()  # let every stream end
         self._engine.dispose()
 
-    async def values(self, ids: list[str]) -> dict[str, dict[str, int]]:
-        """Each game's length, newest chat id and seats taken now, read on the hub's own connection."""
+    async def values(self, ids: list[str], seats: list[str] | None = None) -> dict[str, dict[str, int]]:
+        """Each game's length and newest chat id now, and the seats taken of the games in
+        ``seats`` (None: of every game), read on the hub's own connection."""
+        plain = [] if seats is None else [i for i in ids if i not in set(seats)]
+        counted = ids if seats is None else seats
+
         def read(session: Session) -> dict[str, dict[str, int]]:
-            return {r.id: {"moved": r.seq, "chat": r.chat or 0, "seats": r.seats}
-                    for r in session.execute(self._query, {"ids": ids})}
+            out = {r.id: {"moved": r.seq, "chat": r.chat or 0} for r in
+                   (session.execute(self._query, {"ids": plain}) if plain else ())}
+            out |= {r.id: {"moved": r.seq, "chat": r.chat or 0, "seats": r.seats} for r in
+                    (session.execute(self._seats_query, {"ids": counted}) if counted else ())}
+            return out
         return await self.run(read)
 
     async def run(self, work: Callable[[Session], T]) -> T:
@@ -200,8 +208,10 @@ class Hub:
             await asyncio.sleep(self.poll_seconds)
             if not self._watches:
                 continue
+            # seats are counted only for the games a page still inviting watches (a subquery)
+            counted = [g for g, watches in self._watches.items() if any("seats" in w.known for w in watches)]
             try:
-                now = await self.values(list(self._watches))
+                now = await self.values(list(self._watches), counted)
             except Exception:  # noqa: BLE001 - a busy or missing file: try again next time
                 log.warning("live updates: could not read game lengths", exc_info=True)
                 continue

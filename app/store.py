@@ -591,6 +591,19 @@ def save_snapshot(session: Session, game_id: str, seq: int, state: dict[str, Any
     session.connection().execute(SAVE_SNAPSHOT, snapshot_params(game_id, seq, state))
 
 
+def computer_name(level: str) -> str:
+    """The name of a seat the computer takes when the game is made."""
+    return f"Computer ({level})"
+
+
+def computer_from_start(seat: Seat) -> bool:
+    """Whether the computer has played ``seat`` since the game was made: nobody ever held
+    its secret (it sat down with its own name, no address, and no page ever opened it),
+    unlike a person's seat handed to the computer for a while."""
+    return (seat.computer is not None and seat.display_name == computer_name(seat.computer)
+            and seat.email is None and seat.last_seen_at is None)
+
+
 def mark_joined(seat: Seat, name: str) -> None:
     seat.display_name = name or seat.display_name
     seat.joined_at = utcnow()

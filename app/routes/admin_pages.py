@@ -43,8 +43,9 @@ def game(request: Request, admin: AdminDep, game: GameDep, session: SessionDep, 
     """The game, its history found by kind, side and turn (each line a link to its moment), its figures."""
     total, lines = referee.find(session, game, query)
     sides = get_rules(game.game).sides
+    computer_only = {s.side for s in game.seats if store.computer_from_start(s)}  # no link to replace
     return page(request, "admin/game.html", game=game, lines=lines, total=total, query=query, sides=sides,
-                kinds=referee.KINDS, figures=referee.figures(session, game, sides),
+                computer_only=computer_only, kinds=referee.KINDS, figures=referee.figures(session, game, sides),
                 status=game_list.STATUS_WORDS[game_list.status_of(game, service.now())])
 
 

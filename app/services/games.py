@@ -243,7 +243,7 @@ class GameService:
                 store.mark_joined(seat, name)
                 seat.email = email or None
             elif computer is not None:  # the computer sits down at once: its secret is given to nobody
-                store.mark_joined(seat, f"Computer ({computer})")
+                store.mark_joined(seat, store.computer_name(computer))
                 seat.computer = computer
             session.add(seat)
         session.flush()

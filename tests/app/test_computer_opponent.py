@@ -176,3 +176,24 @@ def test_nobody_gives_the_computer_more_time_or_claims_the_game_from_it(client: 
     assert "Message to your opponent" not in page and "/chat/spectators" not in page
     clock = client.get(f"/api/games/{gid}", headers=bearer(token)).json()["clock"]
     assert clock["deciding_sides"] == ["US"] and clock["people_deciding"] == []
+
+
+def test_the_admin_replaces_no_link_of_a_seat_only_the_computer_has_played(client: TestClient) -> None:
+    """Nobody holds the secret of a seat the computer took when the game was made: the
+    admin's page says so and offers no new link for it; a person's seat handed to the
+    computer for a while keeps its offer (the player comes back with a link)."""
+    made = client.post("/api/games", json={"side": "IJ", "name": "Alice", "computer": "greedy"}).json()
+    client.cookies.clear()
+    page = client.get(f"/admin/games/{made['game_id']}", auth=ADMIN).text
+    assert "US: the computer (greedy) has played this seat since the game was made" in page
+    assert "/seats/US/new-link" not in page and "/seats/IJ/new-link" in page
+    other = client.post("/api/games", json={"side": "US", "name": "Carol"}).json()
+    joined = client.post(f"/api/games/{other['game_id']}/join",
+                         json={"token": other["invite_url"].split("token=")[1], "name": "Dave"}).json()
+    client.cookies.clear()
+    r = client.put(f"/api/games/{other['game_id']}/seat/computer", headers=bearer(joined["token"]),
+                   json={"level": "greedy"})
+    assert r.status_code == 200
+    page = client.get(f"/admin/games/{other['game_id']}", auth=ADMIN).text
+    assert "/seats/IJ/new-link" in page and "the computer playing the seat now" in page
+    assert "has played this seat since the game was made" not in page

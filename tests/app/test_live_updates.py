@@ -4,6 +4,7 @@ streams hold no request slot (issue 8, "live updates pushed, not polled")."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import queue
 import re
@@ -13,6 +14,7 @@ import time
 import httpx
 import pytest
 from app_support import bearer, listed
+from fastapi.testclient import TestClient
 from live_server import LiveServer, server_env
 
 
@@ -181,3 +183,18 @@ def test_a_stream_for_no_game_says_so(database_url: str) -> None:
             assert r.status_code == 200
             lines = [line for line in r.iter_lines() if line]
         assert lines[:2] == ["event: gone", "data: no such game"]
+
+
+def test_the_hub_counts_seats_only_where_a_stream_asked(client: TestClient) -> None:
+    """Every open stream is read a few times a second on SQLite: the seats (a subquery) only
+    for the games a page still inviting watches, the length and chat for all."""
+    made = client.post("/api/games", json={"side": "US", "name": "Alice"}).json()
+    other = client.post("/api/games", json={"side": "IJ", "name": "Bob"}).json()
+    gid, oid = made["game_id"], other["game_id"]
+    hub = client.app.state.hub
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    read = asyncio.run(hub.values([gid, oid], [oid]))
+    assert read[gid] == {"moved": seq, "chat": 0}
+    assert read[oid]["seats"] == 1
+    assert asyncio.run(hub.values([gid]))[gid]["seats"] == 1  # (a stream's first read: all it watches)
+    assert all("seats" not in v for v in asyncio.run(hub.values([gid, oid], [])).values())

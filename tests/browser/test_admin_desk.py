@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 from app_support import listed
 from conftest import ADMIN
+from e2e_pages import PHONE
 from live_server import place_set_up, two_player_game
 from playwright.sync_api import Browser, expect
 
@@ -90,5 +91,33 @@ def test_the_desk_rules_and_rewinds_a_game_of_each_with_take_backs(browser: Brow
                 assert http.post(f"/api/admin/games/{gid}/verify", auth=ADMIN).json()["ok"] is True
         page.goto("/admin/audit")
         expect(page.locator("body")).to_contain_text("rewound")
+    finally:
+        context.close()
+
+
+def test_the_history_on_a_phone_keeps_its_rows_short(browser: Browser, server: str, artifacts: Path) -> None:
+    """On a phone the log's table scrolls sideways in its box: its text column keeps room
+    for a line of words, and a time stays on one line."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        gid, token, _ = two_player_game(http)
+        place_set_up(http, gid, token, 3)
+    context = browser.new_context(base_url=server, **PHONE,
+                                  http_credentials={"username": ADMIN[0], "password": ADMIN[1]})
+    try:
+        page = context.new_page()
+        page.goto(f"/admin/games/{gid}")
+        expect(page.locator("tr.history-line").first).to_be_visible()
+        page.screenshot(path=str(artifacts / "admin-history-phone.png"), full_page=True)
+        # each time on one line, each text in a column some words wide (before: the time in
+        # three lines, the text a word or two a line, a row 322 px tall)
+        shape = page.evaluate("""() => [...document.querySelectorAll('tr.history-line')].map(tr => {
+            const when = tr.querySelector('td.when'), range = document.createRange();
+            range.selectNodeContents(when);
+            return [range.getClientRects().length, tr.querySelector('td.what').getBoundingClientRect().width];
+        })""")
+        assert shape and all(lines == 1 for lines, _ in shape), shape
+        assert all(width >= 240 for _, width in shape), shape
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, width  # the table scrolls in its box, not the page
     finally:
         context.close()
