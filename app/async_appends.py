@@ -17,19 +17,23 @@ import asyncio
 from functools import cache
 from typing import Any
 
+import psycopg
 from psycopg_pool import AsyncConnectionPool
 from sqlalchemy import TextClause
-from sqlalchemy.dialects.postgresql import psycopg
+from sqlalchemy.dialects.postgresql import psycopg as pg_dialect
 
 from app.db import conninfo
 from app.store import SAVE_SNAPSHOT, Batch
 
-_DIALECT = psycopg.dialect()  # the statements as the server's own engine sends them
+_DIALECT = pg_dialect.dialect()  # the statements as the server's own engine sends them
 SNAPSHOT = str(SAVE_SNAPSHOT.compile(dialect=_DIALECT))
 APPLICATION_NAME = "guadalcanal-appends"  # how these connections show in pg_stat_activity
 
 
 class AsyncAppends:
+    handovers = True  # a command that hands over is written here, its clock in the statement
+    errors = (psycopg.Error,)  # a write that failed (the pool's timeout too): the thread path answers
+
     def __init__(self, database_url: str, size: int) -> None:
         # each statement its own transaction: the append is one statement, atomic alone
         self.pool = AsyncConnectionPool(conninfo(database_url), min_size=size, max_size=size, open=False,

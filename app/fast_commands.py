@@ -1,15 +1,17 @@
-"""Commands decided and written on the event loop, without a trip to a thread (PostgreSQL).
+"""Commands decided on the event loop and written without the request threads.
 
 A command can be decided without reading anything when this worker has seen its secret
 open the seat (``GameService.seats``) and holds the state after the command's expected
-number of events.  Then it is decided here and its one statement is written over an
-asyncio connection (app/async_appends.py): the statement itself checks that the log is
-still that long and that the seat still holds the secret, and (for a board's answer)
-returns the game row as written, so the request reads nothing and never waits for a
-thread.  (Drawing the answer while the write travels gained nothing on the 2-core
-benchmark machine: the database and the drawing then share the cores.)
+number of events.  Then it is decided here and written: on PostgreSQL by one statement
+over an asyncio connection (app/async_appends.py), on SQLite by the thread path's
+statements in one transaction in a writer thread of its own (app/sqlite_appends.py).
+The write itself checks that the log is still that long and that the seat still holds
+the secret, and (for a board's answer) gives the game row as written, so the request
+reads nothing and never waits for a request thread.  (Drawing the answer while the write
+travels gained nothing on the 2-core benchmark machine: the database and the drawing
+then share the cores.)
 
-A command that hands the decision over is written here too, with the next side's clock
+On PostgreSQL, a command that hands the decision over is written here too, with the next side's clock
 in the same statement, as long as that side's seat wants no notice (no mail, no webhook):
 the statement checks, and one that must queue a notice writes nothing and goes to the
 thread path, with the engine's decision, as do that game's later handovers on this worker.
@@ -31,13 +33,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-import psycopg
 from starlette.concurrency import run_in_threadpool
 
 from app import store
-from app.async_appends import AsyncAppends
 from app.models import Game
 from app.services import record as game_record
 from app.services.dice_keys import NeedsRead
@@ -49,6 +49,21 @@ from engine.games import get_rules
 log = logging.getLogger(__name__)
 
 
+class Appends(Protocol):
+    """Where the event loop writes (app/async_appends.py on PostgreSQL, app/sqlite_appends.py)."""
+
+    handovers: bool  # whether a command that hands over may be written here (its clock with it)
+    errors: tuple[type[Exception], ...]  # what a failed write raises
+
+    def room(self) -> bool: ...
+
+    def recover(self) -> None: ...
+
+    async def append(self, batch: store.Batch, returning: bool) -> list[tuple[Any, ...]] | int: ...
+
+    async def snapshot(self, params: dict[str, Any]) -> None: ...
+
+
 @dataclass
 class Landed:
     game: Game | store.GameHead  # with ``returning``: the game row as written, with its seats
@@ -57,7 +72,7 @@ class Landed:
     snapshot: Any = None  # the state after the command, when a snapshot of it is due
 
 
-async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str, known: tuple[str, str],
+async def submit_fast(service: GameService, appends: Appends, game_id: str, known: tuple[str, str],
                       token_hash: str, command: dict[str, Any], expected_seq: int, *,
                       returning: bool = False) -> Landed | Decision | None:
     """Decide and write ``command`` for the seat ``known`` names ((game kind, side)) on
@@ -76,7 +91,7 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
         return None  # the thread path says why, with the board (or reads what keys the dice)
     if not decision.entries_in_statement:
         return decision  # it writes more than its events and entries: one transaction, in a thread
-    handover = _handover(service, game_id, decision)
+    handover = _handover(service, game_id, decision) if appends.handovers else None
     if (decision.handover or decision.noticed) and handover is None:
         return decision  # (the statement of a handover checks that it is quiet: no notices)
     outcome = decision.outcome
@@ -88,7 +103,7 @@ async def submit_fast(service: GameService, appends: AsyncAppends, game_id: str,
     known_chain = game_record.remembered(game_id, expected_seq)  # (the batch remembers the chain after it)
     try:
         answer = await appends.append(batch, returning)
-    except psycopg.Error:  # the pool's timeout too
+    except appends.errors:  # (PostgreSQL: the pool's timeout too; SQLite: a lock not had in time)
         # The thread path tries again and says what it finds: should this write have
         # landed after all, the game has moved on by this very command.
         log.warning("a command's write from the event loop failed; the thread path answers", exc_info=True)
@@ -121,7 +136,7 @@ def _handover(service: GameService, game_id: str, decision: Decision) -> store.H
                           now=service.now())
 
 
-async def write_snapshot(appends: AsyncAppends, kind: str, game_id: str, state: Any) -> None:
+async def write_snapshot(appends: Appends, kind: str, game_id: str, state: Any) -> None:
     """After a command's answer: the snapshot of the state after it (drawn in a thread, a
     state's JSON being some milliseconds of work the event loop need not wait for)."""
     try:

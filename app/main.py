@@ -17,7 +17,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from app import errors, logs
 from app.async_appends import AsyncAppends
-from app.config import Settings, get_settings
+from app.config import Settings, get_settings, sqlite_path
 from app.db import Database, migrate
 from app.games import boards
 from app.hot_path import HotCommands
@@ -32,6 +32,7 @@ from app.services.games import GameService
 from app.services.notices import Notices
 from app.services.signin import Signin
 from app.services.witness import witness
+from app.sqlite_appends import SqliteAppends
 from app.static_files import STATIC, CachedStaticFiles
 from app.templating import compile_all
 
@@ -115,10 +116,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.chat = Chat(app.state.notices)
     app.state.chat.on_chat = app.state.hub.chatted
     app.state.limits = RateLimits(settings)
-    # commands written from the event loop (app/fast_commands.py): PostgreSQL only, and
-    # only with rate counters in memory (a shared store's counting would block the loop)
-    fast = settings.database_url.startswith("postgresql") and settings.fast_writes > 0 and app.state.limits.in_memory
-    app.state.appends = AsyncAppends(settings.database_url, settings.fast_writes) if fast else None
+    # commands decided on the event loop (app/fast_commands.py): only with rate counters in
+    # memory (a shared store's counting would block the loop); on SQLite, a file's (an
+    # in-memory database is its connection's own)
+    url = settings.database_url
+    appends: AsyncAppends | SqliteAppends | None = None
+    if settings.fast_writes > 0 and app.state.limits.in_memory:
+        if url.startswith("postgresql"):
+            appends = AsyncAppends(url, settings.fast_writes)
+        elif sqlite_path(url) is not None:
+            appends = SqliteAppends(url)
+    app.state.appends = appends
     errors.install(app)
     logs.install()
     app.include_router(pages.board_posts)  # first: the busiest routes (app/routes/pages.py)

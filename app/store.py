@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import orjson
 from sqlalchemy import LargeBinary, TextClause, Update, and_, bindparam, exists, func, insert, select, text, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import instance_dict, set_committed_value
 from sqlalchemy.orm.util import identity_key
@@ -363,22 +364,39 @@ def _entropy_moved(session: Session, batch: Batch) -> bool:
 def _write(session: Session, batch: Batch) -> bool:
     """The append's statements; whether they wrote the batch."""
     conn = session.connection()
-    if conn.dialect.name == "postgresql":
-        if conn.execute(batch.pg_statement(False), batch.pg_params()).rowcount != len(batch.events):
-            return False
-    else:
-        params = batch.params()
-        done = conn.execute(_advance(batch.status is not None, batch.token_hash is not None),
-                            {**params, "new_result": batch.result})
-        if done.rowcount != 1:
-            return False
-        # Core, not the unit of work: these rows are never read back in this session
-        conn.execute(_INSERT_EVENTS, [{**r, "game_id": batch.game_id, "actor": batch.actor, "created_at": batch.now}
-                                      for r in batch.rows()])
-        if batch.extra:  # (on PostgreSQL in the append's statement)
-            conn.execute(insert(_record_entries), [{**e, "game_id": batch.game_id} for e in batch.extra])
+    if conn.dialect.name != "postgresql":
+        return write_sqlite(conn, batch)
+    if conn.execute(batch.pg_statement(False), batch.pg_params()).rowcount != len(batch.events):
+        return False
     _fill_entropy(conn, batch)
     return True
+
+
+def write_sqlite(conn: Connection, batch: Batch) -> bool:
+    """The append's statements on SQLite, in the caller's transaction; whether they wrote
+    the batch (the thread path's, and the event loop's: app/sqlite_appends.py)."""
+    done = conn.execute(_advance(batch.status is not None, batch.token_hash is not None),
+                        {**batch.params(), "new_result": batch.result})
+    if done.rowcount != 1:
+        return False
+    # Core, not the unit of work: these rows are never read back in this session
+    conn.execute(_INSERT_EVENTS, [{**r, "game_id": batch.game_id, "actor": batch.actor, "created_at": batch.now}
+                                  for r in batch.rows()])
+    if batch.extra:  # (on PostgreSQL in the append's statement)
+        conn.execute(insert(_record_entries), [{**e, "game_id": batch.game_id} for e in batch.extra])
+    _fill_entropy(conn, batch)
+    return True
+
+
+_WRITTEN_ROW = (select(*_games.c, *_seats.c).outerjoin(_seats, _seats.c.game_id == _games.c.id)
+                .where(_games.c.id == bindparam("game_id")).order_by(_seats.c.side))
+
+
+def written_row(conn: Connection, batch: Batch) -> list[tuple[Any, ...]]:
+    """The game row ``batch`` wrote, with its seats, read in the write's transaction, in the
+    form of ``append_pg(returning=True)``'s answer (for ``game_from_row``)."""
+    n = len(batch.events)
+    return [(n, *row) for row in conn.execute(_WRITTEN_ROW, {"game_id": batch.game_id})]
 
 
 def _fill_entropy(conn: Any, batch: Batch) -> None:

@@ -1,8 +1,9 @@
-"""Commands decided and written on the event loop (app/fast_commands.py, PostgreSQL):
-the same answers, byte for byte, as the thread path gives; the same log; and every
-case the loop does not take (a refusal, a stale sequence, a replaced secret, a
-handover to a seat that wants a notice, a take-back) answered by the thread path as
-before; a handover written with the clock a thread writes."""
+"""Commands decided on the event loop and written without the request threads
+(app/fast_commands.py; PostgreSQL's asyncio connections, SQLite's writer thread): the
+same answers, byte for byte, as the thread path gives; the same log; and every case the
+loop does not take (a refusal, a stale sequence, a replaced secret, a handover to a seat
+that wants a notice, on SQLite every handover, a take-back, a write that failed) answered
+by the thread path as before; a handover written with the clock a thread writes."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ from engine.core.game import replay
 from engine.games import get_rules
 from engine.selfplay import Chooser, choose
 
-pytestmark = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+PG = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+BOTH = pytest.mark.parametrize("database_url", ["postgresql", "sqlite"], indirect=True)
 DICE = "fixed-dice-for-both-games"
 
 
@@ -81,13 +83,17 @@ def same(answer: str, game: dict[str, str]) -> str:
 
 
 def appends_by_threads(client: TestClient) -> list[str]:
-    """The appends the server's thread pool sends (the event loop's are not among them)."""
+    """The appends the server's thread pool sends (the event loop's, on connections of
+    their own, are not among them)."""
     seen: list[str] = []
-    event.listen(client.app.state.db.engine, "before_cursor_execute",
-                 lambda _c, _cur, statement, *_rest: seen.append(statement) if statement.startswith("WITH") else None)
+    engine = client.app.state.db.engine
+    append = "WITH" if engine.dialect.name == "postgresql" else "INSERT INTO events"
+    event.listen(engine, "before_cursor_execute",
+                 lambda _c, _cur, statement, *_rest: seen.append(statement) if statement.startswith(append) else None)
     return seen
 
 
+@BOTH
 def test_the_loop_answers_as_a_thread_does(pair: tuple[TestClient, TestClient]) -> None:
     """The same commands on two games with the same dice, one on each server: every
     answer is the same, and the logs are the same; most commands went through the loop."""
@@ -110,6 +116,7 @@ def test_the_loop_answers_as_a_thread_does(pair: tuple[TestClient, TestClient]) 
     assert len(by_threads) < commands // 2, (len(by_threads), commands)  # the rest went through the loop
 
 
+@BOTH
 def test_what_the_loop_does_not_take_is_answered_the_same(pair: tuple[TestClient, TestClient]) -> None:
     """A refused command, a stale sequence number, a take-back, and a secret replaced
     since the worker learnt it: the same answers from both servers, nothing written."""
@@ -193,6 +200,7 @@ def clock_of(client: TestClient, gid: str) -> tuple[Any, ...]:
         return g.decision_side, g.decision_extra, g.clock_noted, g.deadline_ts - int(g.decision_since.timestamp())
 
 
+@PG
 def test_a_handover_is_written_on_the_loop_with_the_clock_a_thread_writes(pair: tuple[TestClient, TestClient],
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A command that hands the decision over starts the next side's clock: the loop
@@ -225,6 +233,7 @@ def test_a_handover_is_written_on_the_loop_with_the_clock_a_thread_writes(pair: 
         slow.get(f"/api/games/{games[slow]['id']}", headers=bearer(games[slow]["IJ"])).json()["seq"]
 
 
+@PG
 def test_a_handover_to_a_seat_that_wants_notices_is_written_by_a_thread_with_them(
         pair: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
     """A handover to a seat with an address: the loop's statement finds the seat wants
@@ -260,6 +269,7 @@ def test_a_handover_to_a_seat_that_wants_notices_is_written_by_a_thread_with_the
         assert len(s.scalars(select(Mail.id).where(Mail.game_id == game["id"], Mail.side == "IJ")).all()) == 2
 
 
+@PG
 def test_a_failed_write_on_the_loop_is_answered_by_a_thread(pair: tuple[TestClient, TestClient],
                                                             caplog: pytest.LogCaptureFixture) -> None:
     """The event loop's connections cut by the database (a restart, a failover): the
@@ -291,6 +301,7 @@ def test_a_failed_write_on_the_loop_is_answered_by_a_thread(pair: tuple[TestClie
     assert not by_threads
 
 
+@BOTH
 def test_a_pacific_battles_board_is_answered_from_the_loop_as_a_thread_does(
         pair: tuple[TestClient, TestClient]) -> None:
     """Pacific Battles' board answers from the written row as First Blood's does: the
@@ -347,6 +358,7 @@ def pb_legal(client: TestClient, game: dict[str, str]) -> tuple[str | None, dict
     raise AssertionError("nobody's turn")
 
 
+@BOTH
 def test_a_command_passing_a_snapshot_is_written_on_the_loop_and_the_snapshot_after(
         pair: tuple[TestClient, TestClient]) -> None:
     """Its events are all the command must write: the loop writes them and answers, and
@@ -375,6 +387,7 @@ def test_a_command_passing_a_snapshot_is_written_on_the_loop_and_the_snapshot_af
         assert store.snapshot_state(snap) == rules.state_to_json(replay(rules, store.load_events(s, game["id"])))
 
 
+@PG
 def test_a_vacation_committed_while_the_loop_waits_to_hand_over_is_counted(pair: tuple[TestClient, TestClient]) -> None:
     """The vacation a player takes while the opponent's handover to them waits for the
     game's row (a vacation locks it first, docs/concurrency.md): the loop's statement read
@@ -423,6 +436,7 @@ def test_a_vacation_committed_while_the_loop_waits_to_hand_over_is_counted(pair:
 
 
 @pytest.mark.parametrize("loop", [True, False], ids=["loop", "threads"])
+@PG
 def test_a_new_dice_period_is_written_on_the_loop_with_its_published_seed(settings: Settings, loop: bool) -> None:
     """A game made now (seed chains): the command that starts a turn's dice period writes
     the last period's open seed into the record.  The loop writes it, the seed's entry in
@@ -455,3 +469,35 @@ def test_a_new_dice_period_is_written_on_the_loop_with_its_published_seed(settin
             assert verify_record(mine, admin["entries"][-1]["hash"]).ok, side
         verified = fast.post(f"/api/admin/games/{game['id']}/verify", auth=ADMIN).json()
         assert verified["ok"], verified
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_on_sqlite_a_write_that_finds_the_file_locked_is_answered_by_a_thread(
+        pair: tuple[TestClient, TestClient], caplog: pytest.LogCaptureFixture) -> None:
+    """Another writer holds SQLite's write lock longer than the writer thread waits for it
+    (``BUSY_MS``): the command is written by a request thread instead, once it gets the
+    lock, and answered as usual; the writer thread takes the next commands again."""
+    fast, _ = pair
+    game = new_game(fast)
+    side, now = legal(fast, game)
+    post(fast, game, side, pick(fast, game["id"], side, now), now["seq"])  # the secret and the state known
+    side, now = legal(fast, game)
+    by_threads = appends_by_threads(fast)
+    cmd = pick(fast, game["id"], side, now)
+    with fast.app.state.db.engine.connect() as other:
+        other.exec_driver_sql("BEGIN IMMEDIATE")  # another writer, with the lock for a second
+        threading.Timer(1.0, other.rollback).start()
+        began = time.monotonic()
+        answer = post(fast, game, side, cmd, now["seq"])
+        assert time.monotonic() - began >= 0.9  # it waited for the lock, in a request thread
+    assert 'role="alert"' not in answer
+    assert len(by_threads) == 1 and "the thread path answers" in caplog.text
+    log = fast.get(f"/api/games/{game['id']}/log?limit=1000", headers=bearer(game["US"])).json()["items"]
+    assert [e["seq"] for e in log] == list(range(len(log))) and len(log) > now["seq"]
+    for _ in range(3):  # the writer thread takes the next commands again
+        side, now = legal(fast, game)
+        by_threads.clear()
+        post(fast, game, side, pick(fast, game["id"], side, now), now["seq"])
+        if not by_threads:
+            break
+    assert not by_threads
