@@ -11,13 +11,14 @@ reads nothing and never waits for a request thread.  (Drawing the answer while t
 travels gained nothing on the 2-core benchmark machine: the database and the drawing
 then share the cores.)
 
-On PostgreSQL, a command that hands the decision over is written here too, with the next side's clock
-in the same statement, as long as that side's seat wants no notice (no mail, no webhook):
-the statement checks, and one that must queue a notice writes nothing and goes to the
-thread path, with the engine's decision, as do that game's later handovers on this worker.
+A command that hands the decision over is written here too, with the next side's clock
+(in the same statement; on SQLite, the same transaction), as long as that side's seat
+wants no notice (no mail, no webhook): the write checks, and one that must queue a notice
+writes nothing and goes to the thread path, with the engine's decision, as do that game's
+later handovers on this worker.
 
 A command that starts a new dice period is written here too, the period's published seed
-(an entry of the game's record) in the same statement.
+(an entry of the game's record) with it.
 
 Anything else (a command the engine refuses, the game's first command, which shows the
 players' entropy, one that ends the game, a write that lost a race or failed) answers None *before*

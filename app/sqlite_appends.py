@@ -3,11 +3,12 @@
 The embedded default's counterpart of app/async_appends.py.  SQLite has no asyncio
 driver and no statement that updates one table and inserts into another, so the append
 is the thread path's own statements (``store.write_sqlite``: the optimistic lock with the
-seat check, the events, the record's entries) in one transaction, on a connection of its
-own, in one thread of its own: the event loop decides the command and draws the answer,
-and hands this thread only the write (and the read of the row as written, for a board's
-answer).  What the request then skips is the thread pool's admission and the ORM's
-session: the seat and the state are known here, as on PostgreSQL.
+seat check, the events, the record's entries; a handover's clock, ``clock.handed_over``)
+in one transaction, on a connection of its own, in one thread of its own: the event loop
+decides the command and draws the answer, and hands this thread only the write (and the
+read of the row as written, for a board's answer).  What the request then skips is the
+thread pool's admission and the ORM's session: the seat and the state are known here, as
+on PostgreSQL.
 
 The transaction takes the write lock first (``BEGIN IMMEDIATE``) and waits for it at most
 ``BUSY_MS``: another writer (a worker's thread path, another worker) holding it longer
@@ -22,9 +23,11 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, exc
+from sqlalchemy import Connection, Engine, and_, bindparam, create_engine, event, exc, or_, select
 
 from app import store
+from app.models import Seat
+from app.services import clock
 from app.store import SAVE_SNAPSHOT, Batch
 
 BUSY_MS = 200  # how long a write waits for another writer's lock before the thread path takes it
@@ -32,7 +35,7 @@ QUEUE = 8  # writes waiting for this thread at most; more go through the request
 
 
 class SqliteAppends:
-    handovers = False  # a command that hands over starts a clock and may queue notices: the thread path's
+    handovers = True  # a command that hands over is written here, the next clock with it, if nobody is told
     errors = (exc.DBAPIError,)  # a write that failed (a lock not had in time too): the thread path answers
 
     def __init__(self, database_url: str) -> None:
@@ -87,8 +90,10 @@ class SqliteAppends:
     def _append(self, batch: Batch, returning: bool) -> list[tuple[Any, ...]] | int:
         conn = self._connection()
         with conn.begin() as trans:
-            if not store.write_sqlite(conn, batch):
-                trans.rollback()  # (a stale sequence or a replaced secret: nothing of it stays)
+            if not store.write_sqlite(conn, batch) or not _handed_over(conn, batch):
+                # a stale sequence, a replaced secret, a handover that must queue a notice:
+                # nothing of it stays, and the thread path answers
+                trans.rollback()
                 return [] if returning else 0
             return store.written_row(conn, batch) if returning else len(batch.events)
 
@@ -96,6 +101,26 @@ class SqliteAppends:
         conn = self._connection()
         with conn.begin():
             conn.execute(SAVE_SNAPSHOT, params)
+
+
+# the seat a handover gives the decision to wants a notice of it (mail or webhook)
+_WANTS_NOTICE = select(Seat.id).where(Seat.game_id == bindparam("game_id"), Seat.side == bindparam("side"),
+                                      Seat.joined_at.is_not(None),
+                                      or_(Seat.webhook_url.is_not(None), and_(Seat.email.is_not(None), Seat.notify)))
+
+
+def _handed_over(conn: Connection, batch: Batch) -> bool:
+    """The next side's clock, for a batch that hands the decision over (as the thread path
+    sets it: ``clock.handed_over``, in the same transaction), unless that side's seat wants
+    a notice: then False, and the thread path writes the command with its notices.  (The
+    transaction holds the write lock from its start: no vacation changes meanwhile.)"""
+    h = batch.handover
+    if h is None:
+        return True
+    if h.notices and conn.execute(_WANTS_NOTICE, {"game_id": batch.game_id, "side": h.to_decide}).first():
+        return False
+    clock.handed_over(conn, batch.game_id, h.to_decide, h.now, joint=h.joint)  # type: ignore[arg-type]
+    return True
 
 
 def _engine(database_url: str) -> Engine:

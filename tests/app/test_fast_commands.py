@@ -2,8 +2,8 @@
 (app/fast_commands.py; PostgreSQL's asyncio connections, SQLite's writer thread): the
 same answers, byte for byte, as the thread path gives; the same log; and every case the
 loop does not take (a refusal, a stale sequence, a replaced secret, a handover to a seat
-that wants a notice, on SQLite every handover, a take-back, a write that failed) answered
-by the thread path as before; a handover written with the clock a thread writes."""
+that wants a notice, a take-back, a write that failed) answered by the thread path as
+before; a handover written with the clock a thread writes."""
 
 from __future__ import annotations
 
@@ -200,12 +200,13 @@ def clock_of(client: TestClient, gid: str) -> tuple[Any, ...]:
         return g.decision_side, g.decision_extra, g.clock_noted, g.deadline_ts - int(g.decision_since.timestamp())
 
 
-@PG
+@BOTH
 def test_a_handover_is_written_on_the_loop_with_the_clock_a_thread_writes(pair: tuple[TestClient, TestClient],
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A command that hands the decision over starts the next side's clock: the loop
-    decides it and writes it with that clock in its one statement, as a thread writes
-    it (the next side's vacation added), and nothing goes to a thread."""
+    decides it and writes it with that clock (PostgreSQL: in its one statement; SQLite:
+    in its transaction), as a thread writes it (the next side's vacation added), and
+    nothing goes to a thread."""
     fast, slow = pair
     games = {}
     for c in (fast, slow):
@@ -233,7 +234,7 @@ def test_a_handover_is_written_on_the_loop_with_the_clock_a_thread_writes(pair: 
         slow.get(f"/api/games/{games[slow]['id']}", headers=bearer(games[slow]["IJ"])).json()["seq"]
 
 
-@PG
+@BOTH
 def test_a_handover_to_a_seat_that_wants_notices_is_written_by_a_thread_with_them(
         pair: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
     """A handover to a seat with an address: the loop's statement finds the seat wants
@@ -436,7 +437,7 @@ def test_a_vacation_committed_while_the_loop_waits_to_hand_over_is_counted(pair:
 
 
 @pytest.mark.parametrize("loop", [True, False], ids=["loop", "threads"])
-@PG
+@BOTH
 def test_a_new_dice_period_is_written_on_the_loop_with_its_published_seed(settings: Settings, loop: bool) -> None:
     """A game made now (seed chains): the command that starts a turn's dice period writes
     the last period's open seed into the record.  The loop writes it, the seed's entry in
