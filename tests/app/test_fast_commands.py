@@ -270,6 +270,23 @@ def test_a_handover_to_a_seat_that_wants_notices_is_written_by_a_thread_with_the
         assert len(s.scalars(select(Mail.id).where(Mail.game_id == game["id"], Mail.side == "IJ")).all()) == 2
 
 
+def answered_by_a_thread_then_the_loop(client: TestClient, game: dict[str, str], answer: str, sent: int,
+                                       by_threads: list[str], logged: str) -> None:
+    """A command whose write on the loop failed: answered as usual, written once by a
+    thread, the log whole; and the next commands go through the loop again."""
+    assert 'role="alert"' not in answer
+    assert len(by_threads) == 1 and "the thread path answers" in logged
+    log = client.get(f"/api/games/{game['id']}/log?limit=1000", headers=bearer(game["US"])).json()["items"]
+    assert [e["seq"] for e in log] == list(range(len(log))) and len(log) > sent
+    for _ in range(3):
+        side, now = legal(client, game)
+        by_threads.clear()
+        post(client, game, side, pick(client, game["id"], side, now), now["seq"])
+        if not by_threads:
+            break
+    assert not by_threads
+
+
 @PG
 def test_a_failed_write_on_the_loop_is_answered_by_a_thread(pair: tuple[TestClient, TestClient],
                                                             caplog: pytest.LogCaptureFixture) -> None:
@@ -288,18 +305,8 @@ def test_a_failed_write_on_the_loop_is_answered_by_a_thread(pair: tuple[TestClie
     by_threads = appends_by_threads(fast)
     cmd = pick(fast, game["id"], side, now)
     answer = post(fast, game, side, cmd, now["seq"])
-    assert 'role="alert"' not in answer
-    assert len(by_threads) == 1 and "the thread path answers" in caplog.text
-    log = fast.get(f"/api/games/{game['id']}/log?limit=1000", headers=bearer(game["US"])).json()["items"]
-    assert [e["seq"] for e in log] == list(range(len(log))) and len(log) > now["seq"]
-    # the pool replaces what it lost: the next commands go through the loop again
-    for _ in range(3):
-        side, now = legal(fast, game)
-        by_threads.clear()
-        post(fast, game, side, pick(fast, game["id"], side, now), now["seq"])
-        if not by_threads:
-            break
-    assert not by_threads
+    answered_by_a_thread_then_the_loop(fast, game, answer, now["seq"], by_threads, caplog.text)
+    # (the pool replaces what it lost)
 
 
 @BOTH
@@ -491,14 +498,4 @@ def test_on_sqlite_a_write_that_finds_the_file_locked_is_answered_by_a_thread(
         began = time.monotonic()
         answer = post(fast, game, side, cmd, now["seq"])
         assert time.monotonic() - began >= 0.9  # it waited for the lock, in a request thread
-    assert 'role="alert"' not in answer
-    assert len(by_threads) == 1 and "the thread path answers" in caplog.text
-    log = fast.get(f"/api/games/{game['id']}/log?limit=1000", headers=bearer(game["US"])).json()["items"]
-    assert [e["seq"] for e in log] == list(range(len(log))) and len(log) > now["seq"]
-    for _ in range(3):  # the writer thread takes the next commands again
-        side, now = legal(fast, game)
-        by_threads.clear()
-        post(fast, game, side, pick(fast, game["id"], side, now), now["seq"])
-        if not by_threads:
-            break
-    assert not by_threads
+    answered_by_a_thread_then_the_loop(fast, game, answer, now["seq"], by_threads, caplog.text)
