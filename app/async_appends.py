@@ -31,7 +31,6 @@ APPLICATION_NAME = "guadalcanal-appends"  # how these connections show in pg_sta
 
 
 class AsyncAppends:
-    handovers = True  # a command that hands over is written here, its clock in the statement
     errors = (psycopg.Error,)  # a write that failed (the pool's timeout too): the thread path answers
 
     def __init__(self, database_url: str, size: int) -> None:

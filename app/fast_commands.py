@@ -53,7 +53,6 @@ log = logging.getLogger(__name__)
 class Appends(Protocol):
     """Where the event loop writes (app/async_appends.py on PostgreSQL, app/sqlite_appends.py)."""
 
-    handovers: bool  # whether a command that hands over may be written here (its clock with it)
     errors: tuple[type[Exception], ...]  # what a failed write raises
 
     def room(self) -> bool: ...
@@ -92,7 +91,7 @@ async def submit_fast(service: GameService, appends: Appends, game_id: str, know
         return None  # the thread path says why, with the board (or reads what keys the dice)
     if not decision.entries_in_statement:
         return decision  # it writes more than its events and entries: one transaction, in a thread
-    handover = _handover(service, game_id, decision) if appends.handovers else None
+    handover = _handover(service, game_id, decision)
     if (decision.handover or decision.noticed) and handover is None:
         return decision  # (the statement of a handover checks that it is quiet: no notices)
     outcome = decision.outcome

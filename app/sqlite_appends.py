@@ -35,7 +35,6 @@ QUEUE = 8  # writes waiting for this thread at most; more go through the request
 
 
 class SqliteAppends:
-    handovers = True  # a command that hands over is written here, the next clock with it, if nobody is told
     errors = (exc.DBAPIError,)  # a write that failed (a lock not had in time too): the thread path answers
 
     def __init__(self, database_url: str) -> None:
