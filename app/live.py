@@ -89,8 +89,8 @@ class Hub:
     async def values(self, ids: list[str], seats: list[str] | None = None) -> dict[str, dict[str, int]]:
         """Each game's length and newest chat id now, and the seats taken of the games in
         ``seats`` (None: of every game), read on the hub's own connection."""
-        plain = [] if seats is None else [i for i in ids if i not in set(seats)]
         counted = ids if seats is None else seats
+        plain = [] if seats is None else sorted(set(ids) - set(seats))
 
         def read(session: Session) -> dict[str, dict[str, int]]:
             out = {r.id: {"moved": r.seq, "chat": r.chat or 0} for r in
