@@ -30,19 +30,24 @@ def make_engine(url: str, pool_size: int = 16) -> Engine:
         private_sqlite_file(url)
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
                                pool_size=pool_size, max_overflow=0)
-
-        @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_conn, _record) -> None:  # noqa: ANN001
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA busy_timeout=30000")
-            cur.close()
-
+        sqlite_pragmas(engine, busy_ms=30_000)
         return engine
     engine = create_engine(url, pool_size=pool_size, max_overflow=0)
     ping_idle_connections(engine)
     return engine
+
+
+def sqlite_pragmas(engine: Engine, busy_ms: int) -> None:
+    """Every SQLite connection of ``engine`` as the server's: foreign keys checked, the log
+    written ahead (WAL: readers never wait for the writer), a lock waited for ``busy_ms``."""
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn, _record) -> None:  # noqa: ANN001
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+        cur.close()
 
 
 def ping_idle_connections(engine: Engine, idle: float = PING_IDLE_SECONDS) -> None:

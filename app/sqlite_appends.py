@@ -23,10 +23,10 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, bindparam, create_engine, event, exc, or_, select
+from sqlalchemy import Connection, Engine, create_engine, event, exc
 
 from app import store
-from app.models import Seat
+from app.db import sqlite_pragmas
 from app.services import clock
 from app.store import SAVE_SNAPSHOT, Batch
 
@@ -102,12 +102,6 @@ class SqliteAppends:
             conn.execute(SAVE_SNAPSHOT, params)
 
 
-# the seat a handover gives the decision to wants a notice of it (mail or webhook)
-_WANTS_NOTICE = select(Seat.id).where(Seat.game_id == bindparam("game_id"), Seat.side == bindparam("side"),
-                                      Seat.joined_at.is_not(None),
-                                      or_(Seat.webhook_url.is_not(None), and_(Seat.email.is_not(None), Seat.notify)))
-
-
 def _handed_over(conn: Connection, batch: Batch) -> bool:
     """The next side's clock, for a batch that hands the decision over (as the thread path
     sets it: ``clock.handed_over``, in the same transaction), unless that side's seat wants
@@ -116,7 +110,7 @@ def _handed_over(conn: Connection, batch: Batch) -> bool:
     h = batch.handover
     if h is None:
         return True
-    if h.notices and conn.execute(_WANTS_NOTICE, {"game_id": batch.game_id, "side": h.to_decide}).first():
+    if h.notices and store.wants_notice(conn, batch.game_id, h.to_decide):
         return False
     clock.handed_over(conn, batch.game_id, h.to_decide, h.now, joint=h.joint)  # type: ignore[arg-type]
     return True
@@ -128,14 +122,7 @@ def _engine(database_url: str) -> Engine:
     engine = create_engine(database_url, connect_args={"check_same_thread": False, "timeout": BUSY_MS / 1000,
                                                        "isolation_level": None},
                            pool_size=1, max_overflow=0)
-
-    @event.listens_for(engine, "connect")
-    def _pragmas(dbapi_conn, _record) -> None:  # noqa: ANN001
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute(f"PRAGMA busy_timeout={BUSY_MS}")
-        cur.close()
+    sqlite_pragmas(engine, BUSY_MS)
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:

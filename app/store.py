@@ -11,7 +11,7 @@ from hmac import compare_digest
 from typing import Any, TypeVar
 
 import orjson
-from sqlalchemy import LargeBinary, TextClause, Update, and_, bindparam, exists, func, insert, select, text, update
+from sqlalchemy import LargeBinary, TextClause, Update, and_, bindparam, exists, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import instance_dict, set_committed_value
@@ -156,6 +156,18 @@ _QUIET_PG = """
           SELECT 1 FROM seats n WHERE n.game_id = :game_id AND n.side = CAST(:to_decide AS varchar)
                                   AND n.joined_at IS NOT NULL
                                   AND (n.webhook_url IS NOT NULL OR (n.email IS NOT NULL AND n.notify))))"""
+# the same condition for SQLite's writer thread, which checks it before it sets the clock
+_WANTS_NOTICE = select(_seats.c.id).where(
+    _seats.c.game_id == bindparam("game_id"), _seats.c.side == bindparam("side"), _seats.c.joined_at.is_not(None),
+    or_(_seats.c.webhook_url.is_not(None), and_(_seats.c.email.is_not(None), _seats.c.notify)))
+
+
+def wants_notice(conn: Connection, game_id: str, side: str) -> bool:
+    """Whether ``side``'s joined seat wants a notice of its turn (a webhook, or mail it has
+    not unsubscribed from): ``_QUIET_PG``'s condition."""
+    return conn.execute(_WANTS_NOTICE, {"game_id": game_id, "side": side}).first() is not None
+
+
 _G = [c.name for c in _games.c]
 _S = [c.name for c in _seats.c]
 
