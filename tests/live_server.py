@@ -15,6 +15,7 @@ killed whole: the supervisor and every worker.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import secrets
@@ -41,11 +42,27 @@ PG_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.
 ADMIN_USER = "admin"
 
 
+# Ports for the test servers: below the kernel's ephemeral range (32768 and up on Linux),
+# which outgoing connections take theirs from, and a block of its own for each of
+# pytest-xdist's workers.  A port asked of the kernel (bind to 0) is free only until the
+# server binds it: another worker, or any client's connection, could be handed it meanwhile.
+PORTS_FROM, PORTS_EACH = 20_000, 1_000
+_next_port = itertools.count()
+
+
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port on 127.0.0.1 that nothing listens on right now, from this process's block."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")  # (gw0, gw1, ...; none outside xdist)
+    block = int(worker[2:]) % 12 if worker[2:].isdigit() else 0
+    for _ in range(PORTS_EACH):
+        port = PORTS_FROM + block * PORTS_EACH + next(_next_port) % PORTS_EACH
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:  # in use, or still closing
+                continue
+        return port
+    raise RuntimeError(f"no free port in {PORTS_FROM + block * PORTS_EACH}..+{PORTS_EACH}")
 
 
 def server_env(database_url: str, admin_password: str = "admin-live-password", **extra: str) -> dict[str, str]:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import email
 import email.policy
-import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from email.message import Message
 from typing import Any
 
 from aiosmtpd.controller import Controller
+from live_server import free_port
 
 
 class Inbox:
@@ -22,12 +22,6 @@ class Inbox:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
         self.messages.append(email.message_from_bytes(envelope.original_content, policy=email.policy.default))
         return "250 OK"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextmanager

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from live_server import free_port
 from mail_support import Inbox, smtp_server
 
 try:
@@ -49,12 +49,6 @@ def chromium_path() -> str:
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 30.0) -> None:
