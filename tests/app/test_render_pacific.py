@@ -150,3 +150,30 @@ def test_an_enemy_stack_reads_whether_it_has_a_zoc_only_as_far_as_the_viewer_was
     examined = drawn(None, [{"unit": "124 Inf"}, {"unit": "4 Inf"}])
     assert examined.findtext(f"{NS}title") == "Japanese stack in 1532, examined: 124 Inf, 4 Inf (ZOC not told)"
     assert [t.text for t in examined.iter(f"{NS}text")] == ["124 Inf", "2 seen"]
+
+
+def test_the_displays_put_each_sides_vp_marker_and_air_points_in_their_boxes() -> None:
+    from app.games.pacific_battles.board import DISPLAYS, PBBoard
+    from app.games.pacific_battles.orders import Orders
+    from app.templating import TEMPLATES
+    from engine.core.game import replay
+    from engine.games import get_rules
+
+    rules = get_rules("pacific_battles")
+    state = replay(rules, rules.create("campaign", {}, "displays"))
+    view = rules.view(state, "Allied")
+    view["sides"]["Allied"]["vp"], view["sides"]["Japanese"]["vp"] = 7, 23  # (a view as a late turn's)
+    view["sides"]["Allied"]["air"] |= {"reserve": 5, "damaged": 2, "missions": {"strike": 3}}
+    view["sides"]["Japanese"]["air"] |= {"reserve": 4, "eliminated": 1, "missions": {"superiority": 6}}
+    board = PBBoard(None, None, view, state, Orders([]), state.seq, "", [], [], False, [])  # type: ignore[arg-type]
+    html = TEMPLATES.env.get_template(DISPLAYS).render(b=board)
+    boxes = re.findall(r"<li>(\d+)(.*?)</li>", re.search(r'class="track vp small".*?</ol>', html, re.S).group(0))
+    assert [n for n, _ in boxes] == [str(n) for n in range(31)]  # the track runs on past the leader, by tens
+    marked = {int(n): re.findall(r'title="(\w+): (\d+) VP"', inside) for n, inside in boxes if inside}
+    assert marked == {7: [("Allied", "7")], 23: [("Japanese", "23")]}
+    rows = dict(re.findall(r"<tr><th>([^<]+)</th>((?:<td>[^<]*</td>)+)</tr>", html))
+    cells = {title: re.findall(r"<td>([^<]*)</td>", tds) for title, tds in rows.items()}
+    assert cells["Reserve"] == ["5", "4"] and cells["Strike"] == ["3", "0"]
+    assert cells["Air Superiority"] == ["0", "6"]
+    assert cells["Damaged"] == ["2", "0"] and cells["Eliminated"] == ["0", "1"]
+    assert cells["Air Supply"] == ["&ndash;", "&ndash;"]

@@ -165,6 +165,28 @@ class PBBoard:
         return [b for b in AIR_BOXES if cas or b[0] not in ("cas", "support")]
 
     @property
+    def vp_track(self) -> list[tuple[int, list[str]]]:
+        """The VP track's boxes (24.0), each with the sides whose marker stands on it."""
+        at: dict[int, list[str]] = {}
+        for sd, e in self.view["sides"].items():
+            at.setdefault(e["vp"], []).append(sd)
+        return [(n, at.get(n, [])) for n in range(self.vp_top + 1)]
+
+    @property
+    def air_rows(self) -> list[tuple[str, list[int | Markup]]]:
+        """The air operations display (16.0): each box's title and each side's points in it."""
+        sides = [e["air"] for e in self.view["sides"].values()]
+        rows: list[tuple[str, list[int | Markup]]] = []
+        for box, title in self.air_boxes:
+            if box == "supply":  # (no air supply markers in this scenario: 16.9)
+                rows.append((title, [Markup("&ndash;")] * len(sides)))
+            elif box in ("reserve", "damaged", "eliminated"):
+                rows.append((title, [air[box] for air in sides]))
+            else:
+                rows.append((title, [air["missions"].get(box, 0) for air in sides]))
+        return rows
+
+    @property
     def displays(self) -> Markup:
         """The displays under the map (displays.html), drawn once for what they show (the
         turn, the sequence of play, each side's VP and air): most answers show them as the
