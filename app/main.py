@@ -71,7 +71,7 @@ def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
                       "interval", seconds=settings.clock_interval_seconds, max_instances=1, coalesce=True)
     # the computer's moves, within seconds of the handover and outside the request threads
     scheduler.add_job(computer.play_due, "interval", seconds=settings.computer_interval_seconds, max_instances=1,
-                      coalesce=True, args=[app.state.db.sessions, app.state.games])
+                      coalesce=True, args=[app.state.db.sessions, app.state.games, settings.secret_key])
     if app.state.limits.store is not None:  # rate-limit hits older than any window
         scheduler.add_job(app.state.limits.store.purge, "interval", hours=1, max_instances=1, coalesce=True)
     scheduler.start()

@@ -2,7 +2,9 @@
 
 Its input is exactly what a player of that side receives (``engine.bots``): the events its
 side may read, its view and its legal commands, never the state or the dice secret; its
-own choices and simulated dice come from a seed of the game and the moment.  Its command
+own choices and simulated dice come from a seed of its own for the game and the side
+(``bot_seed``: no player can work it out, so nobody can replay its mixed choices, such as
+Pacific Battles' sealed air allocation, from what the game shows).  Its command
 goes through the same service as a person's, and the log keeps it with the command
 ("by": "computer:<level>").  A periodic job in each worker plays every decision a computer
 seat owes (one worker at a time on PostgreSQL: an advisory lock), so the computer answers
@@ -11,6 +13,8 @@ within seconds of the handover, outside the request threads.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -36,32 +40,33 @@ LOCK_KEY = 780_824_002  # PostgreSQL advisory lock: one worker plays the compute
 MOVES_PER_TURN = 500  # decisions one game's computer may make in one run of the job (a whole set-up)
 
 
-def play_due(sessions: Callable[[], Session], service: GameService) -> int:
-    """Play every decision the computer owes, in every game; returns how many it made."""
+def play_due(sessions: Callable[[], Session], service: GameService, key: str) -> int:
+    """Play every decision the computer owes, in every game; returns how many it made
+    (``key``: the server's secret key, which its seeds are made with)."""
     with sessions() as session:
         bind = session.get_bind()
         if bind.dialect.name != "postgresql":
-            return _play_all(session, service)
+            return _play_all(session, service, key)
         # the lock on a connection of its own: the moves commit one by one, and a session gives
         # its connection back to the pool at each commit
         with bind.connect() as lock:
             if not lock.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": LOCK_KEY}):
                 return 0
             try:
-                return _play_all(session, service)
+                return _play_all(session, service, key)
             finally:
                 lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": LOCK_KEY})
                 lock.commit()
 
 
-def _play_all(session: Session, service: GameService) -> int:
+def _play_all(session: Session, service: GameService, key: str) -> int:
     seats = session.execute(select(Seat.game_id, Seat.side, Seat.computer).join(Game)
                             .where(Game.status == "active", Seat.computer.is_not(None))).all()
     session.commit()
-    return sum(_play_game(session, service, game_id, side, level) for game_id, side, level in seats)
+    return sum(_play_game(session, service, key, game_id, side, level) for game_id, side, level in seats)
 
 
-def _play_game(session: Session, service: GameService, game_id: str, side: str, level: str) -> int:
+def _play_game(session: Session, service: GameService, key: str, game_id: str, side: str, level: str) -> int:
     """The computer's decisions in one game while it owes one (a person's move then waits)."""
     made = 0
     for _ in range(MOVES_PER_TURN):
@@ -73,7 +78,7 @@ def _play_game(session: Session, service: GameService, game_id: str, side: str, 
         state = service.state(session, game)
         if side not in rules.prompt(state).acting:
             break
-        decision = make_bot(game.game, level).decide(bot_input(session, game, state, side))
+        decision = make_bot(game.game, level).decide(bot_input(session, game, state, side, key))
         command = {"type": decision.command.type, "data": decision.command.data}
         try:
             service.submit(session, game, side, command, game.seq, by=f"computer:{level}")
@@ -131,12 +136,21 @@ def stand_in(session: Session, notices: Notices | None, game: Game, seat: Seat, 
     return late.side
 
 
-def bot_input(session: Session, game: Game, state: object, side: str) -> BotInput:
+def bot_seed(key: str, game_id: str, side: str) -> str:
+    """The computer's seed for ``side`` of a game: the same for each of its decisions in the
+    game (the bots vary their draws by the moment themselves, and First Blood's draws its
+    set-up from the book once a game), made with the server's secret ``key``, so that no
+    player can make it: a seed of public things would let a player run the bot's code and
+    read its secret choices."""
+    return hmac.new(key.encode(), f"computer:{game_id}:{side}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def bot_input(session: Session, game: Game, state: object, side: str, key: str) -> BotInput:
     """What a player of ``side`` receives now: the log as it may read it, its view, its
-    legal commands; and a seed of the game and the moment for the bot's own choices."""
+    legal commands; and the computer's own seed for the side (``bot_seed``)."""
     rules = get_rules(game.game)
     rows = store.events_between(session, game.id, 0, game.seq)
     events = [seen for r in rows if (seen := for_viewer(Event(r.type, r.payload, r.side), side, rules.sides))]
     legal = rules.legal_commands(state, side)
     return BotInput(game.game, side, tuple(events), rules.view(state, side, legal), tuple(legal),
-                    f"{game.id}:{game.seq}")
+                    bot_seed(key, game.id, side))

@@ -207,7 +207,8 @@ def test_the_opponent_of_a_late_player_may_let_the_computer_finish_the_game_inst
     moved.now += 2 * DAY
     r = client.post(f"/api/games/{game['id']}/clock/computer", headers=bearer(game["IJ"]))
     assert r.status_code == 200 and r.json()["side"] == "US" and r.json()["computer"] == "greedy"
-    made = computer.play_due(client.app.state.db.sessions, client.app.state.games)
+    made = computer.play_due(client.app.state.db.sessions, client.app.state.games,
+                             client.app.state.settings.secret_key)
     assert made > 0  # the computer plays on for the US, who may take the seat back on their return
     r = client.put(f"/api/games/{game['id']}/seat/computer", headers=bearer(game["US"]), json={"level": None})
     assert r.status_code == 200 and r.json()["computer"] is None

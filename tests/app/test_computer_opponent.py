@@ -55,7 +55,7 @@ def test_a_game_against_the_computer_is_played_by_the_job_through_the_same_servi
     app = client.app
     for _ in range(6):  # the person and the computer take turns
         moved = play_human(client, gid, token, 200)
-        done = computer.play_due(app.state.db.sessions, app.state.games)
+        done = computer.play_due(app.state.db.sessions, app.state.games, app.state.settings.secret_key)
         if moved == 0 and done == 0:
             break
     by_computer = computer_commands(client, gid)
@@ -101,7 +101,7 @@ def test_the_computers_input_holds_nothing_its_side_may_not_know(client: TestCli
     with client.app.state.db.sessions() as session:
         game = store.get_game(session, gid)
         state = service.state(session, game)
-        given = computer.bot_input(session, game, state, "Allied")
+        given = computer.bot_input(session, game, state, "Allied", client.app.state.settings.secret_key)
         hidden = leaks.hidden_things(state, "Allied")
     assert hidden  # there is something to hide
     text = json.dumps([given.view, [e.to_json() for e in given.events], [c.to_json() for c in given.legal]])
@@ -119,9 +119,9 @@ def test_one_worker_at_a_time_plays_the_computer(client: TestClient) -> None:
     made = client.post("/api/games", json={"side": "IJ", "name": "Alice", "computer": "random"}).json()
     with bind.connect() as other_worker:
         assert other_worker.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": computer.LOCK_KEY})
-        assert computer.play_due(db.sessions, client.app.state.games) == 0
+        assert computer.play_due(db.sessions, client.app.state.games, client.app.state.settings.secret_key) == 0
         other_worker.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": computer.LOCK_KEY})
-    assert computer.play_due(db.sessions, client.app.state.games) > 0
+    assert computer.play_due(db.sessions, client.app.state.games, client.app.state.settings.secret_key) > 0
     assert computer_commands(client, made["game_id"])
     with bind.connect() as after:  # and it let go of the lock
         assert after.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": computer.LOCK_KEY})
@@ -143,7 +143,8 @@ def test_a_player_away_hands_the_seat_to_the_computer_and_takes_it_back(client: 
     assert any("handed their seat to the computer" in m["subject"] for m in told)
     play_human(client, gid, us, 200)  # the US set-up, handed over to the IJ
     app = client.app
-    assert computer.play_due(app.state.db.sessions, app.state.games) > 0  # the computer plays for the IJ
+    key = app.state.settings.secret_key
+    assert computer.play_due(app.state.db.sessions, app.state.games, key) > 0  # the computer plays for the IJ
     assert computer_commands(client, gid)
     client.post(f"/games/{gid}/seat", data={"token": us})
     assert "does not read it" in client.get(f"/games/{gid}/chat").text  # while the computer plays the IJ
@@ -156,7 +157,7 @@ def test_a_player_away_hands_the_seat_to_the_computer_and_takes_it_back(client: 
     client.cookies.clear()
     before = len(computer_commands(client, gid))
     play_human(client, gid, us, 200)
-    computer.play_due(app.state.db.sessions, app.state.games)
+    computer.play_due(app.state.db.sessions, app.state.games, app.state.settings.secret_key)
     assert len(computer_commands(client, gid)) == before  # taken back: the computer plays no more
     assert client.put(url, json={"level": "random"}).status_code == 401  # only the seat's player
 
@@ -197,3 +198,21 @@ def test_the_admin_replaces_no_link_of_a_seat_only_the_computer_has_played(clien
     page = client.get(f"/admin/games/{other['game_id']}", auth=ADMIN).text
     assert "/seats/IJ/new-link" in page and "the computer playing the seat now" in page
     assert "has played this seat since the game was made" not in page
+
+
+def test_the_computers_seed_is_the_servers_own_for_the_game_and_side(client: TestClient) -> None:
+    """Its seed keys its own draws (a mixed air allocation, a set-up of the book): made of
+    public things (the game's id, the moment), a player could run the bot and read them."""
+    r = client.post("/api/games", json={"side": "US", "name": "Alice", "computer": "greedy"})
+    gid, token = r.json()["game_id"], r.json()["token"]
+    key = client.app.state.settings.secret_key
+    seeds = []
+    for moves in (0, 3):
+        play_human(client, gid, token, moves)
+        with client.app.state.db.sessions() as session:
+            game = store.get_game(session, gid)
+            state = client.app.state.games.state(session, game)
+            seeds.append(computer.bot_input(session, game, state, "IJ", key).seed)
+    assert seeds[0] == seeds[1] == computer.bot_seed(key, gid, "IJ")  # one seed for the game's decisions
+    assert gid not in seeds[0] and computer.bot_seed(key, gid, "US") != seeds[0]
+    assert computer.bot_seed("another server's key", gid, "IJ") != seeds[0]  # not made without the key
