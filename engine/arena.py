@@ -1,7 +1,7 @@
 """Bots against bots: a benchmark of the levels, not a test.
 
     python -m engine.arena --game first_blood --a greedy --b random --pairs 50 --seed 1 [--seconds 0.3]
-        [--b-seconds 1] [--jobs N]
+        [--b-seconds 1] [--jobs N] [--no-book a|b]
 
 Each seed pair is one dice secret played twice, sides swapped, so luck and side
 balance cancel out.  Each bot is given exactly what a player of its side receives
@@ -16,11 +16,12 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from engine.bots import make_bot
+from engine.bots import Bot, make_bot
 from engine.bots.base import sub_seed
 from engine.bots.seat import Seats
 from engine.core.dice import derive_secret
@@ -41,13 +42,15 @@ class Game:
 
 
 def play(game: str, a: str, b: str, a_side: str, seed: int, pair: int,
-         seconds: float | None = None, b_seconds: float | None = None) -> Game:
+         seconds: float | None = None, b_seconds: float | None = None,
+         bots_for: Callable[[str, str], Bot] | None = None) -> Game:
     """One game: bot level ``a`` plays ``a_side``, ``b`` the other side; a search's time per
-    decision ``seconds``, b's ``b_seconds`` if given (one level against itself at two times)."""
+    decision ``seconds``, b's ``b_seconds`` if given (one level against itself at two times);
+    ``bots_for(side, level)`` makes the bots if given (``make_bot`` else)."""
     rules = get_rules(game)
     sides = rules.sides
     levels = {s: (a if s == a_side else b) for s in sides}
-    bots = {s: make_bot(game, levels[s]) for s in sides}
+    bots = {s: bots_for(s, levels[s]) if bots_for else make_bot(game, levels[s]) for s in sides}
     out = Game(a_side)
     try:
         events = rules.create("campaign", {}, derive_secret(f"{seed}:{pair}", "arena"))
@@ -82,7 +85,16 @@ def play(game: str, a: str, b: str, a_side: str, seed: int, pair: int,
 
 
 def _play(args: tuple[Any, ...]) -> Game:
-    return play(*args)
+    *rest, no_book = args
+    if not no_book:
+        return play(*rest)
+    game, a_side = rest[0], rest[3]
+    without = a_side if no_book == "a" else next(s for s in get_rules(game).sides if s != a_side)
+
+    def bots_for(side: str, level: str) -> Bot:  # that side's bot plays no set-up from a book
+        return make_bot(game, level, {} if side == without else None)
+
+    return play(*rest, bots_for=bots_for)
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -121,10 +133,10 @@ def summary(game: str, a: str, b: str, games: list[Game]) -> str:
 
 
 def run(game: str, a: str, b: str, pairs: int, seed: int, seconds: float | None = None,
-        jobs: int = 1, out: Any = None, b_seconds: float | None = None) -> list[Game]:
+        jobs: int = 1, out: Any = None, b_seconds: float | None = None, no_book: str = "") -> list[Game]:
     out = out or sys.stdout
     sides = get_rules(game).sides
-    tasks = [(game, a, b, side, seed, pair, seconds, b_seconds) for pair in range(pairs) for side in sides]
+    tasks = [(game, a, b, side, seed, pair, seconds, b_seconds, no_book) for pair in range(pairs) for side in sides]
     started = time.perf_counter()
     if jobs > 1:
         with Pool(jobs) as pool:
@@ -151,8 +163,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="a search's time per decision")
     parser.add_argument("--b-seconds", type=float, default=None, help="b's time per decision, if not --seconds")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--no-book", choices=("a", "b"), default="",
+                        help="that bot sets up by itself, without its set-up book (First Blood)")
     args = parser.parse_args(argv)
-    games = run(args.game, args.a, args.b, args.pairs, args.seed, args.seconds, args.jobs, b_seconds=args.b_seconds)
+    games = run(args.game, args.a, args.b, args.pairs, args.seed, args.seconds, args.jobs, b_seconds=args.b_seconds,
+                no_book=args.no_book)
     return 1 if any(g.error for g in games) else 0
 
 

@@ -9,6 +9,8 @@ gets the same ``BotInput`` (base.py).
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.bots.base import Bot, BotInput, Decision, choices
 
 LEVELS = ("random", "greedy", "search")
@@ -26,8 +28,9 @@ def levels_for(game: str) -> tuple[str, ...]:
     return ("random",)
 
 
-def make_bot(game: str, level: str) -> Bot:
-    """A new bot for one game (a bot keeps what it rebuilt of that game between calls)."""
+def make_bot(game: str, level: str, book: dict[str, Any] | None = None) -> Bot:
+    """A new bot for one game (a bot keeps what it rebuilt of that game between calls);
+    ``book``: First Blood's set-ups by side in place of its set-up book's (first_blood/book.py)."""
     if level not in levels_for(game):
         raise ValueError(f"{game} has no {level!r} bot; it has {', '.join(levels_for(game))}")
     if level == "random":
@@ -41,7 +44,7 @@ def make_bot(game: str, level: str) -> Bot:
     if level == "greedy":
         from engine.bots.first_blood.greedy import FirstBloodGreedy
 
-        return FirstBloodGreedy()
+        return FirstBloodGreedy(book)
     from engine.bots.first_blood.search import FirstBloodSearch
 
-    return FirstBloodSearch()
+    return FirstBloodSearch(book)

@@ -7,7 +7,8 @@ gains by it (fewest places to go), until none does; in a combat phase the attack
 declared best first and each is given the units worth more to it than to any other
 attack they could make (§7's obligations are met because the rules offer only steps of
 a plan that meets them, R-7a); losses, retreats and advances are chosen by the same
-scores.  Everything is computed from the believed state (``knowledge.py``).
+scores.  Everything is computed from the believed state (``knowledge.py``).  A set-up
+is played from the set-up book (``book.py``) as far as the position allows.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from engine.bots.base import BotInput, Decision, choices
+from engine.bots.first_blood import book as book_setups
 from engine.bots.first_blood import odds
+from engine.bots.first_blood.book import SetUp
 from engine.bots.first_blood.evaluation import (
     NO_PLACE,
     attack_outcome,
@@ -40,8 +43,9 @@ TAKEN_BACK = ("combat_cancelled",)  # an attack taken back (loops.py)
 class FirstBloodGreedy:
     level = "greedy"
 
-    def __init__(self) -> None:
+    def __init__(self, book: dict[str, tuple[SetUp, ...]] | None = None) -> None:
         self.believer = Believer(RULES)
+        self.book = book_setups.load() if book is None else book  # the set-ups it draws from (book.py)
 
     def believed(self, inp: BotInput) -> FBState:
         return self.believer.state_for(inp.events, own_secret(inp.seed))
@@ -52,6 +56,9 @@ class FirstBloodGreedy:
             return Decision(legal[0], forced=True)
         if going_round(inp, TAKEN_BACK):
             return Decision(way_out(inp, legal, "fb-loop"), notes={"loop": True})
+        booked = book_setups.placement(inp, legal, self.book)
+        if booked is not None:
+            return Decision(booked, notes={"book": True})
         state = self.believed(inp)
         return Decision(best_command(state, inp.side, legal))
 

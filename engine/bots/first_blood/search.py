@@ -13,8 +13,9 @@ decision exactly, however fast the machine.  More time weighs more candidates
 placement phase the unit greedy picks (the most constrained) is given the best of its
 few best places by the same whole-position score after the move.  The air and
 engineering phases play greedy's choice.  As the IJ it keeps one IJN Reserve destroyer
-out of bombardment for the supply roll (``keep_supply_cover``).  Same input as every
-level: only time and its own dice differ.
+out of bombardment for the supply roll (``keep_supply_cover``).  It sets up as greedy does,
+from the set-up book (``book.py``).  Same input as every level: only time and its own
+dice differ.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import math
 import time
 
 from engine.bots.base import BotInput, Decision, choices, sub_seed
+from engine.bots.first_blood import book as book_setups
 from engine.bots.first_blood.evaluation import position_value
 from engine.bots.first_blood.greedy import TAKEN_BACK, FirstBloodGreedy, best_command, ranked
 from engine.bots.loops import going_round, way_out
@@ -49,6 +51,9 @@ class FirstBloodSearch(FirstBloodGreedy):
             return Decision(legal[0], forced=True)
         if going_round(inp, TAKEN_BACK):
             return Decision(way_out(inp, legal, "fb-loop"), notes={"loop": True})
+        booked = book_setups.placement(inp, legal, self.book)
+        if booked is not None:
+            return Decision(booked, notes={"book": True})
         started = time.perf_counter()
         state = self.believed(inp)
         legal = keep_supply_cover(state, inp.side, legal)
