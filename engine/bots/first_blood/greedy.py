@@ -52,15 +52,21 @@ class FirstBloodGreedy:
 
     def decide(self, inp: BotInput) -> Decision:
         legal = choices(inp.legal)
+        settled = self.unweighed(inp, legal)
+        if settled is not None:
+            return settled
+        state = self.believed(inp)
+        return Decision(best_command(state, inp.side, legal))
+
+    def unweighed(self, inp: BotInput, legal: list[Command]) -> Decision | None:
+        """A decision that weighs nothing (every level above random): forced (one legal
+        command), the way out of a loop, or the set-up book's next placement; None if not."""
         if len(legal) == 1:
             return Decision(legal[0], forced=True)
         if going_round(inp, TAKEN_BACK):
             return Decision(way_out(inp, legal, "fb-loop"), notes={"loop": True})
         booked = book_setups.placement(inp, legal, self.book)
-        if booked is not None:
-            return Decision(booked, notes={"book": True})
-        state = self.believed(inp)
-        return Decision(best_command(state, inp.side, legal))
+        return None if booked is None else Decision(booked, notes={"book": True})
 
 
 def best_command(state: FBState, side: str, legal: list[Command]) -> Command:

@@ -24,10 +24,8 @@ import math
 import time
 
 from engine.bots.base import BotInput, Decision, choices, sub_seed
-from engine.bots.first_blood import book as book_setups
 from engine.bots.first_blood.evaluation import position_value
-from engine.bots.first_blood.greedy import TAKEN_BACK, FirstBloodGreedy, best_command, ranked
-from engine.bots.loops import going_round, way_out
+from engine.bots.first_blood.greedy import FirstBloodGreedy, best_command, ranked
 from engine.core.events import Command
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.rules import RULES
@@ -47,13 +45,9 @@ class FirstBloodSearch(FirstBloodGreedy):
 
     def decide(self, inp: BotInput) -> Decision:
         legal = choices(inp.legal)
-        if len(legal) == 1:
-            return Decision(legal[0], forced=True)
-        if going_round(inp, TAKEN_BACK):
-            return Decision(way_out(inp, legal, "fb-loop"), notes={"loop": True})
-        booked = book_setups.placement(inp, legal, self.book)
-        if booked is not None:
-            return Decision(booked, notes={"book": True})
+        settled = self.unweighed(inp, legal)
+        if settled is not None:
+            return settled
         started = time.perf_counter()
         state = self.believed(inp)
         legal = keep_supply_cover(state, inp.side, legal)
