@@ -88,7 +88,7 @@ def _play(args: tuple[Any, ...]) -> Game:
     *rest, no_book = args
     if not no_book:
         return play(*rest)
-    game, a_side = rest[0], rest[3]
+    game, _, _, a_side = rest[:4]  # (play's arguments: game, a, b, a_side, ...)
     without = a_side if no_book == "a" else next(s for s in get_rules(game).sides if s != a_side)
 
     def bots_for(side: str, level: str) -> Bot:  # that side's bot plays no set-up from a book

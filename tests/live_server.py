@@ -53,7 +53,7 @@ _next_port = itertools.count()
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now, from this process's block."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")  # (gw0, gw1, ...; none outside xdist)
-    block = int(worker[2:]) % 12 if worker[2:].isdigit() else 0
+    block = int(worker[2:]) % 12 if worker[2:].isdigit() else 0  # (12 blocks end below 32,768)
     for _ in range(PORTS_EACH):
         port = PORTS_FROM + block * PORTS_EACH + next(_next_port) % PORTS_EACH
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
