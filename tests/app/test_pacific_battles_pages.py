@@ -97,6 +97,9 @@ def test_the_board_has_the_seat_the_clock_and_the_chat_as_first_blood_has(client
     assert 'id="private-link" open' in welcome and "Keep this link" in welcome
     assert welcome.index('id="private-link"') < welcome.index('class="card status"')  # at the top of the page
     assert welcome.index('id="invite"') < welcome.index('id="private-link"')  # after what to send
+    # both outside the parts an answer swaps: the computer's first move, answered at once,
+    # took the link away when it was inside the top card
+    assert welcome.index('id="private-link"') < welcome.index('<div id="pb-top"')
     assert 'data-copy="invite-link"' in welcome
     assert 'class="seat-email"' in welcome and 'id="chat"' in welcome and "Spectator link" in welcome
     gid = r.headers["location"].split("/games/")[1].split("?")[0]
@@ -110,6 +113,7 @@ def test_the_board_has_the_seat_the_clock_and_the_chat_as_first_blood_has(client
     answer = client.post(f"/games/{gid}/command", data={"type": "place", "data": json.dumps(first),
                                                          "seq": seq_of(page)})
     assert 'id="pb-panels"' in answer.text and 'id="chat"' not in answer.text
+    assert 'id="pb-top" hx-swap-oob="true"' in answer.text and 'id="private-link"' not in answer.text
 
 
 def test_since_your_last_move_tells_the_other_side_what_it_may_know(client: TestClient) -> None:
