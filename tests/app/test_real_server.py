@@ -5,11 +5,17 @@ of players slows it down without breaking it."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import httpx
 from app_support import listed
-from live_server import LiveServer, invitation_token, server_env
+from live_server import LiveServer, free_port, invitation_token, server_env
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_secrets_never_reach_the_access_log(tmp_path: Path) -> None:
@@ -87,3 +93,27 @@ def test_a_burst_slows_the_server_down_but_never_breaks_it(database_url: str) ->
     assert len(codes) == 40 * 2 * 3 + 40  # board, legal, poll for each player; a command for each US
     assert set(codes) <= {200, 204}, sorted(map(str, codes))
     assert "Traceback" not in log, log[-3000:]
+
+
+def test_the_readme_server_command_gives_links_to_the_port_it_listens_on(tmp_path: Path) -> None:
+    """``PORT=... python -m app`` without ``BASE_URL``: a player's links name that port (they
+    named 8000 whatever the port, and a copied link led nowhere)."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "BASE_URL"}
+    env.update(PORT=str(port), DATABASE_URL=f"sqlite:///{tmp_path / 'games.db'}", SECRET_KEY="readme-command-key")
+    proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        created = httpx.post(f"{base}/api/games", json={"side": "US", "name": "Alice"}).json()
+        assert created["play_url"].startswith(f"{base}/games/"), created["play_url"]
+        assert created["invite_url"].startswith(f"{base}/join/"), created["invite_url"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
