@@ -17,6 +17,19 @@
       form.submit();
     }
   }
+  // "?welcome=1" opens the private link's card once, just seated: out of the address, so
+  // that a reload, or a return by the browser's history, shows it folded as later visits do.
+  function forgetWelcome() {
+    var params = new URLSearchParams(window.location.search);
+    if (!params.has("welcome")) {
+      return;
+    }
+    params.delete("welcome");
+    var query = params.toString();
+    window.history.replaceState(null, "", window.location.pathname + (query ? "?" + query : "") +
+                                window.location.hash);
+  }
   window.addEventListener("hashchange", handOver);
   handOver();
+  forgetWelcome();
 })();

@@ -43,12 +43,17 @@ def test_the_private_link_takes_the_seat_to_another_device(browser: Browser, ser
         card = page.locator("#private-link")
         expect(card).to_have_attribute("open", "")  # shown open right after creating the game
         expect(card).to_contain_text("Keep this link.")
+        page.wait_for_load_state()
+        assert "welcome" not in page.url  # once: a reload shows it folded (below)
         link = page.input_value("#private-link-url")
         assert "#token=" in link and link.startswith(f"{server}/games/")
         page.wait_for_load_state()  # copy.js runs by then: a click before it does nothing (a busy machine)
         card.get_by_role("button", name="Copy").click()
         expect(card.locator("button[data-copy]")).to_have_text("Copied")  # the clipboard works on 127.0.0.1
         page.screenshot(path=str(artifacts / "seat-link-card.png"))
+        page.reload()
+        expect(page.locator("#private-link")).not_to_have_attribute("open", "")
+        expect(page.locator("#private-link-url")).to_have_value(link)
 
         second = phone.new_page()
         second.goto(link)
