@@ -48,6 +48,15 @@ def _face(pieces: dict, **kw: object) -> ET.Element:
     return ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{render_pieces(view)}</svg>')
 
 
+def test_a_stacks_supply_points_lie_under_its_units() -> None:
+    """The counter drawn last is on top, and a click on the stack finds it: a unit, not the
+    supply point with it (a click meant to add 7 Mar to an attack selected the supply)."""
+    svg = _face({"A1": ("Supply", "1230", "Allied"), "Z9": ("Supply", "1230", "Allied"), "m": ("7 Mar", "1230"),
+                 "b": ("USMC Bn", "1230")})
+    drawn = [g.get("data-unit") for g in svg.iter(f"{NS}g") if "counter" in (g.get("class") or "")]
+    assert drawn == ["Z9", "A1", "m", "b"]  # supply first (under), then the units, the first of them on top
+
+
 def test_counters_follow_the_rulebooks_conventions() -> None:
     """2.31: the service colours, the unit size (* a breakdown unit) over its NATO frame,
     attack-defence-movement; 2.32 the mechanised oval; 8.0 a suppressed mark."""

@@ -183,7 +183,10 @@ def piece_parts(view: dict[str, Any], selected: str = "", ready: set[str] | froz
             fanned = _fanned(h, x, y, [_own(u, h, selected, ready, owing) for u in units])
             continue
         band = bands[_band(y)]
-        for i, u in enumerate(units[:4]):
+        # the combat units and HQs shown first, drawn last (on top: the counter a click on
+        # the stack finds), supply points under them
+        shown = sorted(units, key=lambda u: (u.get("kind") == "supply", u["id"]))[:4]
+        for i, u in enumerate(reversed(shown)):
             band.append(_own_in_stack(u, h, i, x, y, selected, ready, owing))
         if len(units) > 4:
             band.append(f'<text x="{n(x + SIZE)}" y="{n(y)}" font-size="6">+{len(units) - 4}</text>')
