@@ -343,3 +343,15 @@ def test_a_long_list_of_hexes_to_aim_at_is_listed_a_long_list_of_pieces_orders_i
     assert not g.options and g.hint == "50 choices: select a piece (above, or on the map) to list its own."
     assert [json.loads(d) for d, _ in _group(RULES, state, "land", orders, "a3").options] == [{"unit": "a3",
                                                                                                "hex": hexes[3]}]
+
+
+def test_the_legend_says_what_each_mark_on_the_map_means(client: TestClient) -> None:
+    """Every kind of mark the map draws over the terrain is in the legend, with its rule (a
+    player asked what the dashed rings, the "?" and the red "S" were)."""
+    g = new_game(client)
+    seat(client, g["id"], g["Allied"])
+    page = client.get(f"/games/{g['id']}").text
+    legend = re.search(r'<ul id="pb-legend".*?</ul>', page, re.S).group(0)
+    for mark in ("where the selected piece may go", "aims at", "an order to give", "fortified hex (21.0)",
+                 "support radius (10.4)", "suppressed (8.0)", "not examined (18.1)", "ZOC ?", "(18.4)"):
+        assert mark in legend, mark
