@@ -7,6 +7,7 @@ seconds, by itself."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -146,6 +147,16 @@ def test_a_player_away_hands_the_seat_to_the_computer_and_takes_it_back(client: 
     key = app.state.settings.secret_key
     assert computer.play_due(app.state.db.sessions, app.state.games, key) > 0  # the computer plays for the IJ
     assert computer_commands(client, gid)
+    # the IJ's board says so at its top, with the way back (not only in the folded private link's card)
+    client.post(f"/games/{gid}/seat", data={"token": ij})
+    board = client.get(f"/games/{gid}").text
+    assert "The computer (random) is playing your seat." in board
+    assert board.index('id="computer-seat"') < board.index('id="status"')
+    back = re.search(r'<form method="post" action="/games/\w+/seat/computer" class="card computer-seat".*?</form>',
+                     board, re.S).group(0)
+    assert 'name="level" value=""' in back and "Take my seat back" in back
+    assert 'id="computer-seat"' in client.get(f"/games/{gid}/poll", params={"seq": 0}).text  # kept by the updates
+    client.cookies.clear()
     client.post(f"/games/{gid}/seat", data={"token": us})
     assert "does not read it" in client.get(f"/games/{gid}/chat").text  # while the computer plays the IJ
     client.cookies.clear()
@@ -154,6 +165,9 @@ def test_a_player_away_hands_the_seat_to_the_computer_and_takes_it_back(client: 
     client.post(f"/games/{gid}/seat", data={"token": us})
     chat = client.get(f"/games/{gid}/chat").text
     assert "Message to your opponent" in chat and "/chat/spectators" in chat and "does not read it" not in chat
+    client.cookies.clear()
+    client.post(f"/games/{gid}/seat", data={"token": ij})
+    assert 'id="computer-seat"' not in client.get(f"/games/{gid}").text  # taken back: gone
     client.cookies.clear()
     before = len(computer_commands(client, gid))
     play_human(client, gid, us, 200)
