@@ -115,8 +115,10 @@ def _resolved(d: dict[str, Any], side: str | None) -> str:
                 f"attackers eliminated (§7.6)")
     mod = d["modifier"]
     sign = f" {'+' if mod >= 0 else '-'}{abs(mod)}" if mod else ""
+    raw = d["die"] + mod  # (§7.6: a result above 6 is treated as 6, below 1 as 1)
+    total = str(raw) if raw == d["total"] else f"{raw}, read as {d['total']}"
     return (f"{side} attacks {targets} at {d['odds']} ({d['attack']} vs {d['defence']}), "
-            f"die {d['die']}{sign} = {d['total']}: {d['result']}")
+            f"die {d['die']}{sign} = {total}: {d['result']}")
 
 
 def _bombarded(d: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import IllegalCommandError
+from engine.games.first_blood.phases.engineering import crews
 from engine.games.first_blood.rules import RULES
 from engine.games.first_blood.state import ELIMINATED
 from engine.games.first_blood.testing import force_die, play, position
@@ -254,3 +255,29 @@ def illegal_bombard(state, unit: str, hex_id: str, target: str | None = None) ->
         play(state, "bombard", unit=unit, hex=hex_id, target=target)
     assert err.value.rule == "§7.10"
     return err.value
+
+
+def test_r_7_10_a_no_bombardment_is_offered_where_it_changes_nothing():
+    """A destroyed strip with no USAF unit, no work and only riflemen in its hex: a destroyer
+    or bomber would be spent for nothing (the riflemen are not hit, §7.10), so none is
+    offered.  An engineer there who could start work on it this turn is a reason (§10)."""
+    quiet = combat_state({DESTROYER: "ijn_reserve", "us-1-1": "0708"}, strips={"0708": {"status": "dest"}})
+    assert ("0708", None) not in bombards(quiet, DESTROYER)
+    err = illegal_bombard(quiet, DESTROYER, "0708")
+    assert "would change nothing" in err.message and "no engineer there" in err.message
+    with_engineer = combat_state({DESTROYER: "ijn_reserve", ENGINEER: "0708"}, strips={"0708": {"status": "dest"}})
+    assert ("0708", None) in bombards(with_engineer, DESTROYER)
+    assert crews(with_engineer, "0708") == [[ENGINEER]]
+    hit = bombard(with_engineer, DESTROYER, "0708")
+    assert hit["effect"] == "none" and crews(with_engineer, "0708") == []  # kept from working this turn
+
+
+def test_7_6_a_die_total_beyond_the_table_is_worded_as_read():
+    """§7.6: a result above 6 is treated as 6, below 1 as 1; the log says so rather than
+    "die 4 +3 = 6", which read as wrong arithmetic."""
+    from engine.games.first_blood.describe import LINES
+    line = LINES["combat_resolved"]
+    attack = {"targets": ["0709"], "odds": "3:1", "attack": 12, "defence": 3, "result": "DE"}
+    assert line(None, {**attack, "die": 4, "modifier": 3, "total": 6}, "IJ").endswith("die 4 +3 = 7, read as 6: DE")
+    assert line(None, {**attack, "die": 1, "modifier": -2, "total": 1}, "IJ").endswith("die 1 -2 = -1, read as 1: DE")
+    assert line(None, {**attack, "die": 2, "modifier": 3, "total": 5}, "IJ").endswith("die 2 +3 = 5: DE")

@@ -9,6 +9,7 @@ from engine.core.events import Command
 from engine.core.game import Emitter
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.phases.combat import in_range
+from engine.games.first_blood.phases.engineering import crews, needs_work
 from engine.games.first_blood.state import (
     CAP,
     IJAAF_ATTACK,
@@ -62,9 +63,12 @@ def target_refusal(state: FBState, uid: str, hex_id: str) -> Reason | None:
         return "§7.10", f"the strip at {hex_id} has not been built" + (
             "" if q.spec(uid).kind == "ground" else " and no work is under way on it")
     worse = strip.status == "oper" if q.spec(uid).kind == "ground" else strip.status != "dest"
-    has_us = any(q.spec(u).side == "US" for u in q.units_at(state, hex_id))
-    if not (worse or strip.work > 0 or has_us or q.units_at(state, strip_loc(hex_id))):
-        return "§7.10", f"bombarding {hex_id} would change nothing: no USAF unit, no work, no worse status (R-7.10a)"
+    # US ground units there are not hit (§7.10); a bombardment only keeps an engineer there
+    # from working on the strip this turn (§10): one that could, on a strip that needs it
+    kept_from_work = needs_work(state, hex_id) and bool(crews(state, hex_id))
+    if not (worse or strip.work > 0 or kept_from_work or q.units_at(state, strip_loc(hex_id))):
+        return "§7.10", (f"bombarding {hex_id} would change nothing: no USAF unit, no work to stop, no worse status, "
+                         "no engineer there who could work on it this turn (R-7.10a)")
     return None
 
 
