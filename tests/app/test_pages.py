@@ -359,3 +359,17 @@ def test_a_seat_taken_without_a_name_is_not_called_empty(client: TestClient) -> 
     client.post(f"/games/{gid}/seat", data={"token": made["token"]})
     page = client.get(f"/games/{gid}").text
     assert "IJ (no name)" in page and "(not joined)" not in page
+
+
+def test_a_stack_off_the_map_is_headed_by_what_it_is(client: TestClient) -> None:
+    """The panel heads a stack "In <place>", and a pile of units that is no place by what it
+    is: "Waiting to be placed", not "In waiting to be placed"."""
+    gid = new_game(client)
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    html = client.post(f"/games/{gid}/click", data={"hex": "arriving", "seq": seq}).text
+    stack = html.split('id="stack"', 1)[1].split("</section>", 1)[0]
+    assert "<h3>Waiting to be placed</h3>" in stack
+    client.post(f"/games/{gid}/click", data={"hex": "0709", "select": "us-1-1", "seq": seq})
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    html = client.post(f"/games/{gid}/click", data={"hex": "0709", "seq": seq}).text
+    assert "<h3>In 0709</h3>" in html.split('id="stack"', 1)[1]

@@ -164,7 +164,7 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     expect(ij.counter(plan.ATTACKER)).to_have_attribute("data-loc", plan.ENTRY)
     for _ in range(len(plan.IJ_REINFORCEMENTS) - 1):  # air and naval units, by their buttons
         ij.give(script.next("IJ", "place"))
-    ij.expect_my_move("IJ movement (§6)", "5 unit(s) in off-map boxes must move (§6.5)")
+    ij.expect_my_move("IJ movement (§6)", "5 unit(s) in off-map boxes must still move (§6.5; not those that")
 
     # --- IJ movement: the box D units must move (§6.5); 124/2 marches into the US ZOC -----
     for _ in plan.IJ_SETUP:
@@ -252,7 +252,7 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     resolve.click()
     ij.done(p)
     log = ij.page.locator("#log")
-    assert re.fullmatch(rf"IJ attacks {plan.STACK_HEX} at {plan.ODDS} \(4 vs 5\), die [1-6] \+2 = [1-6]: "
+    assert re.fullmatch(rf"IJ attacks {plan.STACK_HEX} at {plan.ODDS} \(4 vs 5\), die [1-6] \+2 = [3-8](, read as 6)?: "
                         rf"{plan.RESULT}", p.lines[0]), p.lines
     expect(log).to_contain_text(p.lines[0])
     expect(log).to_contain_text("IJ 124/2 eliminated: EX (§7.7)")

@@ -60,7 +60,7 @@ LINES: dict[str, Describer] = {
         f"IJ overruns air strip {d['hex']}: destroyed"
         + (f", {_names(d['usaf'])} lost" if d["usaf"] else "")
         + (", engineering work lost" if d["work_lost"] else "")),
-    "air_combat": lambda s, d, side: f"{_names(d['attackers'])} shoot down {q.label(d['target'])}; all are lost",
+    "air_combat": lambda s, d, side: _air_combat(d),
     "support_assigned": lambda s, d, side: f"{q.label(d['unit'])} will support the attack on {d['hex']}",
     "support_spent": lambda s, d, side: (
         f"{q.label(d['unit'])} has fired its shore bombardment and leaves play (§6.6)"
@@ -69,7 +69,8 @@ LINES: dict[str, Describer] = {
     "bombarded": lambda s, d, side: _bombarded(d),
     "strategic_shift": lambda s, d, side: (
         "IJ strategic phase: "
-        + (f"{_names(d['removed'])} leave play" if d["removed"] else "nothing leaves play")
+        + (f"{_names(d['removed'])} {'leaves' if len(d['removed']) == 1 else 'leave'} play" if d["removed"]
+           else "nothing leaves play")
         + (f"; {_names(d['advanced'])} move to the Attack boxes" if d["advanced"] else "")),
     "usaf_refuelled": lambda s, d, side: (
         f"Refuelled and ready: {_names(d['units'])}" if d["units"] else None),
@@ -100,6 +101,12 @@ LINES: dict[str, Describer] = {
     "strip_repaired": lambda s, d, side: f"Air strip {d['hex']} is operational again",
     "game_ended": lambda s, d, side: f"Game over after {turn_name(d['turn'])}: {d['winner']} wins. {d['reason']}",
 }
+
+
+def _air_combat(d: dict[str, Any]) -> str:
+    one = len(d["attackers"]) == 1  # §6.7: a fighter, or two bombers, lost with the USAF unit
+    return (f"{_names(d['attackers'])} {'shoots' if one else 'shoot'} down {q.label(d['target'])}; "
+            f"{'both are' if one else 'all are'} lost (§6.7)")
 
 
 def _decision(d: dict[str, Any]) -> str | None:
@@ -153,7 +160,9 @@ def command_label(state: FBState, command: Any) -> str:
     labels: dict[str, Callable[[], str]] = {
         "place": lambda: f"Place {unit} in {place(d['to'])}",
         "move": lambda: f"Move {unit} to {place(d['to'])}",
-        "air_attack": lambda: f"{_names(d['units'])} attack {q.label(d['target'])}",
+        "air_attack": lambda: (f"{_names(d['units'])} {'attacks' if len(d['units']) == 1 else 'attack'} "
+                               f"{q.label(d['target'])}: it is lost, and "
+                               f"{'so is the attacker' if len(d['units']) == 1 else 'so are the attackers'} (§6.7)"),
         "naval_support": lambda: f"{unit}: shore bombardment on {d['hex']}",
         "air_support": lambda: f"{unit}: air support on {d['hex']}",
         "attack": lambda: f"Attack {d['hex']}" if state.combat is None else f"Add {d['hex']} to the attack",

@@ -485,7 +485,8 @@ def _phase_text(rules: FirstBlood, state: FBState, side: str | None) -> str:
         if over:
             return f"{', '.join(over)} holds more than {q.STACK_LIMIT} units: move one out (§6.4)"
         must = movement.unmet_must_moves(state, side)
-        extra = f"; {len(must)} unit(s) in off-map boxes must move (§6.5)" if must else ""
+        extra = (f"; {len(must)} unit(s) in off-map boxes must still move (§6.5; not those that arrived this "
+                 "turn, have moved or have nowhere to go)") if must else ""
         return "Move your units, assign air and naval support, then end the phase" + extra
     if phase.endswith("_combat"):
         if state.combat is not None:
@@ -493,6 +494,9 @@ def _phase_text(rules: FirstBlood, state: FBState, side: str | None) -> str:
         owed = combat.obligations(state, side)
         extra = f"; {len(owed)} mandatory combat pairing(s) left (§7)" if owed else ""
         return "Declare and resolve your attacks" + extra
+    if phase == "ij_strategic":  # (the boxes moved as the phase began)
+        return ("Your Attack boxes' units have left play and your Reserve boxes' have moved to the Attack boxes (§9): "
+                "end the phase to hand the turn to the US")
     if phase == "us_engineering":
         return "Order engineering work on the air strips, then end the phase"
     if phase == "us_air":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.errors import IllegalCommandError
+from engine.core.events import Command
 from engine.core.undo import unmarked
 from engine.games.first_blood.rules import RULES
 from engine.games.first_blood.state import ELIMINATED
@@ -297,3 +298,16 @@ def test_6_7_a_refused_air_mission_says_what_table_7_or_6_6_allows():
         play(state, "naval_support", unit=DD_1, hex="0706")
     assert (err.value.rule, err.value.message) == ("§6.6", "support goes on a hex with US ground units; "
                                                            "0706 has none")
+
+
+def test_6_7_the_log_and_the_button_say_the_attackers_are_lost_too():
+    """§6.7: the IJAAF unit (or both bombers) is removed with the USAF unit it shoots down;
+    the button says so before, the log after, in the right number."""
+    from engine.games.first_blood.describe import LINES
+    state = scenario({})
+    one = RULES.label(state, Command("air_attack", {"units": [IJ_FIGHTER_1], "target": US_FIGHTER}))
+    two = RULES.label(state, Command("air_attack", {"units": [IJ_BOMBER_1, IJ_BOMBER_2], "target": US_FIGHTER}))
+    assert one.endswith(": it is lost, and so is the attacker (§6.7)") and " attacks " in one
+    assert two.endswith(": it is lost, and so are the attackers (§6.7)") and " attack " in two
+    line = LINES["air_combat"](state, {"attackers": [IJ_FIGHTER_1], "target": US_FIGHTER}, "IJ")
+    assert " shoots down " in line and line.endswith("; both are lost (§6.7)")

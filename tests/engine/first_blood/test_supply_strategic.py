@@ -55,6 +55,8 @@ def test_a_supply_roll_of_1_to_3_costs_nothing(die):
     assert state.phase == "ij_strategic"  # the turn went on by itself, up to the IJ's handover
     for uid in (MAP_UNIT, MAP_UNIT_2, BOX_UNIT):
         assert state.units[uid].loc == FULL[uid]
+    # what the handover is for, not only the phase's name (a player read "IJ strategic (§9)" and no more)
+    assert RULES.prompt(state).text.endswith("(§9): end the phase to hand the turn to the US")
 
 
 @pytest.mark.parametrize("die", [4, 5, 6])
