@@ -133,3 +133,25 @@ def test_the_battle_being_declared_is_shown_to_its_side_alone_with_buttons_that_
     assert RULES.label(s, fight) == "Declare no more: fight the 1 battle declared (14.3)"
     _, page = board_of(s, "Allied")
     assert re.search(rf"<li>against {C}:\s*1 Mar</li>", page)
+
+
+def test_the_battle_card_names_its_shifts_as_columns_on_the_crt() -> None:
+    """14.3: the odds give a base column, each modifier shifts it by columns; the card says
+    "base column" and "-1 column: ..." (a player read "-3 support of the defenders' HQ" as
+    three of something)."""
+    s = combat()
+    s.fortified = {C}  # (a shift against the attacker, 21.0)
+    play(s, "declare", "Allied", hex=C)
+    play(s, "add", "Allied", unit="1 Mar")
+    play(s, "close", "Allied")
+    play(s, "fight", "Allied")
+    play(s, "pass", "Japanese")
+    preview = RULES.view(s, "Allied")["battle_preview"]
+    assert preview is not None
+    _, page = board_of(s, "Allied")
+    card = re.search(r'<section class="card battle preview".*?</section>', page, re.S).group(0)
+    assert f"base column {preview['base']}" in card
+    assert preview["shifts"]
+    for value, why, rule in preview["shifts"]:
+        word = "column" if abs(value) == 1 else "columns"
+        assert f"<li>{value:+d} {word}: {why} ({rule})</li>" in card.replace("&#39;", "'")

@@ -413,10 +413,15 @@ class PacificBattles(RulesBase[PBState]):
         return f"{data.get('name') or flow.turn_name(turn)} (turn {turn})" if isinstance(turn, int) else None
 
     def phase_title(self, data: dict[str, Any]) -> str:
-        """A phase as the turn track names it."""
+        """A phase as the turn track names it, with the player whose it is where both have
+        one of that name: "reinforcements (6.0), first player" (the event names no side:
+        which side is first is the turn's initiative, 4.1 1a)."""
         phase = str(data.get("phase", ""))
         found = next((p for p in seq.TRACK.setup + seq.TRACK.turn if p.name == phase), None)
-        return found.title if found else phase.replace("_", " ")
+        if found is None:
+            return phase.replace("_", " ")
+        whose = next((f", {n} player" for n in ("first", "second") if n in phase.split("_")), "")
+        return found.title + whose
 
     def headline(self, state: PBState) -> Headline:
         return Headline(state.turn, flow.turn_name(state.turn), seq.title(state) if state.phase else "")

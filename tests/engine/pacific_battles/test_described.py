@@ -60,3 +60,14 @@ def test_nothing_is_described_to_a_side_that_has_allocated_or_outside_the_alloca
     play(s, "allocate", "Japanese", superiority=2, interdiction=2, recon=0, strike=0)
     assert RULES.described_commands(s, "Japanese") == [] and RULES.described_commands(s, "Allied")
     assert RULES.described_commands(position({}, phase="initial_first_movement"), "Allied") == []
+
+
+def test_a_phase_both_players_have_is_titled_with_whose_it_is():
+    """The replay's and the briefing's phase headings: "reinforcements (6.0)" came twice a
+    turn with nothing to tell them apart; the event names no side (the turn's initiative
+    decides which is first, 4.1 1a), so the heading says first or second player."""
+    from engine.games.pacific_battles.rules import RULES
+    assert RULES.phase_title({"phase": "reinforcements_first"}) == "reinforcements (6.0), first player"
+    assert RULES.phase_title({"phase": "follow_second_combat"}) == "follow-on land combat (14.0), second player"
+    assert RULES.phase_title({"phase": "air_allocation"}) == "secret air mission allocation (16.3)"
+    assert RULES.phase_title({"phase": "japanese_setup"}) == "set-up (25.4)"
