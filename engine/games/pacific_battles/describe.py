@@ -24,6 +24,9 @@ def describe(state: PBState, event: Event) -> str | None:
     who = d.get("side") or d.get("owner") or event.side or (d.get("seen_by") or [""])[0]
     if t == "game_created":
         return f"{d.get('scenario', '')} scenario of Pacific Battles: Guadalcanal created"
+    if t == "decision_progress" and "rout" in d:  # (the retreating side's alone: the stub says nothing)
+        return (f"{q.label(state, d['unit'])} routs: die {d['rout']}, so many hexes of retreat (15.32; one from a "
+                "fortification, 21.2)")
     if t in ("forces_set", "markers_to_draw", "round_opened", "fire_chosen", "decision_progress", "decision_made",
              "decision_rewritten", "follow_on_set", "battle_opened", "battle_hex_added", "attacker_added",
              "refit_credit_used", "strikes_resolved", "battle_units_changed", "bridges_set"):

@@ -689,3 +689,19 @@ def test_14_11_a_hex_left_unattackable_by_a_declared_battle_is_named_with_the_wa
     play(s, "withdraw", "Allied", battle=0)
     declare(s, "Allied", [R[0], R[1]], ["1 Mar"])
     assert "still owed" not in RULES.prompt(s).text and "fight" in types(s, "Allied")
+
+
+def test_15_32_the_rout_die_is_told_to_the_routed_side_alone():
+    """A DRT: each defending unit's rout die (15.32) is the routed side's log line, so its
+    player sees why the retreat hexes offered are that far; the attacker reads nothing of
+    it (the unit's id is the defender's secret, R-PB-18.0)."""
+    from engine.games.pacific_battles.describe import describe
+    s = combat_position({"124 Inf": ("124 Inf", C), "1 Mar": ("1 Mar", R[0])})
+    events = fight(s, "Allied", [C], ["1 Mar"], table="assault", die=6)
+    assert next(e for e in events if e.type == "battle_resolved").data["result"] == "DRT"
+    [rolled] = [e for e in events if e.type == "decision_progress" and "rout" in e.data]
+    die = rolled.data["rout"]
+    assert describe(s, rolled) == (f"124 Inf routs: die {die}, so many hexes of retreat (15.32; one from a "
+                                   "fortification, 21.2)")
+    seen = for_viewer(rolled, "Allied", SIDES)
+    assert seen is not None and "rout" not in seen.data and describe(s, seen) is None
