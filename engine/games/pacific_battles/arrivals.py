@@ -76,6 +76,13 @@ def due_units(state: PBState, side: str) -> list[str]:
         o.id for o in state.in_box(side, "track") if 0 < o.due <= state.turn and o.id not in state.readied))))
 
 
+def acted(state: PBState, side: str) -> bool:
+    """Whether ``side`` has landed, readied or sent home a reinforcement in this phase
+    (R-PB-6.0a: its phase then ends by its word, the last of those steps open to a take-back)."""
+    return bool(state.landed or any(state.off[pid].side == side for pid in state.readied if pid in state.off)
+                or any(o.due == state.turn for o in state.in_box(side, "base")))
+
+
 def base_units(state: PBState, side: str) -> list[str]:
     """26.2: what waits in the home base since an earlier phase (its ``due``: the turn it came)."""
     return sorted(o.id for o in state.in_box(side, "base") if o.due < state.turn and o.id not in state.readied)

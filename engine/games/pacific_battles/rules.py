@@ -295,6 +295,9 @@ class PacificBattles(RulesBase[PBState]):
             return True
         if step == "combat" and not state.fought and (state.battles or state.declaring):
             return True  # declared battles are fought or taken back, never dropped
+        if (state.phase.startswith("reinforcements_") and not state.pending and not state.interdicted
+                and arrivals.acted(state, seq.side_of(state))):
+            return True  # R-PB-6.0a: its last landing can still be taken back, so it ends by the player's word
         for side in p.acting:
             for c in self._iter_legal(state, side):
                 if c.type not in ("end_phase", "play", *face_up.KINDS):  # turning a unit over waits for nothing
@@ -498,6 +501,8 @@ def _phase_text(state: PBState, side: str | None) -> str:
                 else "Your units are set up: end the set-up")
     if phase.startswith("reinforcements_"):
         n = len(arrivals.due_units(state, side))
+        if not n:
+            return "Your reinforcements are landed, sent to your base or held: end the phase (6.0)"
         return f"Land your reinforcements on coastal hexes ({n} due), send them to your base, or hold them (6.0)"
     if phase.startswith("logistics_"):
         return "Spend supply: activate HQs, refit, repair aircraft, fortify; break down or combine (7.0)"

@@ -248,7 +248,9 @@ def test_16_61_the_interdictor_chooses_the_order_of_the_rolls_knowing_only_unit_
     for e in readied:
         seen = for_viewer(e, "Allied", RULES.sides)
         assert seen is None or (LUNGA not in str(seen.data) and "s1" not in str(seen.data))
-    play(s, "land", unit="s2", hex=KUKUM)  # nothing left to do: the phase ends, the interdictor rolls
+    play(s, "land", unit="s2", hex=KUKUM)  # nothing left to land: the phase waits for its player's word (R-PB-6.0a)
+    assert RULES.prompt(s).side == "Japanese" and s.phase == "reinforcements_first"
+    play(s, "end_phase")  # ... then the interdictor rolls
     assert RULES.prompt(s).side == "Allied" and RULES.prompt(s).kind == "interdict"
     assert sorted(c.data["next"] for c in RULES.legal_commands(s, "Allied")) == ["supply", "unit"]
     assert "124 Inf" not in json.dumps(RULES.view(s, "Allied")) and KUKUM not in json.dumps(RULES.view(s, "Allied"))
@@ -502,3 +504,19 @@ def test_ending_the_reinforcement_phase_names_what_stays_behind() -> None:
     play(s, "land", unit="124 Inf", hex=KUKUM)
     play(s, "land", unit="Kuma Bn", hex=KOKUMBONA)
     assert RULES.end_phase_notes(s) == ["1 supply point(s) due now stay on the track for next turn (6.21)"]
+
+
+def test_r_pb_6_0a_the_phase_waits_for_its_players_word_while_its_last_landing_can_be_taken_back() -> None:
+    """Sending the last unit home ended the phase at once, the interdiction rolled, and the
+    player could not think again: now the phase waits for "End" while a step of it can
+    still be taken back; a phase with nothing done still ends by itself."""
+    s = arriving(["4 Inf"])
+    play(s, "to_base", unit="4 Inf")
+    assert s.phase == "reinforcements_first" and s.off["4 Inf"].box == "base"
+    assert RULES.prompt(s).text.startswith("Your reinforcements are landed, sent to your base or held: end the phase")
+    assert {c.type for c in legal(s)} >= {"end_phase", "undo"}
+    play(s, "undo", step=s.undo.steps[-1])
+    assert s.off["4 Inf"].box == "track" and s.phase == "reinforcements_first"
+    play(s, "to_base", unit="4 Inf")
+    play(s, "end_phase")
+    assert s.phase != "reinforcements_first" and s.off["4 Inf"].box == "base"
