@@ -43,9 +43,9 @@ def _names(units: list[str]) -> str:
 
 Describer = Callable[[FBState, dict[str, Any], str | None], str | None]
 LINES: dict[str, Describer] = {
-    undo.UNDONE: lambda s, d, side: (
-        f"{side} takes back: {step_text(s, d['step']) or 'the last step'}"
-        + (f" ({d['events']} events retracted)" if d["events"] > 1 else "")),
+    # (what it retracts is struck through above it: a count of events, which grew with each
+    # take-back in a row as it counted the earlier ones, told a player nothing)
+    undo.UNDONE: lambda s, d, side: f"{side} takes back: {step_text(s, d['step']) or 'the last step'}",
     "game_created": lambda s, d, side: f"Game created ({d['scenario']}); " + (
         f"dice commitment {d['commitment'][:16]}..." if d.get("commitment")
         else "the dice come from the seed chains its record commits to"),
