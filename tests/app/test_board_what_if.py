@@ -48,3 +48,23 @@ def test_a_selected_mover_is_told_the_odds_of_the_attacks_it_could_join(client: 
         assert (api["odds"], api["attack"], api["defence"]) == (odds.replace("&lt;", "<"), int(attack), int(defence))
     # nothing of it for the other side, nor without a selection
     assert 'id="what-if"' not in client.get(f"/games/{gid}/board").text
+
+
+def test_an_attack_that_cannot_be_resolved_yet_says_why(client: TestClient, game: dict[str, str]) -> None:
+    """R-7a: an attack whose obligations need more units offers no "Resolve" until they are
+    added; the attack card says why, in the engine's words (the button simply vanished)."""
+    gid = game["id"]
+
+    def declaring_short(legal: dict) -> bool:
+        kinds = {c["type"] for c in listed(legal)}
+        return legal["prompt"]["kind"].endswith("_combat") and "cancel_attack" in kinds and "resolve" not in kinds
+
+    side, legal = drive(client, game, declaring_short, limit=1500)
+    seat(client, gid, game[side])
+    board = client.get(f"/games/{gid}/board").text
+    why = re.search(r'<p class="small not-yet" id="not-yet"><strong>Not ready to resolve:</strong> ([^<]+)</p>', board)
+    assert why is not None and why.group(1).startswith("§7")
+    client.cookies.clear()
+    refused = client.post(f"/api/games/{gid}/commands", headers=bearer(game[side]),
+                          json={"type": "resolve", "data": {}, "expected_seq": legal["seq"]})
+    assert refused.status_code == 422 and refused.json()["detail"] in why.group(1).replace("&#39;", "'")

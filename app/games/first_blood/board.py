@@ -107,6 +107,7 @@ class BoardContext:
     clock: dict[str, Any] | None = None  # the time control, if the game has one
     briefing: list[dict[str, Any]] = field(default_factory=list)  # "since your last move", by phase
     what_if: list[dict[str, Any]] = field(default_factory=list)  # the selected mover's attacks, before moving
+    not_yet: str | None = None  # why the attack being declared cannot be resolved yet (the engine's reason)
 
 
     @property
@@ -258,7 +259,20 @@ def board_context(session: Session | None, service: GameService, game: Game, sea
                         invite_url=req.invite_url, oob=oob,
                         private_url=req.private_url if seat is not None and not oob else None, welcome=req.welcome,
                         state=state, clock=clock.view(game, service.now()),
-                        briefing=briefing(session, game, side) if side and not oob else [], what_if=what_if)
+                        briefing=briefing(session, game, side) if side and not oob else [], what_if=what_if,
+                        not_yet=_not_yet(service, game, state, view, side, legal))
+
+
+def _not_yet(service: GameService, game: Game, state: Any, view: dict[str, Any], side: str | None,
+             legal: list[Command]) -> str | None:
+    """Why the attack ``side`` is declaring has no "Resolve" yet (R-7a: units still to add,
+    so that every obligation can be met), from the code that lists the commands; None when
+    it has one, or no attack is being declared by ``side``."""
+    combat = view.get("combat")
+    if not side or not combat or combat.get("side") != side or any(c.type == "resolve" for c in legal):
+        return None
+    return service.cache.memo(game.id, game.seq, ("not_yet", side),  # (once per state)
+                              lambda: service.why_not(game, state, side, Command("resolve")))
 
 
 WHAT_IF_MAX = 6  # enemy hexes the what-if card weighs for the selected mover
