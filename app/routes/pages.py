@@ -678,11 +678,15 @@ def record_check(request: Request, game: GameDep, session: SessionDep,
 
 @router.get("/games/{game_id}/log", response_class=HTMLResponse)
 def log_page(request: Request, access: AccessDep, session: SessionDep,
-             offset: int = 0, limit: int = 200) -> HTMLResponse:
+             offset: int | None = None, limit: int = 200) -> HTMLResponse:
     """The game's log as a story: turn and phase headings, times, each line a link to its
-    moment for those who may replay it."""
+    moment for those who may replay it.  Without an ``offset``, its newest page (a player
+    opens it for what happened lately; "earlier" goes back page by page)."""
     game = access.game
-    offset, limit = min(max(0, offset), 2**31 - 1), min(max(1, limit), 1000)
+    limit = min(max(1, limit), 1000)
+    if offset is None:
+        offset = (game.seq - 1) // limit * limit if game.seq else 0
+    offset = min(max(0, offset), 2**31 - 1)
     total, rows = store.page_events(session, game.id, offset, limit)
     seat = seat_of(request, access, request.app.state.limits)
     rows = readable(rows, game, viewer_of(game, seat.side if seat else None))

@@ -180,3 +180,17 @@ def test_what_came_since_in_the_phase_of_ones_last_move_is_headed_so() -> None:
     one = TEMPLATES.env.from_string('{% from "partials/seat.html" import briefing_card %}{{ briefing_card(b) }}'
                                     ).render(b=b)
     assert "(1 thing happened)" in one
+
+
+def test_the_log_page_opens_at_its_newest_events(client: TestClient, game: dict[str, str]) -> None:
+    """A player opens the whole log for what happened lately: without an offset it shows its
+    last page (events 1-200 came first, the newest moves behind "later"), and links back."""
+    gid = game["id"]
+    drive(client, game, lambda legal: client.get(f"/api/games/{gid}").json()["seq"] > 45)
+    total = client.get(f"/api/games/{gid}").json()["seq"]
+    newest = client.get(f"/games/{gid}/log", params={"limit": 20}).text
+    first = (total - 1) // 20 * 20 + 1
+    assert f"events {first}&ndash;{total} of {total}" in newest
+    assert 'href="?offset=0">&laquo; the beginning</a>' in newest and "later &rarr;" not in newest
+    oldest = client.get(f"/games/{gid}/log", params={"offset": 0, "limit": 20}).text
+    assert f"events 1&ndash;20 of {total}" in oldest and 'href="?">the latest &raquo;</a>' in oldest
