@@ -33,7 +33,7 @@ def moment_context(session: Session, service: GameService, game: Game, seq: int,
     rows = readable(every, game, ADMIN if side == ADMIN else viewer_of(game, side))
     view = rules.view(state, side, [])  # a moment is looked at, never played
     told = list(range(game.seq + 1)) if every_event else [r.seq + 1 for r in rows if r.text]
-    turns = [(r.seq + 1, r.text or "") for r in rows if r.type == rules.turn_event]
+    turns = _turns(rows, rules)
     turn_start = max((n for n, _ in turns if n <= seq), default=0)
     turn_end = min((n for n, _ in turns if n > seq), default=game.seq + 1)
     phases = [(r.seq + 1, rules.phase_title(r.payload)) for r in rows
@@ -54,3 +54,21 @@ def moment_context(session: Session, service: GameService, game: Game, seq: int,
     context |= {"game_name": rules.title, "turn_name": rules.headline(state).turn_name,
                 "moment_template": board.moment_template}
     return context | board.moment(game, seat, state, view, seq, last)
+
+
+def _turns(rows: list[Any], rules: Any) -> list[tuple[int, str]]:
+    """Each turn's moment and heading: the moment its first phase has begun (the moment of
+    the turn's own event still shows the last turn's last phase under the new turn's name)."""
+    out: list[tuple[int, str]] = []
+    opened: Any = None  # a turn's event whose first phase has not begun yet
+    for r in rows:
+        if r.type == rules.turn_event:
+            if opened is not None:
+                out.append((opened.seq + 1, opened.text or ""))
+            opened = r
+        elif r.type == rules.phase_event and opened is not None:
+            out.append((r.seq + 1, opened.text or ""))
+            opened = None
+    if opened is not None:
+        out.append((opened.seq + 1, opened.text or ""))
+    return out

@@ -52,6 +52,13 @@ def test_bookmarks_at_each_turn_and_phase(client: TestClient, game: dict[str, st
     assert "Turn 1: Sep I" in html
     phases = html.split("Phases of this turn", 1)[1].split("</ol>", 1)[0]
     assert "IJ reinforcements" in phases and "US movement" in phases
+    # a turn's bookmark opens the moment its first phase has begun: that phase under the
+    # turn's name (the turn's own event still showed the last phase of the turn before)
+    turn = re.search(rf'<li><a href="/games/{gid}/at/(\d+)"[^>]*>Turn 1: Sep I</a>', html)
+    first_phase = re.search(rf'<li><a href="/games/{gid}/at/(\d+)">IJ reinforcements</a>', phases)
+    assert turn is not None and first_phase is not None and turn.group(1) == first_phase.group(1)
+    at_turn = client.get(f"/games/{gid}/at/{turn.group(1)}").text
+    assert re.search(r'id="phase-title">IJ reinforcements', at_turn)
 
 
 def test_a_running_games_moments_are_for_its_players(client: TestClient, game: dict[str, str]) -> None:
