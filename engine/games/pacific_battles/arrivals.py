@@ -396,7 +396,9 @@ def refusal(state: PBState, side: str, cmd: Command) -> Reason | None:
         if unit not in state.off or state.off[unit].side != side or unit not in due_units(state, side) + base_units(
                 state, side):
             return "6.1", f"{unit} is not one of your reinforcements due this turn"
-        listed = hex_id in landing_hexes(state, side, unit)
+        if hex_id not in landing_hexes(state, side, unit):
+            return _landing_refusal(state, side, unit, hex_id) or _rule(side, cmd)
+        return None
     elif t == "evacuate":
         listed = unit in evacuable(state, side)
     elif t == "buy":
@@ -404,6 +406,30 @@ def refusal(state: PBState, side: str, cmd: Command) -> Reason | None:
     else:
         listed = unit in due_units(state, side)  # the track's, sent to the base instead (26.2)
     return None if listed else _rule(side, cmd)
+
+
+def _landing_refusal(state: PBState, side: str, pid: str, hex_id: Any) -> Reason | None:
+    """Which of ``landing_hexes``' conditions a unit's landing in ``hex_id`` fails (a
+    deception marker's, 34.1, are told whole by ``_rule``)."""
+    unit = state.off[pid].unit
+    if unit == DECEPTION:
+        return None
+    supply = unit == SUPPLY
+    size = 0 if supply else q.battalions(unit)
+    if hex_id not in q.board().coastal:
+        return LAND_RULE[side], f"{hex_id} is not a coastal hex: reinforcements land on the coast"
+    if hex_id not in _coast_enterable(False if supply else q.unit_spec(unit).mechanised):
+        return "11.0", f"{q.label(state, pid)} cannot enter {hex_id}'s terrain"
+    got = state.landed.get(hex_id, [0, 0])
+    over = got[0] + size > PORT_FREE_LANDING[0] or got[1] + supply > PORT_FREE_LANDING[1]
+    if over and hex_id not in _ports(state, side):
+        return "26.8", (f"{hex_id} has taken {got[0]} battalion equivalent(s) and {got[1]} supply unit(s) this "
+                        f"phase, and {q.label(state, pid)} would make more than {PORT_FREE_LANDING[0]} and "
+                        f"{PORT_FREE_LANDING[1]}: the limit of a hex that is no active port")
+    return None
+
+
+LAND_RULE = {"Japanese": "25.6b", "Allied": "25.7b"}
 
 
 def _rule(side: str, cmd: Command) -> Reason:

@@ -129,10 +129,13 @@ def test_25_6b_and_25_7b_land_units_land_on_coastal_hexes_free_of_the_enemy(side
     s = arriving([unit], side=side, pieces={"e": (enemy, LUNGA)})
     assert landings(s, unit) == set(B.coastal) - {LUNGA}
     assert HF not in B.coastal
-    for where, rule in ((HF, "26.8"), (LUNGA, "6.21")):
+    coast = {"Japanese": "25.6b", "Allied": "25.7b"}[side]
+    for where, rule in ((HF, coast), (LUNGA, "6.21")):
         with pytest.raises(IllegalCommandError) as err:
             play(s, "land", unit=unit, hex=where)
         assert err.value.rule == rule
+        if where == HF:  # the condition it fails, not all of a landing's at once
+            assert err.value.message == f"{HF} is not a coastal hex: reinforcements land on the coast"
     assert unit not in s.pieces and s.off[unit].box == "track"
 
 
@@ -151,6 +154,8 @@ def test_26_8_three_battalions_and_one_supply_unit_a_hex_that_is_no_port() -> No
     with pytest.raises(IllegalCommandError) as err:
         play(s, "land", unit="Kuma Bn", hex=KUKUM)
     assert err.value.rule == "26.8"
+    # which condition it fails, with the count (not every condition of a landing at once)
+    assert err.value.message.startswith(f"{KUKUM} has taken 3 battalion equivalent(s) and 0 supply unit(s) this phase")
     play(s, "land", unit="s1", hex=KUKUM)
     assert KUKUM not in landings(s, "s2")
     assert s.landed[KUKUM] == [3, 1]
