@@ -33,6 +33,9 @@ class Row:
     text: str | None
     payload: dict[str, Any]
     created_at: datetime
+    # on a command's first row: who sent it, as the row's command records it ({"by": None}: the
+    # seat's player; None: not a command's first row).  Only this of the command: its data may be secret.
+    command: dict[str, Any] | None = None
 
 
 def viewer_of(game: Any, side: str | None, admin: bool = False) -> str | None:
@@ -52,7 +55,30 @@ def readable(rows: Sequence[Any], game: Any, viewer: str | None) -> list[Any]:
         if seen is event:
             out.append(r)
         elif seen is not None:
-            out.append(Row(r.seq, r.type, r.side, r.actor, seen.data.get("text"), seen.data, r.created_at))
+            out.append(Row(r.seq, r.type, r.side, r.actor, seen.data.get("text"), seen.data, r.created_at,
+                           sender(r)))
+    return out
+
+
+def sender(row: Any) -> dict[str, Any] | None:
+    """Who sent the command a row is the first of, as ``Row.command`` keeps it; None for a
+    command's later rows (and the game's creation)."""
+    command = getattr(row, "command", None)
+    return None if command is None else {"by": command.get("by")}
+
+
+def by_computer(rows: Iterable[Any]) -> set[int]:
+    """The numbers of the rows, in order, of commands the computer sent ("computer:greedy"):
+    each row belongs to the command of the last first row before it (a window that begins
+    within a command marks its rows from the next command on)."""
+    out: set[int] = set()
+    by = None
+    for r in rows:
+        first = sender(r)
+        if first is not None:
+            by = first["by"]
+        if isinstance(by, str) and by.startswith("computer"):
+            out.add(r.seq)
     return out
 
 

@@ -562,7 +562,8 @@ def _submit(request: Request, game: Game, seat: Seat | None, session: SessionDep
 
 def _fresh(done: list[tuple[int, Any, str | None]], seat: Seat, game: Game) -> list[Row]:
     """The log rows a command just appended, for its answer's log lines."""
-    return [Row(n, e.type, e.side, seat.side, t, e.data, game.updated_at) for n, e, t in done]
+    return [Row(n, e.type, e.side, seat.side, t, e.data, game.updated_at, {"by": None} if i == 0 else None)
+            for i, (n, e, t) in enumerate(done)]  # (the seat's player's own command)
 
 
 def render_board(request: Request, session: SessionDep | None, service: ServiceDep, game: Game, seat: Seat | None,

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from app import store
 from app.models import Game
-from app.visible import readable, retracted_lines, viewer_of
+from app.visible import by_computer, readable, retracted_lines, viewer_of
 from engine.core import undo
 from engine.core.game import GameRules
 from engine.games import get_rules
@@ -36,6 +36,7 @@ def narrative(rules: GameRules[Any], rows: list[Any], gone: dict[int, int] | Non
     gone = gone or {}
     groups: list[dict[str, Any]] = []
     turn = phase = ""
+    computer = by_computer(rows)
     for r in rows:
         if r.type in (rules.turn_event, rules.phase_event) and r.seq in gone:
             continue  # taken back: the headings follow what still stands
@@ -48,5 +49,5 @@ def narrative(rules: GameRules[Any], rows: list[Any], gone: dict[int, int] | Non
             if not groups or groups[-1]["title"] != title:
                 groups.append({"title": title, "lines": []})
             groups[-1]["lines"].append({"seq": r.seq + 1, "text": r.text, "at": r.created_at,
-                                        "retracted_by": gone.get(r.seq)})
+                                        "retracted_by": gone.get(r.seq), "computer": r.seq in computer})
     return groups

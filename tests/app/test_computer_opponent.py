@@ -65,6 +65,18 @@ def test_a_game_against_the_computer_is_played_by_the_job_through_the_same_servi
     # the seat's page names the opponent; nobody may act for the computer's side
     page = client.get("/").text
     assert f"against Computer ({level})" in page
+    # the logs mark the computer's lines as its, and only those (the board's, the log page)
+    client.post(f"/games/{gid}/seat", data={"token": token})
+    board = client.get(f"/games/{gid}").text
+    log = board.split('id="log"', 1)[1].split("</ol>", 1)[0]
+    lines = re.findall(r"<li [^>]*>(.*?)</li>", log, re.S)
+    marked = [t for t in lines if "(the computer)" in t]
+    assert marked and len(marked) < len(lines)
+    story = client.get(f"/games/{gid}/log", params={"offset": 0, "limit": 1000}).text
+    assert story.count('<span class="muted small by-computer">(the computer)</span>') >= len(marked)
+    mine = client.get(f"/api/games/{gid}/log", params={"limit": 1000}, headers=bearer(token)).json()["items"]
+    own_text = next(e["text"] for e in mine if e.get("actor") == side and e.get("text"))
+    assert any(own_text in t and "(the computer)" not in t for t in re.findall(r"<li [^>]*>.*?</li>", story, re.S))
 
 
 def test_the_computer_is_offered_only_at_the_levels_a_game_has(client: TestClient) -> None:

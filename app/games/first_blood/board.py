@@ -22,7 +22,7 @@ from app.render.parts import changed_parts
 from app.services import clock
 from app.services.games import GameService
 from app.services.story import briefing
-from app.visible import retracted_lines
+from app.visible import by_computer, retracted_lines
 from engine.core.errors import RuleError
 from engine.core.events import Command
 from engine.core.hexes import neighbor_ids
@@ -247,8 +247,10 @@ def board_context(session: Session | None, service: GameService, game: Game, sea
             layers = layers.replace("<svg ", '<svg hx-swap-oob="true" ', 1)
     log, relog = log_window(session, game, side, req.since, req.fresh, LOG_LINES)
     gone = retracted_lines(log)  # an undo always follows what it took back: the window holds both
+    computer = by_computer(log)
     lines = [{"seq": r.seq + 1, "text": r.text, "dice": r.type in ("combat_resolved", "supply_rolled"),
-              "turn": r.type == rules.turn_event, "retracted": r.seq in gone} for r in reversed(log) if r.text]
+              "turn": r.type == rules.turn_event, "retracted": r.seq in gone, "computer": r.seq in computer}
+             for r in reversed(log) if r.text]
     err_for = _safe_label(rules, state, req.error_for) if req.error and req.error_for is not None else None
     inspect = req.inspect or (names[selected]["loc"] if selected in names else "")
     stack = [u for u in view["units"] if inspect and u["loc"] == inspect]

@@ -24,7 +24,7 @@ from app.models import Game, Seat
 from app.render.parts import changed_parts, digest, kept_card, split_shown
 from app.services.games import GameService, Recent
 from app.templating import TEMPLATES
-from app.visible import retracted_lines
+from app.visible import by_computer, retracted_lines
 from engine.core.events import Command
 from engine.games import get_rules
 from engine.games.pacific_battles import battles, face_up, queries, sequence, tables
@@ -368,7 +368,9 @@ def pb_context(session: Session | None, service: GameService, game: Game, seat: 
     rows, relog = log_window(session, game, side, since if oob else None, fresh or [], LOG_LINES)
     relog = relog or (oob and since is None)  # an answer that does not know the page's log sends it whole
     gone = retracted_lines(rows)  # taken back: struck through, as in First Blood's log
-    lines = [{"seq": r.seq + 1, "text": r.text, "retracted": r.seq in gone} for r in reversed(rows) if r.text]
+    computer = by_computer(rows)
+    lines = [{"seq": r.seq + 1, "text": r.text, "retracted": r.seq in gone, "computer": r.seq in computer}
+             for r in reversed(rows) if r.text]
     board = PBBoard(game, seat, view, state, orders, game.seq, "", [], buttons, allocate, lines,
                     error=error, oob=oob, private_url=private_url, invite_url=invite_url,
                     welcome=welcome and not oob, relog=relog)
