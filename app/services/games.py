@@ -25,7 +25,7 @@ from app.services import clock, dice_keys
 from app.services import record as game_record
 from app.services.notices import Notices
 from app.text import check_line, dump_json
-from app.visible import readable
+from app.visible import readable, sender
 from engine.bots import levels_for
 from engine.core import choices, rulings, seeds, undo
 from engine.core import record as rec
@@ -736,7 +736,7 @@ class GameService:
         reveal = reveal or game.status == "finished"
         gone = store.retractions(session, game.id)
         items = [{"seq": r.seq, "type": r.type, "side": r.side, "actor": r.actor, "text": r.text,
-                  "retracted_by": gone.get(r.seq),
+                  "retracted_by": gone.get(r.seq), "by": (sender(r) or {}).get("by"),  # "computer:greedy"
                   "data": r.payload if reveal or r.type != "game_created" else _redact(r.payload),
                   "created_at": r.created_at.isoformat()} for r in rows]
         return {"total": total, "offset": offset, "limit": limit, "items": items}

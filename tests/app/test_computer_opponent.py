@@ -75,6 +75,7 @@ def test_a_game_against_the_computer_is_played_by_the_job_through_the_same_servi
     story = client.get(f"/games/{gid}/log", params={"offset": 0, "limit": 1000}).text
     assert story.count('<span class="muted small by-computer">(the computer)</span>') >= len(marked)
     mine = client.get(f"/api/games/{gid}/log", params={"limit": 1000}, headers=bearer(token)).json()["items"]
+    assert {e["by"] for e in mine} == {None, f"computer:{level}"}  # the API's log says who sent each command
     own_text = next(e["text"] for e in mine if e.get("actor") == side and e.get("text"))
     assert any(own_text in t and "(the computer)" not in t for t in re.findall(r"<li [^>]*>.*?</li>", story, re.S))
 
