@@ -201,6 +201,8 @@ def test_nobody_gives_the_computer_more_time_or_claims_the_game_from_it(client: 
     assert "/clock/grant" not in page and "/clock/claim" not in page
     # the chat says nobody reads it there, and offers no agreement the computer cannot give
     assert "the computer plays your opponent&#39;s seat and does not read it" in page
+    # said in full under the box, its placeholder short (a narrow panel cut the long one off)
+    assert 'placeholder="A note in the chat"' in page and "does not read them.</p>" in page
     assert "Message to your opponent" not in page and "/chat/spectators" not in page
     clock = client.get(f"/api/games/{gid}", headers=bearer(token)).json()["clock"]
     assert clock["deciding_sides"] == ["US"] and clock["people_deciding"] == []
