@@ -85,7 +85,9 @@ def test_two_players_play_the_first_turn(players: tuple[Player, Player], server:
     ij.page.fill('input[name="name"]', "Bob")
     ij.page.get_by_role("button", name="Join the game").click()
     expect(ij.page.locator("#board")).to_be_visible()
-    assert ij.page.url == us.page.url  # the same game page; the seat is in a cookie
+    ij.page.wait_for_load_state()  # (its script takes "?welcome=1" out of the address)
+    us.page.wait_for_load_state()
+    assert ij.page.url == us.page.url and "welcome" not in ij.page.url  # the same page; the seat is in a cookie
     expect(ij.page.locator(".panel")).to_contain_text("US Alice")
     expect(ij.page.locator(".panel")).to_contain_text("IJ Bob")
     # the creator's page, still inviting, is told by its stream and drawn again: no invitation, Bob named
