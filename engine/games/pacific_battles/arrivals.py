@@ -93,12 +93,25 @@ def landing_hexes(state: PBState, side: str, pid: str) -> list[str]:
     three battalion equivalents and one supply unit a hex unless it is an active port.
     Alike pieces land alike: found once a kind of piece and state (a landing phase's list,
     its check and its board all ask).  Read only."""
-    unit = state.off[pid].unit
-    supply = unit == SUPPLY
-    size = 0 if supply or unit == DECEPTION else q.battalions(unit)
-    mech = False if supply or unit == DECEPTION else q.unit_spec(unit).mechanised
-    key = ("landing_hexes", side, unit == DECEPTION, supply, size, mech)
-    return state.cached(key, lambda: _landing_hexes(state, side, unit == DECEPTION, supply, size, mech))
+    fake, supply, size, mech = _landing_kind(state.off[pid].unit)
+    key = ("landing_hexes", side, fake, supply, size, mech)
+    return state.cached(key, lambda: _landing_hexes(state, side, fake, supply, size, mech))
+
+
+def _landing_kind(unit: str) -> tuple[bool, bool, int, bool]:
+    """What of a piece its landing hexes depend on: a deception marker, a supply point, its
+    battalion equivalents, mechanised."""
+    fake, supply = unit == DECEPTION, unit == SUPPLY
+    plain = fake or supply
+    return fake, supply, 0 if plain else q.battalions(unit), False if plain else q.unit_spec(unit).mechanised
+
+
+def _over_limit(state: PBState, hex_id: str, size: int, supply: bool) -> bool:
+    """26.8: whether a landing of ``size`` battalion equivalents (and ``supply``) would pass
+    three battalion equivalents and one supply unit in ``hex_id`` this phase (a hex that is
+    no active port)."""
+    got = state.landed.get(hex_id, [0, 0])
+    return got[0] + size > PORT_FREE_LANDING[0] or got[1] + supply > PORT_FREE_LANDING[1]
 
 
 def _landing_hexes(state: PBState, side: str, fake: bool, supply: bool, size: int, mech: bool) -> list[str]:
@@ -110,8 +123,7 @@ def _landing_hexes(state: PBState, side: str, fake: bool, supply: bool, size: in
     for h in _coast_enterable(mech):
         if h in enemy:
             continue
-        got = state.landed.get(h, [0, 0])
-        if h not in ports and (got[0] + size > PORT_FREE_LANDING[0] or got[1] + supply > PORT_FREE_LANDING[1]):
+        if h not in ports and _over_limit(state, h, size, supply):
             continue
         out.append(h)
     return out
@@ -411,18 +423,15 @@ def refusal(state: PBState, side: str, cmd: Command) -> Reason | None:
 def _landing_refusal(state: PBState, side: str, pid: str, hex_id: Any) -> Reason | None:
     """Which of ``landing_hexes``' conditions a unit's landing in ``hex_id`` fails (a
     deception marker's, 34.1, are told whole by ``_rule``)."""
-    unit = state.off[pid].unit
-    if unit == DECEPTION:
+    fake, supply, size, mech = _landing_kind(state.off[pid].unit)
+    if fake:
         return None
-    supply = unit == SUPPLY
-    size = 0 if supply else q.battalions(unit)
     if hex_id not in q.board().coastal:
         return LAND_RULE[side], f"{hex_id} is not a coastal hex: reinforcements land on the coast"
-    if hex_id not in _coast_enterable(False if supply else q.unit_spec(unit).mechanised):
+    if hex_id not in _coast_enterable(mech):
         return "11.0", f"{q.label(state, pid)} cannot enter {hex_id}'s terrain"
     got = state.landed.get(hex_id, [0, 0])
-    over = got[0] + size > PORT_FREE_LANDING[0] or got[1] + supply > PORT_FREE_LANDING[1]
-    if over and hex_id not in _ports(state, side):
+    if _over_limit(state, hex_id, size, supply) and hex_id not in _ports(state, side):
         return "26.8", (f"{hex_id} has taken {got[0]} battalion equivalent(s) and {got[1]} supply unit(s) this "
                         f"phase, and {q.label(state, pid)} would make more than {PORT_FREE_LANDING[0]} and "
                         f"{PORT_FREE_LANDING[1]}: the limit of a hex that is no active port")
