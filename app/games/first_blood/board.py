@@ -27,6 +27,7 @@ from engine.core.errors import RuleError
 from engine.core.events import Command
 from engine.core.hexes import neighbor_ids
 from engine.games import get_rules
+from engine.games.first_blood.describe import heading
 
 HEX_FIELDS = ("to", "hex", "box")  # command fields that name a place (a hex, a box, an entry point)
 GENERAL = ("undo", "end_phase", "resolve", "cancel_attack", "end_advance")
@@ -109,6 +110,11 @@ class BoardContext:
     what_if: list[dict[str, Any]] = field(default_factory=list)  # the selected mover's attacks, before moving
     not_yet: str | None = None  # why the attack being declared cannot be resolved yet (the engine's reason)
 
+
+    @property
+    def stack_heading(self) -> str:
+        """The inspected stack's heading (``describe.heading``)."""
+        return heading(self.inspect or "")
 
     @property
     def unit_form(self) -> OneField | None:

@@ -22,6 +22,16 @@ PLACES = {
 }
 
 
+NOT_PLACES = ("arriving", "pool", "eliminated")  # where a unit is that is no place: what it is
+
+
+def heading(loc: str) -> str:
+    """How a panel heads the units at ``loc``: "In the IJN Reserve", "In 0709", but
+    "Waiting to be placed"."""
+    where = place(loc)
+    return where[:1].upper() + where[1:] if loc in NOT_PLACES else f"In {where}"
+
+
 def place(loc: str | None) -> str:
     if loc is None:
         return "nowhere"
