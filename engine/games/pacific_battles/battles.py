@@ -56,7 +56,10 @@ def in_battle(state: PBState) -> set[str]:
 
 
 def obligations(state: PBState, side: str) -> tuple[set[str], set[str]]:
-    return combat.obligations(q.board(), q.forces(), list(state.pieces.values()), side)
+    """``combat.obligations`` of this state, once per state and side (read only): the
+    prompt, the legal list and the end's refusal each ask."""
+    return state.cached(("obligations", side),
+                        lambda: combat.obligations(q.board(), q.forces(), list(state.pieces.values()), side))
 
 
 def unmet(state: PBState, side: str) -> tuple[list[str], list[str]]:
@@ -87,6 +90,15 @@ def _can_attack(p: Piece) -> bool:
     return p.unit != SUPPLY  # 13.6: supply units never attack
 
 
+def declarable(state: PBState, side: str) -> list[str]:
+    """14.2: the enemy hexes a new battle may open on, next to a unit of ``side`` that can
+    attack and is in no battle yet, and in no battle as a defender yet."""
+    busy = in_battle(state)
+    near = {n for p in state.on_map(side) if _can_attack(p) and p.id not in busy
+            for n in q.board().neighbours(p.hex)}
+    return sorted((near & q.enemy_places(state, side)) - defended(state))
+
+
 def gen_declare(state: PBState, side: str) -> Iterator[Command]:
     if state.fought:
         return  # the battles are being fought: each step is a decision owed
@@ -94,9 +106,7 @@ def gen_declare(state: PBState, side: str) -> Iterator[Command]:
     enemy = q.enemy_hexes(state, side)
     taken = defended(state)
     if state.declaring is None:
-        near = {n for p in state.on_map(side) if _can_attack(p) and p.id not in busy
-                for n in q.board().neighbours(p.hex)}
-        for h in sorted((near & enemy) - taken):
+        for h in declarable(state, side):
             yield Command("declare", {"hex": h})
         for i in range(len(state.battles)):  # a declared battle may be taken out again before the fight
             yield Command("withdraw", {"battle": i})

@@ -111,9 +111,8 @@ def obligations(board: Board, forces: Forces, pieces: list[Piece], side: str) ->
     enemy = "Japanese" if side == "Allied" else "Allied"
     zoc = zoc_of(board, forces, pieces, enemy)
     must_attack = {p.id for p in pieces if p.side == side and p.hex in zoc and spec_of(forces, p) is not None}
-    attackers = [p for p in pieces if p.id in must_attack]
-    must_be_attacked = {e.id for e in pieces if e.side == enemy and has_zoc(forces, e)
-                        and any(distance_between(e.hex, a.hex) == 1 for a in attackers)}
+    beside = {n for p in pieces if p.id in must_attack for n in neighbor_ids(p.hex)}
+    must_be_attacked = {e.id for e in pieces if e.side == enemy and e.hex in beside and has_zoc(forces, e)}
     return must_attack, must_be_attacked
 
 

@@ -50,11 +50,11 @@ NOT_NOW: dict[str, Reason] = {
 
 
 def gen(state: PBState, side: str) -> Iterator[Command]:
-    """Called in ``side``'s own phases with no decision owed (rules.py)."""
-    for p in _turnable(state, side):
-        for kind in KINDS:
-            if refusal(state, side, kind, p.id) is None:
-                yield Command(kind, {"unit": p.id})
+    """Called in ``side``'s own phases with no decision owed (rules.py); listed once per
+    state and side (the legal list and whether the phase needs its player both ask)."""
+    yield from state.cached(("face_up", side), lambda: tuple(
+        Command(kind, {"unit": p.id}) for p in _turnable(state, side) for kind in KINDS
+        if refusal(state, side, kind, p.id) is None))
 
 
 def do_show(em: Emitter, data: dict[str, Any], side: str) -> None:

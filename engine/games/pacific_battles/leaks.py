@@ -25,12 +25,6 @@ from engine.games.pacific_battles.movement import SUPPLY
 from engine.games.pacific_battles.state import SIDES, PBState, other
 
 
-def _knows(state: PBState, viewer: str | None, owner: str, pid: str) -> bool:
-    if viewer is SPECTATOR:
-        return pid in state.revealed[other(owner)]
-    return owner == viewer or pid in state.revealed[viewer]
-
-
 @cache
 def _factors(unit: str) -> tuple[str, ...]:
     s = q.unit_spec(unit)
@@ -77,17 +71,20 @@ def _hidden_names(state: PBState, viewer: str | None) -> set[str]:
     names, factors = _own_mix(viewer) if viewer in SIDES else (frozenset(), frozenset())
     known_names, known_factors = set(names), set(factors)
     unknown: list[tuple[str, str]] = []
-    pieces = [(p.id, p.unit, p.side) for p in state.pieces.values()]
-    pieces += [(o.id, o.unit, o.side) for o in state.off.values()]
-    for pid, unit, owner in pieces:
-        if _knows(state, viewer, owner, pid):
-            if unit not in known_names:
-                known_names.add(unit)
-                known_factors.update(_factors(unit))
-        else:
-            unknown.append((pid, unit))
+    # what the viewer has seen of each owner's pieces (a spectator: what both sides have seen)
+    seen = {owner: state.revealed[other(owner)] if viewer is SPECTATOR else
+            None if owner == viewer else state.revealed[viewer] for owner in SIDES}
+    for collection in (state.pieces.values(), state.off.values()):
+        for p in collection:
+            shown = seen[p.side]
+            if shown is None or p.id in shown:  # (None: the viewer's own)
+                if p.unit not in known_names:
+                    known_names.add(p.unit)
+                    known_factors.update(_factors(p.unit))
+            else:
+                unknown.append((p.id, p.unit))
     out: set[str] = set()
-    generic = {SUPPLY, DECEPTION, *q.forces().battalion}  # "Jp Bn" names a kind of counter: its id is the secret
+    generic = _generic()  # "Jp Bn" names a kind of counter: its id is the secret
     for pid, unit in unknown:
         if pid != unit:
             out.add(pid)
@@ -99,7 +96,7 @@ def _hidden_names(state: PBState, viewer: str | None) -> set[str]:
             continue
         # Only the names of the owner's own kinds of marker: "Recon" or "Weather" in a text
         # may be the other side's, played in the open.
-        theirs = set(q.forces().markers[owner]) - set(q.forces().markers[other(owner)])
+        theirs = _own_markers(owner)
         shown = state.played[owner] | set(state.in_effect[owner])  # not "removed": some leave unplayed, in secret
         for name in [*state.hand[owner], *state.removed[owner]]:  # held, or left the game unplayed
             if name in theirs and name not in shown:
@@ -113,6 +110,17 @@ def _hidden_names(state: PBState, viewer: str | None) -> set[str]:
     return out
 
 
+@cache
+def _generic() -> frozenset[str]:
+    return frozenset({SUPPLY, DECEPTION, *q.forces().battalion})
+
+
+@cache
+def _own_markers(owner: str) -> frozenset[str]:
+    """The kinds of marker only ``owner`` has (fixed)."""
+    return frozenset(set(q.forces().markers[owner]) - set(q.forces().markers[other(owner)]))
+
+
 def _untold(state: PBState, side: str) -> set[str]:
     """What ``side`` has not been shown that no text names: whether an enemy stack has a ZOC
     (18.4), what an enemy stack holds now (18.1: examined this phase, or face up, 34.0, it
@@ -120,11 +128,10 @@ def _untold(state: PBState, side: str) -> set[str]:
     it is a reveal, which no take-back may cross."""
     out = {f"whether the stack in {h} has a ZOC (18.4)" for h in q.untold_zocs(state, side)}
     enemy = other(side)
-    shown = {p.hex: True for p in state.on_map(enemy)}
-    for p in state.on_map(enemy):
-        seen = (p.hex in state.examined[side] and p.id in state.revealed[side]) or p.id in state.face_up[enemy]
-        shown[p.hex] = shown[p.hex] and seen
-    out.update(f"what the stack in {h} holds (18.1)" for h, seen in shown.items() if not seen)
+    examined, revealed, up = state.examined[side], state.revealed[side], state.face_up[enemy]
+    unseen = {p.hex for p in state.pieces.values()  # a stack shows only if each of its pieces does
+              if p.side == enemy and not ((p.hex in examined and p.id in revealed) or p.id in up)}
+    out.update(f"what the stack in {h} holds (18.1)" for h in unseen)
     out.update(f"when {o.id} is due (18.6)" for o in state.in_box(enemy, "track") if o.id not in state.revealed[side])
     return out
 

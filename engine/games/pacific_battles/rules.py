@@ -526,7 +526,7 @@ def _owed_attacks(state: PBState, side: str) -> str:
         return ""
     parts = ([f"{', '.join(q.label(state, u) for u in units)} must attack"] if units else []) + \
         ([f"{', '.join(q.hex_name(h) for h in hexes)} must be attacked"] if hexes else [])
-    declarable = {c.data["hex"] for c in battles.gen_declare(state, side) if c.type == "declare"}
+    declarable = set(battles.declarable(state, side))
     stuck = [h for h in hexes if h not in declarable]
     way = (f": the units next to {', '.join(q.hex_name(h) for h in stuck)} are in battles already declared; take "
            "one out again and declare it with that hex added (14.22)" if stuck else "")

@@ -9,7 +9,6 @@ leaves the engine for a side is cut down by ``view`` and ``engine.core.visibilit
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -165,13 +164,19 @@ class PBState:
         decision changes only the clone it builds on (``Emitter``), never the state it
         decides from (tests/engine/pacific_battles/test_purity.py), so the two may share
         their parts; apply no event to it."""
-        new = copy.copy(self)
+        new = self._shallow()
         new.secret = secret
         new.__dict__["_memo"] = (id(new), new.seq, self._answers())
         return new
 
+    def _shallow(self) -> PBState:
+        """``copy.copy`` without its generic protocol (a clone for every command decided)."""
+        new = object.__new__(PBState)
+        new.__dict__.update(self.__dict__)
+        return new
+
     def clone(self) -> PBState:
-        new = copy.copy(self)
+        new = self._shallow()
         new.vp, new.command, new.counter = dict(self.vp), dict(self.command), dict(self.counter)
         new.options = dict(self.options)
         for name in ("pool", "hand", "expiring", "in_effect", "removed", "reserved"):
