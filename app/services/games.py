@@ -545,6 +545,14 @@ class GameService:
         return self.cache.memo(game.id, game.seq, ("unreachable", side, unit),
                                lambda: rules.why_unreachable(state, unit))
 
+    def why_idle(self, game: Game, state: Any, side: str, unit: str) -> str | None:
+        """Why ``side``'s own ``unit`` has no move now, in a phase where its units move (the
+        engine's reason; None: it has one, or the game does not say)."""
+        rules = get_rules(game.game)
+        if not rules.unit_named(state, side, unit):
+            return None
+        return self.cache.memo(game.id, game.seq, ("idle", side, unit), lambda: rules.why_idle(state, side, unit))
+
     def why_not(self, game: GameLike, state: Any, side: str, command: Command) -> str | None:
         """The engine's reason for refusing ``command`` from ``side`` now (the rule and
         the words the engine would answer a real attempt with), or None if it is legal.

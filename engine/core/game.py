@@ -113,6 +113,12 @@ class RulesBase(Generic[S]):
         """Places near ``unit`` it may not move to now, each with the rule and the reason."""
         return {}
 
+    def why_idle(self, state: S, side: str, unit: str) -> str | None:
+        """Why ``side``'s own ``unit``, in a phase where its units move, has no move now:
+        the rule and the reason, from the code that lists the moves (None: it has one, it
+        is not a unit that moves, or the game does not say)."""
+        return None
+
     def preview_attack(self, state: S, side: str, targets: list[str], units: list[str],
                        positions: dict[str, str] | None = None) -> dict[str, Any]:
         """The odds and modifiers of an attack, before it is declared (``positions``: unit ->

@@ -109,6 +109,7 @@ class BoardContext:
     briefing: list[dict[str, Any]] = field(default_factory=list)  # "since your last move", by phase
     what_if: list[dict[str, Any]] = field(default_factory=list)  # the selected mover's attacks, before moving
     not_yet: str | None = None  # why the attack being declared cannot be resolved yet (the engine's reason)
+    idle: str | None = None  # why the selected unit has no move (the engine's reason)
 
 
     @property
@@ -242,6 +243,8 @@ def board_context(session: Session | None, service: GameService, game: Game, sea
                 for u in units_with_actions]
 
     refused = service.why_unreachable(game, state, side, selected) if selected and highlights and side else {}
+    idle = service.why_idle(game, state, side, selected) \
+        if selected and side and view["your_turn"] and not reach else None
     fan = req.inspect if req.inspect and sum(u["loc"] == req.inspect for u in view["units"]) > 1 else None
     heading, parts = layer_parts(view, selected=selected, highlights=highlights, targets=sorted(targets),
                                  refused=refused, fan=fan)
@@ -268,7 +271,7 @@ def board_context(session: Session | None, service: GameService, game: Game, sea
                         private_url=req.private_url if seat is not None and not oob else None, welcome=req.welcome,
                         state=state, clock=clock.view(game, service.now()),
                         briefing=briefing(session, game, side) if side and not oob else [], what_if=what_if,
-                        not_yet=_not_yet(service, game, state, view, side, legal))
+                        not_yet=_not_yet(service, game, state, view, side, legal), idle=idle)
 
 
 def _not_yet(service: GameService, game: Game, state: Any, view: dict[str, Any], side: str | None,

@@ -97,6 +97,7 @@ class PBBoard:
     log: list[dict[str, Any]]
     selected: dict[str, Any] | None = None  # the selected piece, as the player knows it
     selected_buttons: list[Button] = field(default_factory=list)  # its commands that name no hex
+    idle: str | None = None  # why the selected piece has no move (the engine's reason)
     choosers: list[dict[str, str]] = field(default_factory=list)  # own pieces that have orders to give
     inspect: str | None = None  # a hex whose contents and commands the panel lists
     here: list[Button] = field(default_factory=list)  # the commands at the inspected hex
@@ -389,6 +390,8 @@ def pb_context(session: Session | None, service: GameService, game: Game, seat: 
     if board.selected:
         board.selected_buttons = [Button(o.command.type, _json(o.command), _label(rules, state, o.command))
                                   for o in orders.of_piece(board.select) if o.place is None]
+        if side and not any(o.command.type == "move" for o in orders.of_piece(board.select)):
+            board.idle = service.why_idle(game, state, side, board.select)
     parts = layer_parts(view, marks, selected=board.select, ready={c["id"] for c in board.choosers},
                         owing=set(board.owed_units), fan=board.inspect or "")
     layers_shown, board.kept = split_shown(shown, len(parts), CARDS)

@@ -386,6 +386,14 @@ class FirstBlood(RulesBase[FBState]):
         """Places near the unit it may not move to now, each with the rule and the reason."""
         return {place: f"{rule}: {text}" for place, (rule, text) in movement.refusals(state, unit).items()}
 
+    def why_idle(self, state: FBState, side: str, unit: str) -> str | None:
+        u = state.units.get(unit)
+        if (u is None or q.spec(unit).side != side or q.spec(unit).kind != "ground" or not q.in_play(u.loc)
+                or state.phase != f"{side.lower()}_movement" or state.pending or state.result is not None):
+            return None
+        why = movement.idle(state, unit)
+        return None if why is None else f"{why[0]}: {why[1]}"
+
     def preview_attack(self, state: FBState, side: str, targets: list[str], units: list[str],
                        positions: dict[str, str] | None = None) -> dict[str, Any]:
         """Odds and modifiers of a proposed attack.  In one's own combat phase, declared on a

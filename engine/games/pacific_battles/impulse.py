@@ -72,6 +72,20 @@ def move_refusal(state: PBState, side: str, pid: Any, to: Any) -> Reason | None:
     return why
 
 
+def idle(state: PBState, side: str, pid: str) -> Reason | None:
+    """Why ``side``'s unit on the map has no move now (None: it has one): the tests that
+    list the moves; a unit that may move and can reach no hex is told why, for one of the
+    hexes around it."""
+    why = immobile(state, side, pid)
+    if why is not None or moves(state, pid):
+        return why
+    around = sorted(q.board().neighbours(state.pieces[pid].hex))
+    if not around:
+        return "11.0", f"{q.label(state, pid)} has no land hex around it"
+    rule, text = unreachable(state, pid, around[0])
+    return rule, f"{q.label(state, pid)} can enter no hex now; {around[0]}, for one: {text}"
+
+
 def unreachable(state: PBState, pid: str, to: Any) -> Reason:
     """Why ``to`` is not among ``pid``'s moves: the same search as ``moves``, on what its
     side knows, with one of its limits lifted at a time (the enemy's zones of control, then

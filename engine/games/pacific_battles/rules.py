@@ -406,6 +406,14 @@ class PacificBattles(RulesBase[PBState]):
             return {}
         return {h: {"cost": float(c), "path": [], "stops": False} for h, c in impulse.moves(state, unit).items()}
 
+    def why_idle(self, state: PBState, side: str, unit: str) -> str | None:
+        p = state.pieces.get(unit)
+        if (p is None or p.side != side or seq.step(state.phase) != "movement" or seq.side_of(state) != side
+                or state.pending or state.result is not None):
+            return None
+        why = impulse.idle(state, side, unit)
+        return None if why is None else f"{why[0]}: {why[1]}"
+
     state_format = STATE_FORMAT
     turn_event = "turn_began"
     phase_event = "phase_began"

@@ -131,6 +131,24 @@ def refusal(state: FBState, uid: str, dest: str) -> Reason:
     return "§6.1", f"{q.label(uid)} cannot reach {dest} with {state.units[uid].mf_left} MF"
 
 
+def idle(state: FBState, uid: str) -> Reason | None:
+    """Why a ground unit in play has no move now, None if it has one: from the same search
+    that lists its moves (a unit that may move at all and can reach no hex is told what
+    refused the hexes around it)."""
+    if reachable(state, uid):
+        return None
+    where = ground(state)
+    origin = state.units[uid].loc
+    held = immobile(state, uid) or _held_back(where, origin)
+    if held:
+        return held
+    refused = sorted(_refused(state, uid, where, origin).items())
+    if not refused:
+        return "§6.1", f"{q.label(uid)} has too few MF ({state.units[uid].mf_left}) to enter any hex around it"
+    place, (rule, text) = refused[0]
+    return rule, f"{q.label(uid)} can enter no hex now; {place}, for one: {text}"
+
+
 def refusals(state: FBState, uid: str) -> dict[str, Reason]:
     """Why each place the unit's search considered, but may not end a move in, is
     refused (for "why not" on the map: the same search that lists its moves)."""
