@@ -16,6 +16,10 @@ from app.models import Game, Seat
 from app.services.games import GameService
 from app.services.story import briefing
 
+# never given by a bare click on the map: a held campaign marker is spent once, so a click
+# that stands for playing one lists it in the hex's card, to be played by its own button
+BY_BUTTON_ONLY = ("play",)
+
 
 class PacificBattlesBoard:
     id = "pacific_battles"
@@ -53,7 +57,7 @@ class PacificBattlesBoard:
         battle the click most likely meant)."""
         ctx = pb_context(session, service, game, seat, select=click.select)
         cmds = ctx.command_for_click(click.hex or None, click.unit or None)
-        if len(cmds) == 1:
+        if len(cmds) == 1 and cmds[0].type not in BY_BUTTON_ONLY:
             return Click(cmds[0])
         where = click.hex or next((u["hex"] for u in ctx.view["units"] if u["id"] == click.unit), None) or ""
         if cmds:

@@ -263,12 +263,13 @@ class PBBoard:
 
     def at(self, hex_id: str) -> list[Command]:
         """The commands a click on ``hex_id`` may stand for: the selected piece's to there,
-        else those that name only the hex (declare a battle on it, recon it, ...)."""
+        else those that name only the hex (declare a battle on it, recon it, ...).  A
+        selected piece that may go somewhere else stands for none there: the click meant it,
+        and is told why it may not (a hex's own commands are had with nothing selected)."""
         if self.selected:
-            mine = [o.command for o in self.orders.of_piece(self.select)
-                    if o.owner == self.select and o.place == hex_id]
+            mine = [o for o in self.orders.of_piece(self.select) if o.owner == self.select and o.place is not None]
             if mine:
-                return mine
+                return [o.command for o in mine if o.place == hex_id]
         return [o.command for o in self.orders.unowned() if o.place == hex_id]
 
     def command_for_click(self, hex_id: str | None, unit: str | None) -> list[Command]:
