@@ -301,6 +301,15 @@ def since_last_command(session: Session, game_id: str, side: str, limit: int = 3
     return list(reversed(rows))
 
 
+def newest_of(session: Session, game_id: str, types: tuple[str, ...], upto: int) -> list[EventRow]:
+    """The newest row of each of ``types`` numbered ``upto`` or less, in order (what
+    turn and phase a window of the log begins in)."""
+    found = [session.scalars(select(EventRow).where(EventRow.game_id == game_id, EventRow.type == kind,
+                                                    EventRow.seq <= upto).order_by(EventRow.seq.desc()).limit(1)
+                             ).first() for kind in types]
+    return sorted((r for r in found if r is not None), key=lambda r: r.seq)
+
+
 def retractions(session: Session, game_id: str) -> dict[int, int]:
     """Event number -> the ``undone`` event that took it back (engine/core/undo.py), or the
     admin's rewind that struck it (engine/core/rulings.py)."""

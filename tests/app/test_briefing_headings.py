@@ -1,0 +1,89 @@
+""""Since your last move" heads each group of lines with the turn and phase they happened
+in, in both games, also when the player's last command began that phase (ending one's
+phase begins the opponent's, and the player's own events are not in the window: the
+opponent's moves were headed "In the phase of your last move")."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from app_support import ADMIN, bearer, listed
+from fastapi.testclient import TestClient
+from pb_support import new_game, seat
+
+from engine.core.events import Command
+from engine.games import get_rules
+from engine.selfplay import Chooser, choose
+
+
+def _headings(client: TestClient, gid: str, game: str) -> dict[int, str]:
+    """Event number (as the page links it: 1-based) -> the turn and phase it happened in,
+    from the admin's whole log."""
+    rules = get_rules(game)
+    items = client.get(f"/api/admin/games/{gid}/log", auth=ADMIN, params={"limit": 1000}).json()["items"]
+    turn = phase = ""
+    out = {}
+    for e in items:
+        if e["type"] == rules.turn_event:
+            turn = rules.turn_title(e["data"]) or e.get("text") or ""
+        elif e["type"] == rules.phase_event:
+            phase = rules.phase_title(e["data"])
+        out[e["seq"] + 1] = " · ".join(t for t in (turn, phase) if t)
+    return out
+
+
+def _groups(page: str) -> list[tuple[str, list[int]]]:
+    card = page.split('id="briefing"', 1)[1].split("</details>", 1)[0]
+    out = []
+    for title, lines in re.findall(r"<h4>([^<]*)</h4>\s*<ol[^>]*>(.*?)</ol>", card, re.S):
+        out.append((html.unescape(title), [int(n) for n in re.findall(r'/at/(\d+)"', lines)]))
+    return out
+
+
+def _play(client: TestClient, gid: str, tokens: dict[str, str], until: int, seed: str) -> None:
+    """Commands of the self-play chooser over the API until the log holds ``until`` events."""
+    rng = Chooser(seed)
+    client.cookies.clear()
+    while True:
+        legal = {s: client.get(f"/api/games/{gid}/legal", headers=bearer(t)).json() for s, t in tokens.items()}
+        side = next(s for s, lg in legal.items() if lg["your_turn"])
+        if legal[side]["seq"] >= until:
+            return
+        cmds = [Command(c["type"], c["data"]) for c in listed(legal[side]) if c["type"] != "undo"]
+        cmd = choose(rng, legal[side]["prompt"]["kind"], cmds)
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(tokens[side]),
+                        json={"type": cmd.type, "data": cmd.data, "expected_seq": legal[side]["seq"]})
+        assert r.status_code == 200, r.text
+
+
+def _check(client: TestClient, gid: str, game: str, tokens: dict[str, str]) -> int:
+    truth = _headings(client, gid, game)
+    checked = 0
+    for side, token in tokens.items():
+        seat(client, gid, token)
+        page = client.get(f"/games/{gid}").text
+        if 'id="briefing"' not in page:
+            continue
+        for title, seqs in _groups(page):
+            assert seqs
+            for n in seqs:  # each line under the heading of the turn and phase it happened in
+                assert title == (truth[n] or "In the phase of your last move"), (side, n, title, truth[n])
+                checked += 1
+    client.cookies.clear()
+    return checked
+
+
+def test_first_blood_lines_are_headed_by_their_own_phase(client: TestClient, game: dict[str, str]) -> None:
+    tokens = {"US": game["US"], "IJ": game["IJ"]}
+    for until in (60, 140):
+        _play(client, game["id"], tokens, until, "briefing-fb")
+        assert _check(client, game["id"], "first_blood", tokens) > 0
+
+
+def test_pacific_battles_lines_are_headed_by_their_own_phase(client: TestClient) -> None:
+    g = new_game(client)
+    tokens = {"Japanese": g["Japanese"], "Allied": g["Allied"]}
+    for until in (60, 160):
+        _play(client, g["id"], tokens, until, "briefing-pb")
+        assert _check(client, g["id"], "pacific_battles", tokens) > 0
