@@ -125,11 +125,22 @@
       tip.textContent = "Hex " + hex + ": " + (h.label ? h.label + ", " : "") + h.terrain.replace(/_/g, " ");
       lastHex = hex;
     }
-    tip.style.left = (event.clientX + 14) + "px";
-    tip.style.top = (event.clientY + 14) + "px";
     tip.hidden = false;
+    // by the pointer, kept inside the window (near its right edge: to the pointer's left)
+    var left = event.clientX + 14;
+    if (left + tip.offsetWidth > window.innerWidth - 4) {
+      left = Math.max(4, event.clientX - 14 - tip.offsetWidth);
+    }
+    tip.style.left = left + "px";
+    tip.style.top = (event.clientY + 14) + "px";
   }
-  document.addEventListener("mousemove", function (event) {
+  // the mouse's only: a finger's tap sends a pointer move too, and a tip shown for it
+  // stayed where the finger had been
+  document.addEventListener("pointermove", function (event) {
+    if (event.pointerType !== "mouse") {
+      hideTip();
+      return;
+    }
     var hex = clickable(event) ? null : hexAt(event);
     pointer = hex ? {clientX: event.clientX, clientY: event.clientY, hex: hex} : null;
     if (!hex) {
@@ -151,6 +162,12 @@
     showTip(event, hex);
   });
   document.addEventListener("mouseleave", hideTip);
+  document.addEventListener("pointerdown", function (event) {
+    if (event.pointerType !== "mouse") {
+      hideTip();
+    }
+  });
+  window.addEventListener("scroll", hideTip, true);  // (the page or the map's frame: the tip would lag)
 
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Enter" && event.key !== " ") {

@@ -1,7 +1,8 @@
 // Zoom and pan for the map: the + and - buttons, Ctrl+wheel, a two-finger pinch, and a
 // drag with the mouse (a finger scrolls natively).  Zooming widens the map inside its
 // scrolling frame and keeps the point under the pointer (or the frame's centre) still;
-// a drag that moved the map is not also a click.  The zoom is kept for this tab.
+// a drag that moved the map is not also a click.  A zoom the player chose is kept for this
+// tab and this game (another game's map opens framed on its own counters).
 (function () {
   "use strict";
   var MIN = 0.6, MAX = 8, STEP = 1.25;
@@ -13,8 +14,11 @@
   // the map's unzoomed width: 900 px on a wide screen, the frame's width on a phone
   function baseWidth() { return window.matchMedia("(max-width: 600px)").matches ? frame().clientWidth : 900; }
   function stack() { return document.querySelector(".map-wrap .map-stack"); }
+  // the key of this game's kept zoom (a board, its moments and its replay share it)
+  var KEY = "map-zoom:" + ((/^\/games\/([^/?#]+)/.exec(window.location.pathname) || [])[1] || "");
 
-  function apply(next, clientX, clientY) {
+  // ``chosen``: the player's zoom, kept; the board's own framing is not
+  function apply(next, clientX, clientY, chosen) {
     var w = frame(), s = stack();
     if (!w || !s || !isFinite(next)) { return; }  // (a pinch measured from nothing: no zoom at all)
     next = Math.max(MIN, Math.min(MAX, next));
@@ -29,7 +33,9 @@
     w.scrollTop = fy * s.offsetHeight - py;
     var label = document.getElementById("zoom-level");
     if (label) { label.textContent = Math.round(zoom * 100) + "%"; }
-    try { window.sessionStorage.setItem("map-zoom", String(zoom)); } catch (e) { /* private mode */ }
+    if (chosen !== false) {
+      try { window.sessionStorage.setItem(KEY, String(zoom)); } catch (e) { /* private mode */ }
+    }
   }
 
   document.addEventListener("click", function (event) {
@@ -123,7 +129,7 @@
       y0 = Math.min(y0, b.top - origin.top); y1 = Math.max(y1, b.bottom - origin.top);
     }
     if (!widths.length || !origin.width) {
-      if (kept) { apply(kept); }
+      if (kept) { apply(kept, undefined, undefined, false); }
       return;
     }
     var size = median(widths);
@@ -131,7 +137,8 @@
     var legible = (phone ? LEGIBLE.phone : LEGIBLE.desk) / size;
     var fits = Math.min(w.clientWidth / (x1 - x0 + 2 * size), w.clientHeight / (y1 - y0 + 2 * size));
     // no closer than half as large again as legible: a small cluster keeps its surroundings
-    apply(kept || Math.max(1, legible, Math.min(fits, legible * 1.5, MAX)));  // a zoom this tab chose stands
+    // a zoom the player chose for this game stands
+    apply(kept || Math.max(1, legible, Math.min(fits, legible * 1.5, MAX)), undefined, undefined, false);
     var scale = s.offsetWidth / origin.width;
     w.scrollLeft = median(xs) * scale - w.clientWidth / 2;
     w.scrollTop = median(ys) * scale - w.clientHeight / 2;
@@ -141,7 +148,7 @@
   // counters measurable, so the board opens the same way however fast the sheets arrive.
   function openFramed() {
     var kept = 1;
-    try { kept = parseFloat(window.sessionStorage.getItem("map-zoom") || "1") || 1; } catch (e) { kept = 1; }
+    try { kept = parseFloat(window.sessionStorage.getItem(KEY) || "1") || 1; } catch (e) { kept = 1; }
     frameCounters(kept !== 1 ? kept : 0);
   }
   if (document.readyState === "complete") { openFramed(); } else { window.addEventListener("load", openFramed); }

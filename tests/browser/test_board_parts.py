@@ -112,3 +112,23 @@ def test_a_plain_hex_says_its_terrain_under_the_mouse(browser: Browser, server: 
         expect(tip).to_be_hidden()
     finally:
         context.close()
+
+
+def test_a_tap_leaves_no_hex_tip_behind(browser: Browser, server: str) -> None:
+    """On a touch screen a tap sends a pointer move too: the tip is the mouse's only (it
+    stayed where the finger had been, over the page, after a tap)."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        gid, token, _ = two_player_game(http)
+    context = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{gid}#token={token}")
+        page.wait_for_load_state("networkidle")
+        for hex_id in ("0709", "1012", "0805"):  # (the first tap has the page read the map)
+            box = hex_box(page, hex_id)
+            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
+            page.wait_for_timeout(500)
+            assert page.evaluate("() => [...document.querySelectorAll('.hex-tip')].every(t => t.hidden)"), hex_id
+    finally:
+        context.close()

@@ -115,3 +115,32 @@ def test_a_two_finger_pinch_zooms_the_map_and_leaves_it_drawn(browser: Browser, 
         page.screenshot(path=str(artifacts / "map-after-pinch.png"))
     finally:
         context.close()
+
+
+def test_a_zoom_chosen_in_one_game_stays_with_that_game(browser: Browser, server: str) -> None:
+    """The kept zoom is the game's: another game opened in the same tab is framed on its own
+    counters (it opened at the first game's 677%, showing only a tray), and the framing a
+    board chose by itself is not kept as if the player had chosen it."""
+    with httpx.Client(base_url=server, timeout=30) as http:
+        one, two = (http.post("/api/games", json={"side": "US", "name": n}).json() for n in ("Alice", "Carol"))
+    context = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{two['game_id']}#token={two['token']}")
+        page.wait_for_load_state("networkidle")
+        framed = page.locator("#zoom-level").text_content()
+        page.goto(f"/games/{one['game_id']}#token={one['token']}")
+        page.wait_for_load_state("networkidle")
+        assert page.locator("#zoom-level").text_content() == framed  # the same position: the same framing
+        for _ in range(4):
+            page.get_by_role("button", name="Zoom in").click()
+        chosen = page.locator("#zoom-level").text_content()
+        assert chosen != framed
+        page.goto(f"/games/{two['game_id']}#token={two['token']}")
+        page.wait_for_load_state("networkidle")
+        expect(page.locator("#zoom-level")).to_have_text(framed)  # its own framing, not the other game's zoom
+        page.goto(f"/games/{one['game_id']}#token={one['token']}")
+        page.wait_for_load_state("networkidle")
+        expect(page.locator("#zoom-level")).to_have_text(chosen)  # the zoom chosen for this game stands
+    finally:
+        context.close()
