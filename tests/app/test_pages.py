@@ -271,6 +271,25 @@ def test_a_refused_click_gives_the_engines_reason(client: TestClient, game: dict
     assert client.get(f"/api/games/{gid}").json()["seq"] == seq  # nothing was written
 
 
+def test_a_refused_placement_click_gives_the_engines_reason(client: TestClient, game: dict[str, str]) -> None:
+    """A click on a hex outside the selected unit's set-up area says why, in the engine's
+    words (it said only "Nothing to do at 0116 now"), and writes nothing."""
+    gid = game["id"]
+    client.post(f"/games/{gid}/seat", data={"token": game["US"]})
+    seq = client.get(f"/api/games/{gid}").json()["seq"]
+    legal = client.get(f"/api/games/{gid}/legal", headers=bearer(game["US"])).json()
+    unit = next(c["data"]["unit"] for c in listed(legal) if c["type"] == "place")
+    places = {c["data"]["to"] for c in listed(legal) if c["type"] == "place" and c["data"]["unit"] == unit}
+    assert "0116" not in places
+    html = client.post(f"/games/{gid}/click", data={"hex": "0116", "select": unit, "seq": seq}).text
+    error = re.search(r'role="alert"[^>]*>([^<]+)<', html)
+    assert error is not None and "Nothing to do" not in error.group(1) and error.group(1).strip().startswith("§")
+    refused = client.post(f"/api/games/{gid}/commands", headers=bearer(game["US"]),
+                          json={"type": "place", "data": {"unit": unit, "to": "0116"}, "expected_seq": seq})
+    assert refused.status_code == 422 and refused.json()["detail"] in html.replace("&#39;", "'")
+    assert client.get(f"/api/games/{gid}").json()["seq"] == seq  # nothing was written
+
+
 def test_with_a_unit_selected_the_map_says_why_a_hex_is_out_of_reach(client: TestClient,
                                                                       game: dict[str, str]) -> None:
     """Issue 9, item 5: hovering a hex the selected unit cannot reach says why, in the

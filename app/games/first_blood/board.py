@@ -190,11 +190,13 @@ class BoardContext:
 
     def probe_for_click(self, where: str) -> Command | None:
         """The command the player most likely meant by a click that matched none, so that
-        the engine can say why it is refused: the selected unit's move there, or an
-        attack on the hex in a combat phase."""
+        the engine can say why it is refused: the selected unit's move or placement there,
+        or an attack on the hex in a combat phase."""
         phase = str(self.view.get("phase", ""))
         if self.selected and phase.endswith("_movement"):
             return Command("move", {"unit": self.selected, "to": where})
+        if self.selected and (phase.endswith("_setup") or phase.endswith("_reinforcements")):
+            return Command("place", {"unit": self.selected, "to": where})
         if phase.endswith("_combat") and not self.view.get("pending"):
             if self.selected and self.view.get("combat"):
                 return Command("add", {"unit": self.selected})
