@@ -25,10 +25,13 @@ def test_the_arrow_keys_and_play_step_through_the_moments(browser: Browser, serv
         page.locator("#replay-link").click()
         expect(page).to_have_url(re.compile(rf"/games/{gid}/at/{last}$"))
         expect(page.locator(".prompt")).to_contain_text(f"Moment {last} of {last}")
+        page.wait_for_load_state("load")  # (the keys are the page's script's: a key pressed before it ran was lost)
         page.keyboard.press("ArrowLeft")
         expect(page).to_have_url(re.compile(rf"/at/{last - 1}$"))
+        page.wait_for_load_state("load")
         page.keyboard.press("ArrowLeft")
         expect(page).to_have_url(re.compile(rf"/at/{last - 2}$"))
+        page.wait_for_load_state("load")
         page.screenshot(path=str(artifacts / "replay-moment.png"))
         # the map zooms as the board's does (on a phone a moment's counters are otherwise too small to read)
         before = page.locator(".map-stack").bounding_box()["width"]
@@ -37,8 +40,10 @@ def test_the_arrow_keys_and_play_step_through_the_moments(browser: Browser, serv
         assert page.locator(".map-stack").bounding_box()["width"] > before * 1.1
         page.keyboard.press("ArrowRight")
         expect(page).to_have_url(re.compile(rf"/at/{last - 1}$"))
+        page.wait_for_load_state("load")
         page.locator("#step-play").click()  # plays on by itself to the last moment
         expect(page).to_have_url(re.compile(rf"/at/{last}(#play)?$"), timeout=10_000)
+        page.wait_for_load_state("load")
         page.keyboard.press("Home")
         expect(page.locator(".prompt")).to_contain_text("Moment ")
         assert int(re.search(r"/at/(\d+)", page.url).group(1)) < last - 3
