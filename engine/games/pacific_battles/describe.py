@@ -201,25 +201,25 @@ def command_label(state: PBState, c: Command) -> str:
     if t == "undo":
         return "Take back the last step"
     if t == "place":
-        return f"Place {lab(d['unit'])} in {d['hex']}"
+        return f"Place {lab(d['unit'])} in {q.hex_name(d['hex'])}"
     if t == "show":
         return f"Turn {lab(d['unit'])} face up: the enemy sees it until you turn it down (34.0)"
     if t == "hide":
         return f"Turn {lab(d['unit'])} face down again (34.0)"
     if t == "land":
-        return f"Land {lab(d['unit'])} in {d['hex']}"
+        return f"Land {lab(d['unit'])} in {q.hex_name(d['hex'])}"
     if t == "interdict":
         return f"Interdict {'a supply point' if d['next'] == 'supply' else 'a landing unit'} next (16.61)"
     if t == "move":
-        return f"Move {lab(d['unit'])} to {d['to']}"
+        return f"Move {lab(d['unit'])} to {q.hex_name(d['to'])}"
     if t == "carry":
-        return f"Move {lab(d['unit'])} to {d['to']} carrying a supply point (20.4)"
+        return f"Move {lab(d['unit'])} to {q.hex_name(d['to'])} carrying a supply point (20.4)"
     if t == "assault":
-        return f"Assault {d['target']} from the sea with {lab(d['carrier'])} and its stack (22.3)"
+        return f"Assault {q.hex_name(d['target'])} from the sea with {lab(d['carrier'])} and its stack (22.3)"
     if t == "sail":
-        return f"Sail {lab(d['carrier'])} with its {d['cargo']} to {d['to']} (22.1)"
+        return f"Sail {lab(d['carrier'])} with its {d['cargo']} to {q.hex_name(d['to'])} (22.1)"
     if t == "strike":
-        return f"Strike {d['hex']} with {d['points']} air point(s)"
+        return f"Strike {q.hex_name(d['hex'])} with {d['points']} air point(s)"
     if t == "play":
         target = d.get("target")
         if target and target.isdigit() and int(target) < len(state.battles):

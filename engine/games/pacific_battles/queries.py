@@ -75,8 +75,8 @@ def _place_at() -> dict[str, str]:
 
 def hex_name(hex_id: str) -> str:
     """A hex as a player names it: "1430, Lunga Point" where a place is, else "1430"."""
-    place = _place_at().get(hex_id)
-    return f"{hex_id}, {place}" if place else hex_id
+    place = _place_at().get(hex_id) if isinstance(hex_id, str) else None  # (a label of any command's data)
+    return f"{hex_id}, {place}" if place else str(hex_id)
 
 
 def battle_name(state: PBState, index: int | str) -> str:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from engine.core.events import Command
 from engine.core.hexes import neighbor_ids
 from engine.games.pacific_battles.board import load_board
 from engine.games.pacific_battles.forces import load_forces
 from engine.games.pacific_battles.movement import SUPPLY, Piece, has_zoc, movement_points, reachable, zoc_of
+from engine.games.pacific_battles.rules import RULES
+from engine.games.pacific_battles.testing import position
 
 B, F = load_board(), load_forces()
 P = B.places
@@ -149,3 +152,15 @@ def test_a_refused_move_says_which_limit_keeps_the_unit_out() -> None:
         assert rule == "11.0" and "no way to" in text
     rule, text = refusal("1 Mar", "9999")
     assert rule == "11.0" and "not a land hex" in text
+
+
+def test_a_command_names_the_place_of_its_hex() -> None:
+    """The lists of moves, landings and strikes name a hex as the prompt does ("1532,
+    Henderson Field"): the map prints no hex numbers, only places (a phone player could not
+    tell 0020 from 1630 in a list of 114)."""
+    s = position({"1 Mar": ("1 Mar", "1430")}, phase="initial_allied_movement")
+    labels = [RULES.label(s, Command(t, d, "Allied")) for t, d in (
+        ("move", {"unit": "1 Mar", "to": "1532"}), ("land", {"unit": "1 Mar", "hex": "1532"}),
+        ("strike", {"hex": "1532", "points": 1}))]
+    assert all("1532, Henderson Field" in label for label in labels), labels
+    assert RULES.label(s, Command("move", {"unit": "1 Mar", "to": "1431"}, "Allied")).endswith("to 1431")
