@@ -355,3 +355,22 @@ def test_the_legend_says_what_each_mark_on_the_map_means(client: TestClient) -> 
     for mark in ("where the selected piece may go", "aims at", "an order to give", "fortified hex (21.0)",
                  "support radius (10.4)", "suppressed (8.0)", "not examined (18.1)", "ZOC ?", "(18.4)"):
         assert mark in legend, mark
+
+
+def test_placing_a_piece_selects_the_next_one_to_place(client: TestClient) -> None:
+    """A set-up or a landing goes piece after piece: once one is placed the next is
+    selected, its hexes lit (a dozen landings were a dozen trips down to the buttons)."""
+    g = new_game(client)
+    gid = g["id"]
+    seat(client, gid, g["Japanese"])
+    order = sorted(SET_UP)
+    for n, unit in enumerate(order):
+        page = client.get(f"/games/{gid}").text
+        place = set_up_of(client, gid, page, unit)
+        answer = client.post(f"/games/{gid}/command", data={"type": "place", "data": json.dumps(place),
+                                                            "seq": seq_of(page), "select": unit}).text
+        assert seq_of(answer) == seq_of(page) + 1
+        if n + 1 < len(order):
+            assert f"Selected: {order[n + 1]}" in answer
+        else:
+            assert "Selected: " not in answer  # the last one placed: nothing left to select

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from app.games.base import BoardRequest, Click, MapClick
 from app.games.maps import map_file
-from app.games.pacific_battles.board import PBBoard, pb_context, pb_moment
+from app.games.pacific_battles.board import NEXT, PBBoard, pb_context, pb_moment
 from app.games.pacific_battles.pieces_svg import render_board_svg
 from app.models import Game, Seat
 from app.services.games import GameService
@@ -19,6 +19,7 @@ from app.services.story import briefing
 # never given by a bare click on the map: a held campaign marker is spent once, so a click
 # that stands for playing one lists it in the hex's card, to be played by its own button
 BY_BUTTON_ONLY = ("play",)
+ONE_BY_ONE = ("place", "land", "to_base")  # placing pieces one after another
 
 
 class PacificBattlesBoard:
@@ -47,7 +48,9 @@ class PacificBattlesBoard:
         return ctx
 
     def kept(self, command_type: str, select: str) -> str:
-        return ""
+        # a set-up placement or a landing moves the selection on to the next piece still
+        # to be placed or landed: a dozen landings were a dozen trips down to its button
+        return f"{NEXT}{select}" if command_type in ONE_BY_ONE and select else ""
 
     def click(self, session: Session, service: GameService, game: Game, seat: Seat | None,
               click: MapClick) -> Click:

@@ -320,6 +320,7 @@ class PBBoard:
         return f"Nothing to do at {hex_id} now. {self.view['prompt']['text']}"
 
 
+NEXT = "next:"  # a selection that moves on (``_next_chooser``): "next:" and the piece just placed
 CARDS = ("pb-sides", "pb-displays")  # the kept cards, in the page's order (board.html)
 
 
@@ -377,6 +378,8 @@ def pb_context(session: Session | None, service: GameService, game: Game, seat: 
                     error=error, oob=oob, private_url=private_url, invite_url=invite_url,
                     welcome=welcome and not oob, relog=relog)
     board.choosers = _choosers(view, state, orders)
+    if select.startswith(NEXT):
+        select = _next_chooser(board.choosers, select[len(NEXT):])
     if select and select in board.own_ids():
         board.selected = _piece(view, state, select, side)
     board.groups = [_group(rules, state, kind, orders, board.select) for kind in kinds]
@@ -453,6 +456,16 @@ def _marks(board: PBBoard, rules: Any, state: Any, service: GameService, game: G
         label = _label(rules, state, cmds[0]) + (f" ({len(cmds)} choices)" if len(cmds) > 1 else "")
         marks.append(Mark(h, kind, label, f"{cost:g}" if cost is not None else ""))
     return marks
+
+
+def _next_chooser(choosers: list[dict[str, str]], done: str) -> str:
+    """After ``done`` was placed or landed: the piece to select next, ``done`` itself while it
+    still has orders (a landing can be taken back, a piece may be sent home), else the next
+    piece that has one, in the choosers' order (none: nothing)."""
+    ids = [c["id"] for c in choosers]
+    if done in ids:
+        return done
+    return next((i for i in ids if i > done), ids[0] if ids else "")
 
 
 def _choosers(view: dict[str, Any], state: Any, orders: Orders) -> list[dict[str, str]]:
