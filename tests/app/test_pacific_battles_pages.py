@@ -353,8 +353,12 @@ def test_the_legend_says_what_each_mark_on_the_map_means(client: TestClient) -> 
     page = client.get(f"/games/{g['id']}").text
     legend = re.search(r'<ul id="pb-legend".*?</ul>', page, re.S).group(0)
     for mark in ("where the selected piece may go", "aims at", "an order to give", "fortified hex (21.0)",
-                 "support radius (10.4)", "suppressed (8.0)", "not examined (18.1)", "ZOC ?", "(18.4)"):
+                 "support radius (10.4)", "suppressed (8.0)", "not examined (18.1)", "ZOC ?", "(18.4)",
+                 "objective hex and port (24.6, 26.8)"):
         assert mark in legend, mark
+    # folded under its heading: on a phone the cards that answer a tap come right below the map
+    assert re.search(r'<details class="map-legend-box"><summary[^>]*>What the marks on the map mean</summary>\s*'
+                     r'<ul id="pb-legend"', page)
 
 
 def test_placing_a_piece_selects_the_next_one_to_place(client: TestClient) -> None:
