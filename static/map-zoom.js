@@ -5,9 +5,9 @@
 // tab and this game (another game's map opens framed on its own counters).
 (function () {
   "use strict";
-  var MIN = 0.6, MAX = 8, STEP = 1.25;
+  var MIN = 0.6, MAX = 12, STEP = 1.25;  // (a phone shows the Pacific Battles map 390 px wide: a counter 3 px at 1)
   var PINCH_FROM = 24;  // px between two fingers before a pinch is measured (from less, it jumped to the most)
-  var LEGIBLE = { desk: 28, phone: 24 };  // CSS px: a counter's width at the board's first view
+  var LEGIBLE = { desk: 28, phone: 32 };  // CSS px: a counter's width at the board's first view (a phone: its text some 9 px)
   var zoom = 1;
 
   function frame() { return document.querySelector(".map-wrap"); }

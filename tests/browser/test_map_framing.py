@@ -11,7 +11,7 @@ import pytest
 from live_server import place_set_up, two_player_game
 from playwright.sync_api import Browser
 
-SCREENS = {"desk": ({"width": 1366, "height": 900}, 28), "phone": ({"width": 390, "height": 844}, 24)}
+SCREENS = {"desk": ({"width": 1366, "height": 900}, 28), "phone": ({"width": 390, "height": 844}, 32)}
 
 
 def pacific_game(http: httpx.Client) -> tuple[str, dict[str, str]]:
