@@ -187,6 +187,11 @@ def test_what_came_since_in_the_phase_of_ones_last_move_is_headed_so() -> None:
     one = TEMPLATES.env.from_string('{% from "partials/seat.html" import briefing_card %}{{ briefing_card(b) }}'
                                     ).render(b=b)
     assert "(1 thing happened)" in one
+    assert '<details class="card briefing" id="briefing" open>' in one  # short: open
+    b.briefing = [{"title": "Turn 1 · combat", "lines": [{**line, "seq": n} for n in range(9)]}]
+    long = TEMPLATES.env.from_string('{% from "partials/seat.html" import briefing_card %}{{ briefing_card(b) }}'
+                                     ).render(b=b)
+    assert '<details class="card briefing" id="briefing">' in long and "(9 things happened)" in long  # folded
 
 
 def test_the_log_page_opens_at_its_newest_events(client: TestClient, game: dict[str, str]) -> None:
