@@ -155,3 +155,7 @@ def test_the_battle_card_names_its_shifts_as_columns_on_the_crt() -> None:
     for value, why, rule in preview["shifts"]:
         word = "column" if abs(value) == 1 else "columns"
         assert f"<li>{value:+d} {word}: {why} ({rule})</li>" in card.replace("&#39;", "'")
+    # the tables' codes in words on the card itself (their titles: a touch screen shows none)
+    codes = re.search(r'<details class="small crt-codes">.*?</details>', card, re.S)
+    assert codes is not None and all(f"<dt>{code}</dt><dd>{words}</dd>" in codes.group(0)
+                                     for code, words in preview["words"].items())
