@@ -71,6 +71,11 @@ def test_a_pacific_battles_unit_that_has_moved_says_so(client: TestClient) -> No
         cmds = [Command(c["type"], c["data"]) for c in listed(legal[side])]
         moves = [c for c in cmds if c.type == "move"]
         cmd = moves[0] if moves else choose(rng, legal[side]["prompt"]["kind"], cmds)
+        if moves:  # the selected piece's moves are listed with their cost, as the map's badges say it
+            seat(client, gid, g[side])
+            listing = client.get(f"/games/{gid}/board", params={"select": cmd.data["unit"]}).text
+            assert re.search(rf">Move [^<]* to {cmd.data['to']}[^<]* \(\d+(\.\d+)? MP\)<", listing)
+            client.cookies.clear()
         r = client.post(f"/api/games/{gid}/commands", headers=bearer(g[side]),
                         json={"type": cmd.type, "data": cmd.data, "expected_seq": legal[side]["seq"]})
         assert r.status_code == 200, r.text
