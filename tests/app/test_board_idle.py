@@ -1,6 +1,7 @@
 """A unit selected in its side's movement phase that has no move says why, on both
 games' boards: the engine's reason (``why_idle``), in the words the API refuses a move of
-that unit with; a unit that can move, or the other side's page, shows none of it."""
+that unit with; a unit that can move, or the other side's page, shows none of it.  (And a
+Pacific Battles piece's listed moves give their movement points, as the map's badges do.)"""
 
 from __future__ import annotations
 
