@@ -78,8 +78,8 @@ def test_the_side_that_owes_attacks_sees_them_on_the_map_with_a_legend_line() ->
     assert (b.owed_units, b.owed_hexes) == (["1 Mar"], [C])
     assert owed_hexes(page) == {C} and owing_units(page) == {"1 Mar"}
     assert "must still be attacked this phase (14.11)" in page and "must still attack (14.11)" in page
-    legend = re.search(r'<ul id="pb-legend".*?</ul>', page, re.S).group(0)
-    assert "owed attacks (14.11)" in legend and C in legend and "must still attack" in legend
+    line = re.search(r'<p id="pb-owed" class="small owed-line">.*?</p>', page, re.S).group(0)  # not folded away
+    assert "owed attacks (14.11)" in line and C in line and "must still attack" in line
     # the owed outline is not a button of its own: a click on C still declares the battle there
     assert re.search(rf'<polygon class="mark target" data-hex="{C}" role="button"', page)
     assert not re.search(r'class="owed-mark"[^>]*role=', page)

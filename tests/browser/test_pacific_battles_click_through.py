@@ -134,10 +134,11 @@ def test_set_up_and_turn_one_by_clicks(browser: Browser, pb_server: str, artifac
                 if (truth.state.phase, side) not in seen:  # each side's first sight of each phase
                     seen.add((truth.state.phase, side))
                     if "still owed (14.11)" in RULES.prompt(truth.state).text:  # owed attacks: on its map only
-                        expect(page.locator("#pb-legend .owed-line")).to_be_visible()
+                        expect(page.locator("#pb-owed")).to_be_visible()
                         expect(page.locator("#pb-layers .owed-mark").first).to_be_attached()
                         for other in (p for s, p in pages.items() if s != side):
-                            expect(other.locator("#pb-layers .owed-mark, #pb-legend .owed-line")).to_have_count(0)
+                            expect(other.locator("#pb-layers .owed-mark")).to_have_count(0)
+                            expect(other.locator("#pb-owed")).to_be_hidden()
                         owed_seen += 1
                     page.evaluate("window.scrollTo(0, 0)")  # the prompt and the map
                     page.screenshot(path=str(artifacts / f"pb-click-{size}-{len(seen):02d}-{truth.state.phase}-"
