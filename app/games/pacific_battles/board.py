@@ -418,15 +418,20 @@ def _group(rules: Any, state: Any, kind: str, orders: Orders, select: str) -> Gr
         listed = [o for o in orders.of_piece(select) if o.command.type == kind] if select else []
         if not listed:
             g.hint = f"{count:,} choices: select a piece (above, or on the map) to list its own."
-    g.options = [(_json(o.command), _label(rules, state, o.command) + _cost(rules, state, o.command)) for o in listed]
+    reach: dict[Any, dict[str, Any]] = {}  # each listed piece's hexes, asked once
+    g.options = [(_json(o.command), _label(rules, state, o.command) + _cost(rules, state, o.command, reach))
+                 for o in listed]
     return g
 
 
-def _cost(rules: Any, state: Any, c: Command) -> str:
+def _cost(rules: Any, state: Any, c: Command, reach: dict[Any, dict[str, Any]]) -> str:
     """A move's movement points, as the map's badge on the hex says them (11.3)."""
     if c.type != "move":
         return ""
-    cost = rules.reachable(state, c.data.get("unit")).get(c.data.get("to"), {}).get("cost")
+    unit = c.data.get("unit")
+    if unit not in reach:
+        reach[unit] = rules.reachable(state, unit)
+    cost = reach[unit].get(c.data.get("to"), {}).get("cost")
     return "" if cost is None else f" ({cost:g} MP)"
 
 

@@ -102,9 +102,6 @@ def declarable(state: PBState, side: str) -> list[str]:
 def gen_declare(state: PBState, side: str) -> Iterator[Command]:
     if state.fought:
         return  # the battles are being fought: each step is a decision owed
-    busy = in_battle(state)
-    enemy = q.enemy_hexes(state, side)
-    taken = defended(state)
     if state.declaring is None:
         for h in declarable(state, side):
             yield Command("declare", {"hex": h})
@@ -114,13 +111,13 @@ def gen_declare(state: PBState, side: str) -> Iterator[Command]:
         if end_refusal(state, side) is None:
             yield Command("fight") if state.battles else Command("end_phase")
         return
-    b = state.declaring
+    b, busy = state.declaring, in_battle(state)
     for p in state.on_map(side):
         if _can_attack(p) and p.id not in busy and all(q.adjacent(p.hex, h) for h in b["defenders"]):
             yield Command("add", {"unit": p.id})
     attackers = [state.pieces[i] for i in b["attackers"]]
     if attackers:
-        for h in sorted(enemy - taken):
+        for h in sorted(q.enemy_places(state, side) - defended(state)):
             if all(q.adjacent(a.hex, h) for a in attackers):
                 yield Command("add_hex", {"hex": h})
         yield Command("close")

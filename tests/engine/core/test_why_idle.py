@@ -57,9 +57,6 @@ def test_a_unit_without_a_move_is_told_why_and_one_with_a_move_is_not(game: str)
         # nobody else's units, and no unit outside a movement phase, is given a reason
         other = next(s for s in rules.sides if s != side)
         assert all(rules.why_idle(state, other, u) is None for u in _movers(game, state, side))
-        state = rules.outcome(state, Command(*_command(choose(rng, state.phase, legal)), side)).state
+        chosen = choose(rng, state.phase, legal)
+        state = rules.outcome(state, Command(chosen.type, chosen.data, side)).state
     assert moved_told > 0 and len(idle) >= 2, idle
-
-
-def _command(c: Command) -> tuple[str, dict]:
-    return c.type, c.data

@@ -116,14 +116,18 @@ def _end_refusal(state: FBState, where: Ground, dest: str, origin: str) -> Reaso
                     "could move on to make room")
 
 
+def _held(state: FBState, uid: str) -> Reason | None:
+    """Why the unit may not move at all now: its own state, or an over-stacked hex elsewhere
+    to clear first (§6.4, R-6.4a)."""
+    return immobile(state, uid) or _held_back(ground(state), state.units[uid].loc)
+
+
 def refusal(state: FBState, uid: str, dest: str) -> Reason:
     """Why ``uid`` may not move to ``dest`` now: from the same search that lists its moves."""
-    where = ground(state)
-    origin = state.units[uid].loc
-    held = immobile(state, uid) or _held_back(where, origin)
+    held = _held(state, uid)
     if held:
         return held
-    refused = _refused(state, uid, where, origin)
+    refused = _refused(state, uid, ground(state), state.units[uid].loc)
     if dest in refused:
         return refused[dest]
     if not q.board().on_map(dest):
@@ -137,12 +141,10 @@ def idle(state: FBState, uid: str) -> Reason | None:
     refused the hexes around it)."""
     if reachable(state, uid):
         return None
-    where = ground(state)
-    origin = state.units[uid].loc
-    held = immobile(state, uid) or _held_back(where, origin)
+    held = _held(state, uid)
     if held:
         return held
-    refused = sorted(_refused(state, uid, where, origin).items())
+    refused = sorted(_refused(state, uid, ground(state), state.units[uid].loc).items())
     if not refused:
         return "§6.1", f"{q.label(uid)} has too few MF ({state.units[uid].mf_left}) to enter any hex around it"
     place, (rule, text) = refused[0]
@@ -152,11 +154,7 @@ def idle(state: FBState, uid: str) -> Reason | None:
 def refusals(state: FBState, uid: str) -> dict[str, Reason]:
     """Why each place the unit's search considered, but may not end a move in, is
     refused (for "why not" on the map: the same search that lists its moves)."""
-    where = ground(state)
-    origin = state.units[uid].loc
-    if immobile(state, uid) or _held_back(where, origin):
-        return {}
-    return _refused(state, uid, where, origin)
+    return {} if _held(state, uid) else _refused(state, uid, ground(state), state.units[uid].loc)
 
 
 def _refused(state: FBState, uid: str, where: Ground, origin: str) -> dict[str, Reason]:
