@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from filelock import FileLock
-from sqlalchemy import Engine, create_engine, event, exc, make_url, text
+from sqlalchemy import Engine, Executable, Row, create_engine, event, exc, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import sqlite_path
@@ -144,3 +146,22 @@ class Database:
     def session(self) -> Iterator[Session]:
         with self.sessions() as s:
             yield s
+
+
+def peek(sessions: Callable[[], Session], statement: Executable,
+         params: dict[str, Any] | None = None) -> Row[Any] | None:
+    """The first row ``statement`` reads, on an autocommit connection of the sessions'
+    engine: no session, no transaction.  How a periodic job looks for work, which it
+    mostly finds none of: a session's look (with its BEGIN and ROLLBACK) cost five times
+    the CPU, taken from the requests in the same process every few seconds."""
+    bind = getattr(sessions, "kw", {}).get("bind")  # a sessionmaker's engine, else a session's
+    if bind is None:
+        with sessions() as session:
+            bind = session.get_bind()
+    with _autocommit(bind).connect() as conn:
+        return conn.execute(statement, params or {}).first()
+
+
+@cache
+def _autocommit(engine: Engine) -> Engine:
+    return engine.execution_options(isolation_level="AUTOCOMMIT")

@@ -21,12 +21,13 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from sqlalchemy import select, update
+from sqlalchemy import BindParameter, bindparam, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from app import webhooks
+from app.db import peek
 from app.models import Game, Mail, Seat, utcnow
 
 log = logging.getLogger(__name__)
@@ -145,6 +146,8 @@ def deliver_due(sessions: Callable[[], Session], smtp_url: str, sender: str,
     batch of slow sends never claims a mail already expired), and its outcome is written
     only while the claim still holds: a worker whose claim ran out, and whose mail another
     worker took up, writes nothing over it."""
+    if peek(sessions, _ANY_DUE, {"now": now or utcnow()}) is None:
+        return 0  # (every few seconds in every worker: most times nothing is due)
     smtp = Smtp.from_url(smtp_url) if smtp_url else None
     handled = 0
     with sessions() as session:
@@ -174,8 +177,11 @@ def deliver_due(sessions: Callable[[], Session], smtp_url: str, sender: str,
     return handled
 
 
-def _due(now: datetime) -> tuple[Any, ...]:
+def _due(now: datetime | BindParameter[datetime]) -> tuple[Any, ...]:
     return Mail.status.in_(("queued", "sending")), Mail.not_before <= now
+
+
+_ANY_DUE = select(Mail.id).where(*_due(bindparam("now"))).limit(1)
 
 
 def _deliver(session: Session, mail: Mail, smtp: Smtp | None, sender: str, now: datetime,

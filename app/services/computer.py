@@ -19,10 +19,11 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from sqlalchemy import select, text
+from sqlalchemy import literal, select, text
 from sqlalchemy.orm import Session
 
 from app import store
+from app.db import peek
 from app.models import Game, Seat
 from app.services import clock
 from app.services.games import GameService
@@ -38,11 +39,18 @@ log = logging.getLogger(__name__)
 
 LOCK_KEY = 780_824_002  # PostgreSQL advisory lock: one worker plays the computer's moves at a time
 MOVES_PER_TURN = 500  # decisions one game's computer may make in one run of the job (a whole set-up)
+# the computer seats whose side decides now (``to_move``, written with every append: "A,B")
+_OWED = (select(Seat.game_id, Seat.side, Seat.computer).join(Game)
+         .where(Game.status == "active", Seat.computer.is_not(None),
+                (literal(",") + Game.to_move + literal(",")).contains(literal(",") + Seat.side + literal(","))))
+_ANY_OWED = _OWED.limit(1)
 
 
 def play_due(sessions: Callable[[], Session], service: GameService, key: str) -> int:
     """Play every decision the computer owes, in every game; returns how many it made
     (``key``: the server's secret key, which its seeds are made with)."""
+    if peek(sessions, _ANY_OWED) is None:
+        return 0  # (every two seconds in every worker: most times the computer owes nothing)
     with sessions() as session:
         bind = session.get_bind()
         if bind.dialect.name != "postgresql":
@@ -60,8 +68,7 @@ def play_due(sessions: Callable[[], Session], service: GameService, key: str) ->
 
 
 def _play_all(session: Session, service: GameService, key: str) -> int:
-    seats = session.execute(select(Seat.game_id, Seat.side, Seat.computer).join(Game)
-                            .where(Game.status == "active", Seat.computer.is_not(None))).all()
+    seats = session.execute(_OWED).all()
     session.commit()
     return sum(_play_game(session, service, key, game_id, side, level) for game_id, side, level in seats)
 

@@ -250,3 +250,27 @@ def test_the_computers_seed_is_the_servers_own_for_the_game_and_side(client: Tes
     assert seeds[0] == seeds[1] == computer.bot_seed(key, gid, "IJ")  # one seed for the game's decisions
     assert gid not in seeds[0] and computer.bot_seed(key, gid, "US") != seeds[0]
     assert computer.bot_seed("another server's key", gid, "IJ") != seeds[0]  # not made without the key
+
+
+def test_the_job_looks_only_at_games_where_the_computer_decides_now(client: TestClient) -> None:
+    """The job runs every two seconds in every worker: it reads a game only when the sides
+    deciding now (``to_move``, written with every append) include a computer seat's,
+    alone or in a decision both sides make at once."""
+    made = client.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Allied",
+                                           "name": "Alice", "computer": "random"}).json()
+    gid = made["game_id"]
+    db = client.app.state.db
+
+    def owed_with(to_move: str) -> list[tuple[str, str]]:
+        with db.sessions() as session:
+            session.execute(text("UPDATE games SET to_move = :m WHERE id = :g"), {"m": to_move, "g": gid})
+            session.commit()
+            return [(g, s) for g, s, _ in session.execute(computer._OWED) if g == gid]
+
+    assert owed_with("Allied") == []
+    assert owed_with("") == []
+    assert owed_with("Japanese") == [(gid, "Japanese")]
+    assert owed_with("Allied,Japanese") == [(gid, "Japanese")]
+    assert owed_with("Japanese,Allied") == [(gid, "Japanese")]
+    owed_with("Allied")
+    assert computer.play_due(db.sessions, client.app.state.games, client.app.state.settings.secret_key) == 0
