@@ -149,14 +149,8 @@ class PacificBattles(RulesBase[PBState]):
                 commitment=dice.commitment(secret), last_turn=f.scenarios[scenario]["last"],
                 command=dict(f.command), air=dict(f.air["start"]))
         for side in SIDES:
-            pool = f.pool(side)
-            reserved = sorted(markers.HISTORICAL[side]) if options.get("historical_markers") else []
-            for name in reserved:
-                pool.remove(name)
-            tell.secret(em, "forces_set", side, {"side": side}, side=side, pool=pool, hand=f.hand(side),
-                        reserved=reserved)
-            pieces = [[u.name, u.name, "track", f.groups[u.group].turn, not f.groups[u.group].interdiction]
-                      for u in f.units.values() if u.side == side and (u.group == "start" or f.groups[u.group].turn)]
+            forces, pieces = opening_forces(side, options)
+            tell.secret(em, "forces_set", side, {"side": side}, side=side, **forces)
             tell.secret(em, "pieces_added", side, {"side": side}, side=side, pieces=pieces)
         if options.get(deception.OPTION):
             deception.add(em, "Japanese", deception.AT_START["Japanese"], 0)  # 35.2: at the set-up
@@ -490,6 +484,20 @@ class PacificBattles(RulesBase[PBState]):
     def secrets(self, state: PBState, viewer: str | None) -> list[str]:
         """What ``viewer`` may not know now (for the leak checker, engine/games/pacific_battles/leaks.py)."""
         return leaks.hidden_things(state, viewer)
+
+
+def opening_forces(side: str, options: dict[str, Any]) -> tuple[dict[str, list[str]], list[list[Any]]]:
+    """``side``'s command markers (pool, hand, reserved) and its pieces on the track at the
+    start, as the forces tables print them: secret in the log (the hand is, once drawn
+    from), yet what a player of the other side can work out from the tables at the start."""
+    f = q.forces()
+    pool = f.pool(side)
+    reserved = sorted(markers.HISTORICAL[side]) if options.get("historical_markers") else []
+    for name in reserved:
+        pool.remove(name)
+    pieces = [[u.name, u.name, "track", f.groups[u.group].turn, not f.groups[u.group].interdiction]
+              for u in f.units.values() if u.side == side and (u.group == "start" or f.groups[u.group].turn)]
+    return {"pool": pool, "hand": f.hand(side), "reserved": reserved}, pieces
 
 
 def _do_delay(em: Emitter, data: dict[str, Any], side: str) -> None:

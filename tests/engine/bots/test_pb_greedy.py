@@ -53,8 +53,9 @@ def sample(pairs: list[tuple[BotInput, Command]], n: int = 30) -> list[tuple[Bot
 def test_greedy_is_a_level_of_pacific_battles():
     assert levels_for(GAME) == ("random", "greedy")
     assert make_bot(GAME, "greedy").level == "greedy"
+    assert make_bot(GAME, "search").level == "search"  # built, measured in the arena, not offered
     with pytest.raises(ValueError):
-        make_bot(GAME, "search")
+        make_bot(GAME, "oracle")
 
 
 def test_greedy_beats_random_with_sides_swapped():
