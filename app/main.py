@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import gc
 import logging
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
 import anyio.to_thread
+from apscheduler.job import Job
+from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.background import BackgroundScheduler
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
@@ -53,6 +56,11 @@ def settle_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def _start_now(job: Job) -> None:
+    with suppress(JobLookupError):  # (the scheduler shutting down)
+        job.modify(next_run_time=datetime.now(UTC))
+
+
 def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
     """The periodic jobs of every worker: sending the mail that is due (each mail is
     claimed by one worker), the clocks' reminders and timeouts and the computer's moves
@@ -70,8 +78,12 @@ def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
     scheduler.add_job(lambda: clock.tick(app.state.db.sessions, app.state.notices, app.state.games.now()),
                       "interval", seconds=settings.clock_interval_seconds, max_instances=1, coalesce=True)
     # the computer's moves, within seconds of the handover and outside the request threads
-    scheduler.add_job(computer.play_due, "interval", seconds=settings.computer_interval_seconds, max_instances=1,
-                      coalesce=True, args=[app.state.db.sessions, app.state.games, settings.secret_key])
+    computer_job = scheduler.add_job(computer.play_due, "interval", seconds=settings.computer_interval_seconds,
+                                     max_instances=1, coalesce=True,
+                                     args=[app.state.db.sessions, app.state.games, settings.secret_key])
+    # and at once when a command in this worker leaves the computer a decision (the look every
+    # few seconds finds those of other workers' commands)
+    app.state.games.on_computer_due = partial(computer.wake, partial(_start_now, computer_job))
     if app.state.limits.store is not None:  # rate-limit hits older than any window
         scheduler.add_job(app.state.limits.store.purge, "interval", hours=1, max_instances=1, coalesce=True)
     scheduler.start()

@@ -276,7 +276,7 @@ def seat_computer(body: SeatComputerIn, request: Request, game: GameDep, seat: S
     if game.status == "finished":
         raise HTTPException(409, "the game is over")
     try:
-        computer.hand_over(session, request.app.state.notices, game, seat, body.level)
+        computer.hand_over(session, request.app.state.notices, game, seat, body.level, request.app.state.games)
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
     return SeatComputerOut(game_id=game.id, side=seat.side, computer=seat.computer)
@@ -395,7 +395,7 @@ def clock_computer(request: Request, game: GameDep, seat: SeatDep, session: Sess
     """Your opponent's time has run out: rather than claim the game, let the computer play
     their seat (at its default level) until they come back and take it.  409: as a claim."""
     try:
-        side = computer.stand_in(session, request.app.state.notices, game, seat, service.now())
+        side = computer.stand_in(session, request.app.state.notices, game, seat, service.now(), service=service)
     except clock.ClockError as exc:
         raise HTTPException(409, str(exc)) from None
     return SeatComputerOut(game_id=game.id, side=side, computer=next(s.computer for s in game.seats if s.side == side))

@@ -336,7 +336,8 @@ def seat_computer(request: Request, game: GameDep, seat: OptionalSeatDep, sessio
                   level: str = Form("", max_length=20)) -> Response:
     """Hand one's seat to the computer while away, or take it back (``level`` empty)."""
     return _seat_setting(game, seat, "hand over their seat",
-                         lambda s: computer.hand_over(session, request.app.state.notices, game, s, level or None))
+                         lambda s: computer.hand_over(session, request.app.state.notices, game, s, level or None,
+                                                      request.app.state.games))
 
 
 @posts.post("/games/{game_id}/seat/webhook")
@@ -375,7 +376,7 @@ def clock_action(request: Request, action: str, game: GameDep, seat: OptionalSea
         elif action == "claim":
             service.claim_on_time(session, game, seat)
         elif action == "computer":  # the computer finishes the game for the absent player
-            computer.stand_in(session, request.app.state.notices, game, seat, now)
+            computer.stand_in(session, request.app.state.notices, game, seat, now, service=request.app.state.games)
         else:
             raise HTTPException(404, f"no clock action {action!r}")
     except clock.ClockError as exc:

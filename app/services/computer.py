@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import threading
 from collections.abc import Callable
 from datetime import datetime
 
@@ -46,9 +47,34 @@ _OWED = (select(Seat.game_id, Seat.side, Seat.computer).join(Game)
 _ANY_OWED = _OWED.limit(1)
 
 
+_running = threading.Event()  # the job is playing (in this worker)
+_asked = threading.Event()  # a decision came up for the computer since the job last looked
+
+
+def wake(start: Callable[[], None]) -> None:
+    """A command in this worker left the computer a decision: the job now (``start``), or,
+    if it is running, once more when it is done."""
+    _asked.set()
+    if not _running.is_set():
+        start()
+
+
 def play_due(sessions: Callable[[], Session], service: GameService, key: str) -> int:
     """Play every decision the computer owes, in every game; returns how many it made
     (``key``: the server's secret key, which its seeds are made with)."""
+    _running.set()
+    try:
+        made = 0
+        while True:
+            _asked.clear()
+            made += _play_due(sessions, service, key)
+            if not _asked.is_set():
+                return made
+    finally:
+        _running.clear()
+
+
+def _play_due(sessions: Callable[[], Session], service: GameService, key: str) -> int:
     if peek(sessions, _ANY_OWED) is None:
         return 0  # (every two seconds in every worker: most times the computer owes nothing)
     with sessions() as session:
@@ -75,6 +101,7 @@ def _play_all(session: Session, service: GameService, key: str) -> int:
 
 def _play_game(session: Session, service: GameService, key: str, game_id: str, side: str, level: str) -> int:
     """The computer's decisions in one game while it owes one (a person's move then waits)."""
+    service.computer_plays(game_id, [side])  # (a person's move that hands it back wakes the job)
     made = 0
     for _ in range(MOVES_PER_TURN):
         session.expire_all()  # the game as it is now: another worker's request may have moved it
@@ -111,9 +138,11 @@ def levels_offered(game: str) -> list[tuple[str, str]]:
     return [(level, LEVEL_WORDS.get(level, level)) for level in levels]
 
 
-def hand_over(session: Session, notices: Notices | None, game: Game, seat: Seat, level: str | None) -> None:
+def hand_over(session: Session, notices: Notices | None, game: Game, seat: Seat, level: str | None,
+              service: GameService | None = None) -> None:
     """The seat's player lets the computer play for them at ``level`` while away (None: takes
-    the seat back); the opponent is told.  A person's own command is still theirs to make."""
+    the seat back); the opponent is told.  A person's own command is still theirs to make.
+    ``service``: this worker's, whose computer's job is woken if the seat decides now."""
     if level is not None and level not in levels_for(game.game):
         raise ValueError(f"the computer plays {get_rules(game.game).title} at {', '.join(levels_for(game.game))}")
     store.set_seat(session, seat, computer=level)
@@ -125,16 +154,19 @@ def hand_over(session: Session, notices: Notices | None, game: Game, seat: Seat,
                 notices.tell(session, other, "seat", f"{game.id}:computer:{seat.side}:{game.seq}:{level}",
                              f"{news} in {store.game_name(game)}")
     session.commit()
+    if service is not None:
+        service.computer_plays(game.id, [s.side for s in game.seats if s.computer is not None],
+                               tuple(game.to_move.split(",")) if game.to_move else ())
 
 
 def stand_in(session: Session, notices: Notices | None, game: Game, seat: Seat, now: datetime,
-             level: str | None = None) -> str:
+             level: str | None = None, service: GameService | None = None) -> str:
     """The opponent of a player whose time has run out lets the computer play that player's
     seat instead of claiming the game (the same conditions as a claim, clock.may_claim); the
     player takes it back on their return.  The side the computer now plays."""
     clock.may_claim(game, seat, now)
     late = next(s for s in game.seats if s.side == game.decision_side)
-    hand_over(session, None, game, late, level or levels_offered(game.game)[0][0])
+    hand_over(session, None, game, late, level or levels_offered(game.game)[0][0], service)
     if notices is not None and late.joined_at is not None:
         notices.tell(session, late, "seat", f"{game.id}:stand-in:{game.seq}",
                      f"Your time ran out in {store.game_name(game)}: the computer plays your seat until you take "

@@ -200,6 +200,11 @@ class GameService:
         self.noticed_games = Recent(4096)
         self.notices = notices
         self.on_moved: Callable[[str, int], None] | None = None  # told after each command lands
+        # game id -> the sides the computer plays there, as last seen in this worker; a
+        # command that leaves one of them a decision wakes the computer's job at once
+        # (``on_computer_due``, app/main.py) rather than at its next look
+        self.computer_sides = Recent(4096)
+        self.on_computer_due: Callable[[], None] | None = None
         self.now: Callable[[], datetime] = utcnow  # the clock (tests move it)
         self._seen: dict[tuple[str, str], float] = {}
         self._seen_lock = threading.Lock()
@@ -251,9 +256,20 @@ class GameService:
         if computer is not None:
             row.status = "active"
             session.flush()
-            clock.handed_over(session, row.id, rules.prompt(self.state(session, row)).side, self.now())
+            prompt = rules.prompt(self.state(session, row))
+            clock.handed_over(session, row.id, prompt.side, self.now())
         session.commit()
+        if computer is not None:
+            played = [s for s in rules.sides if s != side]
+            self.computer_plays(row.id, played, prompt.acting)
         return Created(row, tokens)
+
+    def computer_plays(self, game_id: str, sides: list[str], acting: tuple[str, ...] = ()) -> None:
+        """The computer plays ``sides`` of the game now (none: no longer); if one of them is
+        deciding (``acting``), its job is woken."""
+        self.computer_sides.put(game_id, tuple(sides))
+        if self.on_computer_due is not None and any(s in sides for s in acting):
+            self.on_computer_due()
 
     def join(self, session: Session, game: Game, token: str, name: str, email: str = "") -> tuple[Seat, str]:
         """Take a seat with its invitation; returns the seat and its secret from now on.
@@ -648,6 +664,10 @@ class GameService:
                             decision.outcome.texts)
         if self.on_moved is not None:
             self.on_moved(game.id, new_state.seq)  # open boards here hear of it at once (app/live.py)
+        computer = self.computer_sides.get(game.id)
+        if computer and self.on_computer_due is not None and decision.actor not in computer \
+                and any(s in computer for s in decision.after.acting):
+            self.on_computer_due()  # (its own moves go on in the job's one run)
         first, events = decision.expected_seq, decision.outcome.events
         return [(first + i, e, t) for i, (e, t) in enumerate(zip(events, decision.outcome.texts, strict=True))], \
             new_state.seq

@@ -109,6 +109,59 @@ def test_on_a_real_server_the_computer_answers_by_itself_within_seconds(database
         assert len(computer_commands(http, gid)) >= 20  # its whole set-up, each command its own
 
 
+def test_a_real_server_wakes_the_computer_at_the_handover_without_waiting_for_its_look(database_url: str) -> None:
+    """The job looks for the computer's decisions only once a minute here: the game's
+    creation and then each person's move that leaves the computer a decision wake it at once."""
+    env = server_env(database_url, admin_password=ADMIN[1], MAIL_INTERVAL_SECONDS="60", COMPUTER_INTERVAL_SECONDS="60")
+    with LiveServer(env) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+        time.sleep(1.5)  # (past the jobs' first look at the start)
+        made = http.post("/api/games", json={"side": "IJ", "name": "Alice", "computer": "greedy"}).json()
+        gid, token = made["game_id"], made["token"]
+        http.cookies.clear()
+
+        def my_turn_within(seconds: float) -> bool:
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                if http.get(f"/api/games/{gid}/legal", headers=bearer(token)).json()["your_turn"]:
+                    return True
+                time.sleep(0.1)
+            return False
+
+        assert my_turn_within(20)  # the US (the computer) set up at once, not a minute later
+        set_up = len(computer_commands(http, gid))
+        assert set_up >= 20
+        play_human(http, gid, token, 300)  # the IJ's set-up, to the computer's next decision
+        assert my_turn_within(20)
+        assert len(computer_commands(http, gid)) > set_up
+
+
+def test_a_persons_move_that_leaves_the_computer_a_decision_wakes_its_job(client: TestClient) -> None:
+    """The worker's service wakes the job (``on_computer_due``) when a command leaves the
+    computer deciding, and only then: not for the computer's own moves."""
+    woken: list[int] = []
+    service = client.app.state.games
+    service.on_computer_due = lambda: woken.append(1)
+    made = client.post("/api/games", json={"side": "IJ", "name": "Alice", "computer": "random"}).json()
+    gid, token = made["game_id"], made["token"]
+    assert woken == [1]  # the US (the computer) sets up first
+    app = client.app
+    assert computer.play_due(app.state.db.sessions, service, app.state.settings.secret_key) > 0
+    assert woken == [1]  # its own moves wake nothing
+    moves = 0
+    while moves < 300:
+        legal = client.get(f"/api/games/{gid}/legal", headers=bearer(token)).json()
+        assert legal["your_turn"]
+        cmd = next(c for c in listed(legal) if c["type"] != "undo")
+        r = client.post(f"/api/games/{gid}/commands", headers=bearer(token), json={**cmd, "expected_seq": legal["seq"]})
+        assert r.status_code == 200, r.text
+        moves += 1
+        handed = not client.get(f"/api/games/{gid}/legal", headers=bearer(token)).json()["your_turn"]
+        assert woken == [1, 1] if handed else woken == [1], moves
+        if handed:
+            break
+    assert len(woken) == 2
+
+
 def test_the_computers_input_holds_nothing_its_side_may_not_know(client: TestClient) -> None:
     """The computer playing the Allies of Pacific Battles is given what an Allied player is
     given: the Japanese set-up, hand and track stay hidden from it (searched as the fog tests do)."""
@@ -274,3 +327,17 @@ def test_the_job_looks_only_at_games_where_the_computer_decides_now(client: Test
     assert owed_with("Japanese,Allied") == [(gid, "Japanese")]
     owed_with("Allied")
     assert computer.play_due(db.sessions, client.app.state.games, client.app.state.settings.secret_key) == 0
+
+
+def test_a_seat_handed_to_the_computer_on_its_turn_wakes_the_job(client: TestClient) -> None:
+    woken: list[int] = []
+    client.app.state.games.on_computer_due = lambda: woken.append(1)
+    made = client.post("/api/games", json={"side": "US", "name": "Alice", "computer": "random"}).json()
+    gid, token = made["game_id"], made["token"]
+    assert woken == []  # the US (the person) sets up first
+    assert client.get(f"/api/games/{gid}/legal", headers=bearer(token)).json()["your_turn"]
+    r = client.put(f"/api/games/{gid}/seat/computer", headers=bearer(token), json={"level": "greedy"})
+    assert r.status_code == 200, r.text
+    assert woken == [1]
+    r = client.put(f"/api/games/{gid}/seat/computer", headers=bearer(token), json={"level": None})
+    assert r.status_code == 200 and woken == [1]  # taken back: nothing to wake
