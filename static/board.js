@@ -27,6 +27,11 @@
       if (target.closest(".pb-map .fan, .choosers")) {
         values.hex = target.dataset.hex || "";
       }
+      // a piece's button in the list selects that piece, whatever is selected (a counter
+      // on the map, where the selected piece may go, stands for that move)
+      if (target.closest(".choosers")) {
+        values.select = target.dataset.unit;
+      }
     } else {
       values.hex = target.dataset.loc || target.dataset.hex;
     }

@@ -39,7 +39,8 @@ from engine.games import get_rules
 log = logging.getLogger(__name__)
 
 LOCK_KEY = 780_824_002  # PostgreSQL advisory lock: one worker plays the computer's moves at a time
-MOVES_PER_TURN = 500  # decisions one game's computer may make in one run of the job (a whole set-up)
+MOVES_PER_TURN = 500  # decisions one game's computer may make in one look at it (a whole set-up)
+PASSES = 20  # looks in one run of the job, while its moves leave it more to play (the rest: its next run)
 # the computer seats whose side decides now (``to_move``, written with every append: "A,B")
 _OWED = (select(Seat.game_id, Seat.side, Seat.computer).join(Game)
          .where(Game.status == "active", Seat.computer.is_not(None),
@@ -65,11 +66,15 @@ def play_due(sessions: Callable[[], Session], service: GameService, key: str) ->
     _running.set()
     try:
         made = 0
-        while True:
+        for _ in range(PASSES):
             _asked.clear()
-            made += _play_due(sessions, service, key)
-            if not _asked.is_set():
-                return made
+            now = _play_due(sessions, service, key)
+            made += now
+            # again if a person moved meanwhile, or if its moves left the computer a decision
+            # in a seat it did not owe one in when it looked (it plays both seats of a game)
+            if not now and not _asked.is_set():
+                break
+        return made
     finally:
         _running.clear()
 

@@ -49,12 +49,11 @@ def unselect(page: Page) -> None:
 
 
 def pick(page: Page, pid: str) -> None:
-    """Select ``pid`` by its button (from nothing selected: a piece's button with another
-    selected may stand for that one's move to its hex)."""
+    """Select ``pid`` by its button, whatever is selected (even another piece that may go
+    to ``pid``'s hex: the button stands for ``pid``, not for that move)."""
     state = page.locator("#board-state")
     if state.get_attribute("data-select") == pid:
         return
-    unselect(page)
     page.locator(f"button.chooser[data-unit={css(pid)}]").click()
     expect(state).to_have_attribute("data-select", pid)
 
@@ -161,3 +160,58 @@ def test_set_up_and_turn_one_by_clicks(browser: Browser, pb_server: str, artifac
         finally:
             for c in contexts.values():
                 c.close()
+
+
+def _over_a_move(state: PBState, side: str) -> tuple[str, str] | None:
+    """A piece of ``side``'s that may move into the hex of another with moves of its own."""
+    moves = [c for c in RULES.legal_commands(state, side) if c.type == "move"]
+    movers = {c.data["unit"] for c in moves}
+    where = {p.id: p.hex for p in state.pieces.values() if p.side == side}
+    return next(((c.data["unit"], other) for c in moves for other in sorted(movers)
+                 if other != c.data["unit"] and where.get(other) == c.data["to"]), None)
+
+
+def test_a_pieces_button_selects_it_even_where_the_selected_piece_may_go(browser: Browser, pb_server: str) -> None:
+    """With a piece selected that may move into another piece's hex, that other piece's
+    button under Select selects it: the selected piece does not move there (on the map, a
+    click in that hex, on a counter too, is the move)."""
+    with httpx.Client(base_url=pb_server, timeout=30) as http:
+        created = http.post("/api/games", json={"game": "pacific_battles", "scenario": SCENARIO,
+                                                "side": "Japanese", "name": "Hyakutake"}).json()
+        gid = created["game_id"]
+        joined = http.post(f"/api/games/{gid}/join", json={"token": created["invite_url"].split("token=")[1],
+                                                          "name": "Vandegrift"}).json()
+        tokens = {"Japanese": created["token"], "Allied": joined["token"]}
+        truth, driver = Truth(http, gid, ADMIN), TurnDriver()
+        pair = None
+        for _ in range(600):  # the scripted turn, each side moving its pieces in its movement phases
+            side = acting_side(truth.state)
+            assert side is not None and truth.state.result is None
+            pair = _over_a_move(truth.state, side)
+            if pair is not None:
+                break
+            moves = sorted((c for c in RULES.legal_commands(truth.state, side) if c.type == "move"),
+                           key=lambda c: (c.data["unit"], c.data["to"]))
+            cmd = moves[0] if moves else driver.next_command(truth.state, side)
+            before = len(truth.events)
+            r = http.post(f"/api/games/{gid}/commands", headers={"Authorization": f"Bearer {tokens[side]}"},
+                          json={"type": cmd.type, "data": cmd.data, "expected_seq": before})
+            assert r.status_code == 200, r.text
+            truth.wait_past(before)
+        assert pair is not None, "no piece could move into another's hex"
+        mover, other = pair
+        context = browser.new_context(base_url=pb_server, viewport=SIZES["desk"])
+        try:
+            page = context.new_page()
+            page.goto(f"/games/{gid}#token={tokens[side]}")
+            board = page.locator("#board-state")
+            seq = board.get_attribute("data-seq")
+            page.locator(f"button.chooser[data-unit={css(mover)}]").click()
+            expect(board).to_have_attribute("data-select", mover)
+            page.locator(f"button.chooser[data-unit={css(other)}]").click()
+            expect(board).to_have_attribute("data-select", other)
+            assert board.get_attribute("data-seq") == seq  # nothing moved
+            truth.sync()
+            assert truth.state.pieces[mover].hex != truth.state.pieces[other].hex
+        finally:
+            context.close()
