@@ -55,7 +55,7 @@ def combat() -> PBState:
 
 def board_of(state: PBState, side: str | None) -> tuple[PBBoard, str]:
     game = SimpleNamespace(id="g1", seq=0, game="pacific_battles", status="active", title="t", seats=[])
-    seat = SimpleNamespace(side=side) if side else None
+    seat = SimpleNamespace(side=side, computer=None) if side else None
     b = pb_context(None, Service(state), game, seat)  # type: ignore[arg-type]
     request = SimpleNamespace(app=SimpleNamespace(state=SimpleNamespace(settings=SimpleNamespace(
         poll_seconds=5, base_url="http://test"))))

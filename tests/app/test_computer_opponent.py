@@ -341,3 +341,32 @@ def test_a_seat_handed_to_the_computer_on_its_turn_wakes_the_job(client: TestCli
     assert woken == [1]
     r = client.put(f"/api/games/{gid}/seat/computer", headers=bearer(token), json={"level": None})
     assert r.status_code == 200 and woken == [1]  # taken back: nothing to wake
+
+
+@pytest.mark.parametrize(("game", "scenario", "first"), [("first_blood", "campaign", "US"),
+                                                         ("pacific_battles", "short", "Japanese")])
+def test_a_seat_the_computer_plays_is_not_told_it_is_its_move(client: TestClient, game: str, scenario: str,
+                                                              first: str) -> None:
+    """While the computer plays a seat, its board only watches: no "(Your move)" in the tab,
+    no prompt marked the player's (the icon and the browser's notice follow that mark), no
+    commands to give; taken back, they are there again."""
+    made = client.post("/api/games", json={"game": game, "scenario": scenario, "side": first,
+                                           "name": "Alice"}).json()
+    gid, token = made["game_id"], made["token"]
+    client.post(f"/api/games/{gid}/join", json={"token": made["invite_url"].split("token=")[1], "name": "Bob"})
+    client.cookies.clear()
+    client.post(f"/games/{gid}/seat", data={"token": token})
+
+    def board() -> str:
+        return client.get(f"/games/{gid}").text
+
+    mine = board()
+    assert "<title>(Your move)" in mine and 'class="prompt yours"' in mine and 'hx-post="/games/' in mine
+    url = f"/api/games/{gid}/seat/computer"
+    assert client.put(url, headers=bearer(token), json={"level": "random"}).status_code == 200
+    watched = board()
+    assert "is playing your seat" in watched
+    assert "(Your move)" not in watched and 'class="prompt yours"' not in watched
+    assert 'action="/games/' + gid + '/command"' not in watched and 'name="type" value="end_phase"' not in watched
+    assert client.put(url, headers=bearer(token), json={"level": None}).status_code == 200
+    assert "<title>(Your move)" in board()

@@ -210,6 +210,8 @@ def board_context(session: Session | None, service: GameService, game: Game, sea
     state = service.state(session, game)
     side = seat.side if seat else None
     view = service.view(session, game, side, listed=False)
+    if seat is not None and seat.computer:  # the computer decides for the seat: the board only watches
+        view = {**view, "your_turn": False}
     legal = service.legal(game, state, side) if view["your_turn"] else []  # listed once per state
     selected = req.select if req.select in state.units else None
 

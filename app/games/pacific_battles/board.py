@@ -137,7 +137,8 @@ class PBBoard:
 
     @property
     def your_turn(self) -> bool:
-        return self.side is not None and self.side in self.view["prompt"]["sides"]
+        seat = self.seat
+        return seat is not None and seat.side in self.view["prompt"]["sides"] and not seat.computer
 
     @property
     def page_title(self) -> str:
@@ -352,9 +353,10 @@ def pb_context(session: Session | None, service: GameService, game: Game, seat: 
     state = service.state(session, game)
     side = seat.side if seat else None
     view = service.view(session, game, side, listed=False)
-    # (a side that does not decide now has none: ``choices`` is empty)
-    orders = service.cache.memo(game.id, game.seq, ("pb-orders", side),
-                                lambda: Orders(service.choices(game, state, side)))
+    # (a side that does not decide now has none: ``choices`` is empty; nor one whose seat the
+    # computer plays: the board only watches it)
+    orders = Orders([]) if seat is not None and seat.computer else \
+        service.cache.memo(game.id, game.seq, ("pb-orders", side), lambda: Orders(service.choices(game, state, side)))
     kinds: list[str] = []
     buttons = []
     allocate = "allocate" in orders.types
