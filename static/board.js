@@ -87,10 +87,32 @@
     return best;
   }
 
+  // A piece picked from the list stays where the finger was: the answer adds the
+  // Selected card above the list, which would push it down the page under the finger.
+  var picked = null;
+
+  function keepPicked() {
+    var again = picked && document.querySelector('.choosers button[data-unit="' + CSS.escape(picked.unit) + '"]');
+    if (again && again !== picked.button) {  // (the list swapped in anew, not the one clicked)
+      window.scrollBy(0, again.getBoundingClientRect().top - picked.top);
+      picked = null;
+    }
+  }
+
+  // (an answer's parts are swapped in out of band: the list comes back in the panel's cards)
+  document.addEventListener("htmx:oobAfterSwap", keepPicked);
+  document.addEventListener("htmx:afterSettle", function () {
+    keepPicked();
+    picked = null;
+  });
+
   document.addEventListener("click", function (event) {
     var target = clickable(event);
     if (target) {
       event.preventDefault();
+      if (target.closest(".choosers")) {
+        picked = { button: target, unit: target.dataset.unit, top: target.getBoundingClientRect().top };
+      }
       send(target);
       return;
     }

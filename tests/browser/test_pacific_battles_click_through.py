@@ -171,10 +171,13 @@ def _over_a_move(state: PBState, side: str) -> tuple[str, str] | None:
                  if other != c.data["unit"] and where.get(other) == c.data["to"]), None)
 
 
-def test_a_pieces_button_selects_it_even_where_the_selected_piece_may_go(browser: Browser, pb_server: str) -> None:
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_pieces_button_selects_it_even_where_the_selected_piece_may_go(browser: Browser, pb_server: str,
+                                                                        size: str) -> None:
     """With a piece selected that may move into another piece's hex, that other piece's
     button under Select selects it: the selected piece does not move there (on the map, a
-    click in that hex, on a counter too, is the move)."""
+    click in that hex, on a counter too, is the move).  The list stays where it was under
+    the finger, though the Selected card comes in above it."""
     with httpx.Client(base_url=pb_server, timeout=30) as http:
         created = http.post("/api/games", json={"game": "pacific_battles", "scenario": SCENARIO,
                                                 "side": "Japanese", "name": "Hyakutake"}).json()
@@ -200,14 +203,19 @@ def test_a_pieces_button_selects_it_even_where_the_selected_piece_may_go(browser
             truth.wait_past(before)
         assert pair is not None, "no piece could move into another's hex"
         mover, other = pair
-        context = browser.new_context(base_url=pb_server, viewport=SIZES["desk"])
+        context = browser.new_context(base_url=pb_server, viewport=SIZES[size], has_touch=size == "phone")
         try:
             page = context.new_page()
             page.goto(f"/games/{gid}#token={tokens[side]}")
             board = page.locator("#board-state")
             seq = board.get_attribute("data-seq")
-            page.locator(f"button.chooser[data-unit={css(mover)}]").click()
+            button = page.locator(f"button.chooser[data-unit={css(mover)}]")
+            button.scroll_into_view_if_needed()
+            top = button.bounding_box()["y"]
+            button.click()
             expect(board).to_have_attribute("data-select", mover)
+            expect(page.locator("section.selected-piece")).to_be_visible()
+            assert abs(page.locator(f"button.chooser[data-unit={css(mover)}]").bounding_box()["y"] - top) <= 2
             page.locator(f"button.chooser[data-unit={css(other)}]").click()
             expect(board).to_have_attribute("data-select", other)
             assert board.get_attribute("data-seq") == seq  # nothing moved
