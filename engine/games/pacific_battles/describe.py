@@ -179,7 +179,7 @@ def describe(state: PBState, event: Event) -> str | None:
     if t == "decision_owed":
         return None
     if t == "game_ended":
-        return f"Game over: {d['winner']}, {d.get('level', '')}. {d['reason']}"
+        return game_over(d)
     if t == "undone":
         return f"{event.side} takes back a step"
     return t.replace("_", " ")
@@ -286,3 +286,18 @@ def command_label(state: PBState, c: Command) -> str:
         return f"Refit {lab(d['unit'])} with {lab(d['supply'])}"
     args = ", ".join(f"{k} {v}" for k, v in sorted(d.items()) if v is not None)
     return f"{t.replace('_', ' ').title()}" + (f": {args}" if args else "")
+
+
+def game_over(result: dict[str, Any]) -> str:
+    """The end in a sentence: who won and by how much, then why (24.2, 25.3)."""
+    winner, level, why = result.get("winner"), str(result.get("level") or ""), str(result.get("reason") or "")
+    if level and why.endswith(f": {level}"):
+        why = why[: -len(level) - 2]  # (the level is said first)
+    if winner in (None, "draw"):
+        who = "a draw"
+    elif level == "won on time":
+        who = f"{winner} wins on time"
+    else:
+        who = f"{winner}, {level}" if level else f"{winner} wins"
+    why = why[:1].upper() + why[1:]
+    return f"Game over: {who}." + (f" {why}{'' if why.endswith('.') else '.'}" if why else "")

@@ -169,8 +169,7 @@ class PacificBattles(RulesBase[PBState]):
 
     def _prompt(self, state: PBState) -> Prompt:
         if state.result is not None:
-            r = state.result
-            text = f"Game over: {r['winner']} ({r.get('level', '')}). {r['reason']}"
+            text = describing.game_over(state.result)
             return Prompt(None, "game_over", text, text)
         if state.pending:
             d = state.pending[0]
