@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 from conftest import ADMIN, running_server
-from pb_support import Truth, choose_in_group, css
+from pb_support import Truth, choose_in_group, css, new_game
 from pb_turn import SCENARIO, SECRET, TurnDriver, acting_side
 from playwright.sync_api import Browser, Dialog, Page, expect
 
@@ -179,12 +179,8 @@ def test_a_pieces_button_selects_it_even_where_the_selected_piece_may_go(browser
     click in that hex, on a counter too, is the move).  The list stays where it was under
     the finger, though the Selected card comes in above it."""
     with httpx.Client(base_url=pb_server, timeout=30) as http:
-        created = http.post("/api/games", json={"game": "pacific_battles", "scenario": SCENARIO,
-                                                "side": "Japanese", "name": "Hyakutake"}).json()
-        gid = created["game_id"]
-        joined = http.post(f"/api/games/{gid}/join", json={"token": created["invite_url"].split("token=")[1],
-                                                          "name": "Vandegrift"}).json()
-        tokens = {"Japanese": created["token"], "Allied": joined["token"]}
+        made = new_game(http, scenario=SCENARIO)
+        gid, tokens = made["id"], {side: made[side] for side in ("Japanese", "Allied")}
         truth, driver = Truth(http, gid, ADMIN), TurnDriver()
         pair = None
         for _ in range(600):  # the scripted turn, each side moving its pieces in its movement phases

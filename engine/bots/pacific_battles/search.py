@@ -15,11 +15,15 @@ more than ``MARGIN`` and ``Z`` standard errors (a few samples never overrule gre
 The number of rounds is the decision's note: given back in the input
 (``BotInput.rounds``) it replays the decision exactly, however fast the machine.
 
-The bot reads what greedy reads (its view and legal commands, its seed): no state, no
-dice secret.  Everything else (movement, landings, strikes, the air allocation) is
-greedy's.  Not offered (``engine.bots.levels_for``): in the arena it scored level with
-greedy (docs/bots.md); what would make the difference, movement and the enemy's reply,
-needs a believed state the rules can run.
+The turn's secret air allocation is played out by the rules themselves (``allocation``):
+on states the bot believes in (``belief.py``), each candidate to the end of the turn,
+greedy playing both sides on (``rollout.py``).
+
+The bot reads what greedy reads (its events, view and legal commands, its seed): never the
+game's state or dice secret.  Everything else (movement, landings, strikes) is greedy's.
+Not offered (``engine.bots.levels_for``; the arena builds it): it has scored level with
+greedy (docs/bots.md); a turn played out costs too much for the many rounds a choice
+needs, and movement and the enemy's reply are not searched yet.
 """
 
 from __future__ import annotations
