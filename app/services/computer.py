@@ -161,7 +161,7 @@ def hand_over(session: Session, notices: Notices | None, game: Game, seat: Seat,
     session.commit()
     if service is not None:
         service.computer_plays(game.id, [s.side for s in game.seats if s.computer is not None],
-                               tuple(game.to_move.split(",")) if game.to_move else ())
+                               tuple(clock.deciding_sides(game)))
 
 
 def stand_in(session: Session, notices: Notices | None, game: Game, seat: Seat, now: datetime,
