@@ -292,11 +292,15 @@ def dice_rows(session: Session, game_id: str) -> list[EventRow]:
 
 
 def since_last_command(session: Session, game_id: str, side: str, limit: int = 300) -> list[EventRow]:
-    """The events after ``side``'s last command (all of them if it has given none), at
-    most the newest ``limit``."""
-    last = session.scalar(select(func.max(EventRow.seq)).where(EventRow.game_id == game_id,
-                                                                EventRow.actor == side))
-    rows = session.scalars(select(EventRow).where(EventRow.game_id == game_id, EventRow.seq > (last or -1))
+    """The events of ``side``'s last command and all after it (the whole log if it has
+    given none), at most the newest ``limit``: what the command itself rolled and began
+    belongs to the story too, for a player who sent it and closed the tab."""
+    mine = session.execute(select(EventRow.seq, EventRow.command).where(
+        EventRow.game_id == game_id, EventRow.actor == side).order_by(EventRow.seq.desc()).limit(64)).all()
+    # a batch's first event holds its command (the others a JSON null): a batch longer than
+    # the look begins the window at the look's oldest event
+    first = next((seq for seq, command in mine if command is not None), mine[-1].seq if mine else 0)
+    rows = session.scalars(select(EventRow).where(EventRow.game_id == game_id, EventRow.seq >= first)
                            .order_by(EventRow.seq.desc()).limit(limit)).all()
     return list(reversed(rows))
 

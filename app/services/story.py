@@ -19,19 +19,24 @@ from engine.games import get_rules
 def briefing(session: Session, game: Game, side: str) -> list[dict[str, Any]]:
     """What happened since the player's last command, grouped by turn and phase, when
     the opponent (or the game itself) did something since: each line links to its
-    moment on the map (``/games/{id}/at/{n}``)."""
+    moment on the map (``/games/{id}/at/{n}``). The story begins with that command's own
+    lines, marked ``yours``: what it rolled and began (a new turn's weather, say) the
+    player may not have stayed to see."""
     viewer = viewer_of(game, side)
     rows = readable(store.since_last_command(session, game.id, side), game, viewer)
     gone = retracted_lines(rows)  # what was taken back never happened (an undo follows what it takes back)
     rows = [r for r in rows if r.seq not in gone and r.type != undo.UNDONE]
     if not any(r.text and r.actor not in (None, side) for r in rows):
         return []
-    # the turn and phase the window begins in: the player's last command may have begun them
-    # (ending a phase begins the next), and its own events are not in the window
+    # the turn and phase the window begins in
     rules = get_rules(game.game)
     begun = readable(store.newest_of(session, game.id, (rules.turn_event, rules.phase_event), rows[0].seq - 1),
                      game, viewer)
-    return narrative(rules, begun + rows)
+    groups = narrative(rules, begun + rows)
+    mine = {r.seq + 1 for r in rows if r.actor == side}
+    for line in (li for g in groups for li in g["lines"]):
+        line["yours"] = line["seq"] in mine
+    return groups
 
 
 def narrative(rules: GameRules[Any], rows: list[Any], gone: dict[int, int] | None = None) -> list[dict[str, Any]]:

@@ -96,3 +96,36 @@ def test_pacific_battles_lines_are_headed_by_their_own_phase(client: TestClient)
     tokens = {"Japanese": g["Japanese"], "Allied": g["Allied"]}
     for until in (60, 160):
         assert _played_and_checked(client, g["id"], "pacific_battles", tokens, until) > 0
+
+
+def _own_lines(page: str) -> set[int]:
+    card = page.split('id="briefing"', 1)[1].split("</details>", 1)[0]
+    return {int(n) for n in re.findall(r'\(your move\)</span> <a href="/games/[^/]+/at/(\d+)"', card)}
+
+
+def test_the_story_begins_with_what_the_players_last_command_did(client: TestClient) -> None:
+    """The lines of the player's last command (what it rolled and began) open the story,
+    marked as theirs; nothing of their earlier commands is told again."""
+    g = new_game(client)
+    gid, tokens = g["id"], {"Japanese": g["Japanese"], "Allied": g["Allied"]}
+    seen = 0
+    for until in range(40, 200, 7):
+        _play(client, gid, tokens, until, "briefing-own")
+        client.cookies.clear()
+        export = client.get(f"/api/admin/games/{gid}/export", auth=ADMIN).json()["events"]
+        texts = {e["seq"]: e for e in client.get(f"/api/admin/games/{gid}/log", auth=ADMIN,
+                                                   params={"limit": 1000}).json()["items"]}
+        for side, token in tokens.items():
+            seat(client, gid, token)
+            page = client.get(f"/games/{gid}").text
+            client.cookies.clear()
+            if 'id="briefing"' not in page:
+                continue
+            start = max(e["seq"] for e in export if e["actor"] == side and e["command"] is not None)
+            told = {n for _, seqs in _groups(page) for n in seqs}
+            assert min(told) >= start + 1, (side, start, sorted(told))
+            own = {e["seq"] + 1 for e in export if e["seq"] >= start and e["actor"] == side
+                   and texts[e["seq"]]["text"] and texts[e["seq"]]["retracted_by"] is None and e["type"] != "undone"}
+            assert _own_lines(page) == own, (side, sorted(own), sorted(_own_lines(page)))
+            seen += bool(own)
+    assert seen >= 3  # commands whose lines were told (ending a phase may say nothing)
