@@ -125,7 +125,8 @@ def log_window(session: Session | None, game: Game, side: str | None, since: int
     page's whole log.  A page (``since`` None): the last ``lines`` events.  An answer
     (the page holds the log up to ``since``): the newer ones only, from ``fresh`` (the
     rows its command just wrote) when they are all of them, so that it reads nothing;
-    all ``lines`` again when lines shown were struck (a take-back, an admin's rewind)."""
+    all ``lines`` again when lines shown were struck (a take-back, an admin's rewind), or
+    when the game ended since: every side may read then what the page showed as stubs."""
     first = max(0, game.seq - lines) if since is None else max(0, min(since, game.seq), game.seq - lines)
     if fresh and fresh[0].seq <= first and fresh[-1].seq == game.seq - 1:
         rows = [r for r in fresh if r.seq >= first]
@@ -134,7 +135,8 @@ def log_window(session: Session | None, game: Game, side: str | None, since: int
         rows = store.events_between(session, game.id, first, game.seq)
     else:
         rows = []
-    relog = since is not None and any(r.type in rulings.STRIKING for r in rows)
+    relog = since is not None and (any(r.type in rulings.STRIKING for r in rows)
+                                   or (game.status == "finished" and since < game.seq))
     if relog:
         assert session is not None
         rows = store.events_between(session, game.id, max(0, game.seq - lines), game.seq)
