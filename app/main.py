@@ -61,6 +61,22 @@ def _start_now(job: Job) -> None:
         job.modify(next_run_time=datetime.now(UTC))
 
 
+class _NotOverlapping(logging.Filter):
+    """Drops the scheduler's warning that a job's run was skipped because its last run goes
+    on: one run at a time is what each job asks for (a run of the computer's job may play
+    for longer than its interval, and plays on meanwhile)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "maximum number of running instances" not in record.getMessage()
+
+
+def new_scheduler() -> BackgroundScheduler:
+    jobs_log = logging.getLogger("app.jobs")
+    if not any(isinstance(f, _NotOverlapping) for f in jobs_log.filters):
+        jobs_log.addFilter(_NotOverlapping())
+    return BackgroundScheduler(daemon=True, logger=jobs_log)
+
+
 def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
     """The periodic jobs of every worker: sending the mail that is due (each mail is
     claimed by one worker), the clocks' reminders and timeouts and the computer's moves
@@ -69,7 +85,7 @@ def start_jobs(app: FastAPI, settings: Settings) -> BackgroundScheduler | None:
         return None
     if settings.smtp_url:
         Smtp.from_url(settings.smtp_url)  # a malformed SMTP_URL stops the start, not the first mail
-    scheduler = BackgroundScheduler(daemon=True)
+    scheduler = new_scheduler()
     scheduler.add_job(deliver_due, "interval", seconds=settings.mail_interval_seconds, max_instances=1,
                       coalesce=True, args=[app.state.db.sessions, settings.smtp_url, settings.mail_from],
                       kwargs={"webhook_private": settings.webhook_allow_private,
