@@ -19,8 +19,8 @@ from engine.games import get_rules
 def briefing(session: Session, game: Game, side: str) -> list[dict[str, Any]]:
     """What happened since the player's last command, grouped by turn and phase, when
     the opponent (or the game itself) did something since: each line links to its
-    moment on the map (``/games/{id}/at/{n}``). The story begins with that command's own
-    lines, marked ``yours``: what it rolled and began (a new turn's weather, say) the
+    moment on the map (``/games/{id}/at/{n}``). The story begins with that command: its
+    own lines and what it set going (a new turn, the enemy's arrivals, dice), which the
     player may not have stayed to see."""
     viewer = viewer_of(game, side)
     rows = readable(store.since_last_command(session, game.id, side), game, viewer)
@@ -32,11 +32,7 @@ def briefing(session: Session, game: Game, side: str) -> list[dict[str, Any]]:
     rules = get_rules(game.game)
     begun = readable(store.newest_of(session, game.id, (rules.turn_event, rules.phase_event), rows[0].seq - 1),
                      game, viewer)
-    groups = narrative(rules, begun + rows)
-    mine = {r.seq + 1 for r in rows if r.actor == side}
-    for line in (li for g in groups for li in g["lines"]):
-        line["yours"] = line["seq"] in mine
-    return groups
+    return narrative(rules, begun + rows)
 
 
 def narrative(rules: GameRules[Any], rows: list[Any], gone: dict[int, int] | None = None) -> list[dict[str, Any]]:

@@ -40,8 +40,7 @@ def witness(session: Session, mail: Mail, service: GameService) -> Witness | Non
     if game is None:
         return None
     lines = [line for group in briefing(session, game, mail.side)  # the board's "since your last move"
-             for line in ([group["title"]] if group["title"] else [])
-             + [f"  {'(your move) ' if li['yours'] else ''}{li['text']}" for li in group["lines"]]]
+             for line in ([group["title"]] if group["title"] else []) + [f"  {li['text']}" for li in group["lines"]]]
     if lines:
         shown = lines[-LINES:]
         more = f"  ... and {len(lines) - len(shown)} earlier lines on the board\n" if len(lines) > len(shown) else ""
