@@ -18,12 +18,14 @@ from engine.core import choices, dice, rulings
 from engine.core.errors import IllegalCommandError, NotInThisGame, NotYourTurnError
 from engine.core.events import Command, Event
 
+SETTING_UP = "The game is being set up"  # the prompt within a game's creation (a replay's first moments)
+
 
 @dataclass(frozen=True)
 class Prompt:
     """Who must act now and what the game waits for (Rally's prompt/inactive)."""
 
-    side: str | None  # None once the game is over; with several sides deciding at once, the first
+    side: str | None  # None once the game is over (or while it is created); with several deciding at once, the first
     kind: str  # "move", "choose_loss", "retreat", ...
     text: str  # for the acting side
     waiting: str  # for everybody else

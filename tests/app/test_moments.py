@@ -64,7 +64,9 @@ def test_bookmarks_at_each_turn_and_phase(client: TestClient, game: dict[str, st
 def test_a_running_games_moments_are_for_its_players(client: TestClient, game: dict[str, str]) -> None:
     gid = game["id"]
     assert client.get(f"/games/{gid}/at/1").status_code == 403
-    assert client.get(f"/games/{gid}/at/1", headers=bearer(game["IJ"])).status_code == 200
+    first = client.get(f"/games/{gid}/at/1", headers=bearer(game["IJ"]))
+    assert first.status_code == 200
+    assert "The game is being set up" in first.text and "for None" not in first.text  # (it said "Waiting for None")
     html = client.get(f"/games/{gid}", headers=bearer(game["US"])).text
     assert f'href="/games/{gid}/at/' in html  # the board links to its replay
 

@@ -13,7 +13,7 @@ from typing import Any
 from engine.core import choices, dice, fields, forfeit, undo
 from engine.core.errors import IllegalCommandError, MalformedCommandError, RuleError
 from engine.core.events import Command, Event, among
-from engine.core.game import Emitter, Headline, Outcome, Prompt, RulesBase, check_turn
+from engine.core.game import SETTING_UP, Emitter, Headline, Outcome, Prompt, RulesBase, check_turn
 from engine.games.first_blood import evolve, sequence
 from engine.games.first_blood import queries as q
 from engine.games.first_blood.board import load_board
@@ -140,6 +140,8 @@ class FirstBlood(RulesBase[FBState]):
             return Prompt(d["side"], d["kind"], what[0].upper() + what[1:],
                           f"Waiting for {d['side']} to {what}", d.get("rule", ""), d)
         side = sequence.phase_side(state.phase)
+        if side is None:  # within the game's creation (a replay's first moments)
+            return Prompt(None, state.phase, SETTING_UP, SETTING_UP)
         title = sequence.PHASE_TITLES.get(state.phase, state.phase)
         return Prompt(side, state.phase, _phase_text(self, state, side),
                       f"Waiting for {side}: {title}, {turn_name(state.turn)}")

@@ -15,7 +15,7 @@ from typing import Any
 from engine.core import choices, dice, fields, forfeit, undo
 from engine.core.errors import MalformedCommandError, NotYourTurnError, RuleError
 from engine.core.events import Command, Event, among
-from engine.core.game import Emitter, Headline, Outcome, Prompt, RulesBase, check_turn
+from engine.core.game import SETTING_UP, Emitter, Headline, Outcome, Prompt, RulesBase, check_turn
 from engine.core.visibility import for_viewer
 from engine.games.pacific_battles import (
     arrivals,
@@ -181,6 +181,8 @@ class PacificBattles(RulesBase[PBState]):
             return Prompt(waiting[0] if waiting else None, "allocate",
                           "Allocate your air missions for the turn, in secret (4.1 1c)",
                           f"Waiting for {' and '.join(waiting)} to allocate air missions", "16.3", sides=waiting)
+        if not state.phase:  # within the game's creation (a replay's first moments)
+            return Prompt(None, "", SETTING_UP, SETTING_UP)
         side = seq.side_of(state)
         title = seq.title(state)
         return Prompt(side, state.phase, _phase_text(state, side), f"Waiting for {title}, {flow.turn_name(state.turn)}")
