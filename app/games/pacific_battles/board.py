@@ -408,10 +408,14 @@ def pb_context(session: Session | None, service: GameService, game: Game, seat: 
 
 def _group(rules: Any, state: Any, kind: str, orders: Orders, select: str) -> Group:
     """A kind of command as one list to choose from; a list too long to read (every
-    landing hex of every reinforcement: some 1,500) holds only the selected piece's own."""
+    landing hex of every reinforcement: some 1,500) holds only the selected piece's own,
+    and so does a short one where the selected piece has any (its first choice must not
+    be another piece's, one "Do it" away)."""
     g = Group(kind, TITLES.get(kind, kind))
     count = orders.count(kind)
     listed: list[Order] = orders.of_type(kind) if count <= LIST_AT_MOST else []
+    if listed and select and orders.names_pieces(kind):
+        listed = [o for o in orders.of_piece(select) if o.command.type == kind] or listed
     if count > LIST_AT_MOST and not orders.names_pieces(kind):  # (hexes to aim at, a recon's: no piece to select)
         listed = orders.of_type(kind) if count <= LIST_HEXES_AT_MOST else []
         if not listed:
