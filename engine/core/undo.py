@@ -150,12 +150,16 @@ def rebuild(state: Any, step: int, apply: Callable[[Any, Event], None], clone: C
 
 def retracted(events: Iterable[tuple[int, Event]]) -> dict[int, int]:
     """Event number -> the number of the ``undone`` event that took it back (for logs:
-    shown struck through, left out of what a player reads as what happened)."""
+    shown struck through, left out of what a player reads as what happened).  A take-back
+    itself is never taken back: one that a second take-back reaches past (two steps taken
+    back in turn) still happened."""
     out: dict[int, int] = {}
+    undos = set()
     for n, event in events:
         if event.type == UNDONE:
+            undos.add(n)
             out.update(dict.fromkeys(range(int(event.data["step"]), n), n))
-    return out
+    return {n: by for n, by in out.items() if n not in undos}
 
 
 def unmarked(data: dict[str, Any]) -> dict[str, Any]:

@@ -92,6 +92,12 @@ def test_the_log_keeps_both_and_a_replay_skips_what_was_retracted():
     assert where(skipped) == where(g.state)
     assert kept[0][0] in {e.data.get("unit") for e in survivors}
     assert verify_log(RULES, g.log).ok
+    # two steps taken back in turn: the second reaches past the first take-back, which
+    # still happened (a log strikes the placements, never a take-back's own line)
+    undos = [n for n, e in numbered if e.type == undo.UNDONE]
+    reach = range(int(events[undos[1]].data["step"]), undos[1])
+    assert undos[0] in reach and not set(undos) & gone.keys()
+    assert all(gone[n] == undos[1] for n in reach if n != undos[0])
 
 
 def test_each_undo_names_the_step_it_takes_back_and_a_stale_one_is_refused():
