@@ -20,9 +20,8 @@ class NewGame(BaseModel):
     email: Email = Field("", max_length=254, description="optional: told by e-mail when it is your move")
     move_days: int | None = Field(None, description="time per decision in days: 1, 2, 3, 5, 7 or 14 (null: no clock)")
     vacation_days: int = Field(0, ge=0, le=30, description="vacation days each player may take (needs move_days)")
-    computer: str | None = Field(None, max_length=20, description="play against the computer at this level (First "
-                                 "Blood: greedy, search or random; Pacific Battles: greedy or random); null: invite a "
-                                 "person")
+    computer: str | None = Field(None, max_length=20, description="play against the computer at this level "
+                                 "(greedy, search or random); null: invite a person")
 
 
 class GameCreated(BaseModel):

@@ -16,30 +16,19 @@ from engine.bots.base import Bot, BotInput, Decision, choices
 LEVELS = ("random", "greedy", "search")
 DEFAULT_LEVEL = "greedy"
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "Bot", "BotInput", "Decision", "choices", "make_bot", "levels_for", "built_for"]
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "Bot", "BotInput", "Decision", "choices", "make_bot", "levels_for"]
 
 
 def levels_for(game: str) -> tuple[str, ...]:
     """The levels offered for ``game`` (every game has ``random``): the server offers these."""
-    if game == "first_blood":
-        return LEVELS
-    if game == "pacific_battles":
-        return ("random", "greedy")
-    return ("random",)
-
-
-def built_for(game: str) -> tuple[str, ...]:
-    """The levels the engine has for ``game``: those offered, and one still measured in the
-    arena before it is offered (Pacific Battles' ``search``: it does not yet play better
-    than greedy, docs/bots.md)."""
-    return LEVELS if game == "pacific_battles" else levels_for(game)
+    return LEVELS if game in ("first_blood", "pacific_battles") else ("random",)
 
 
 def make_bot(game: str, level: str, book: dict[str, Any] | None = None) -> Bot:
     """A new bot for one game (a bot keeps what it rebuilt of that game between calls);
     ``book``: First Blood's set-ups by side in place of its set-up book's (first_blood/book.py)."""
-    if level not in built_for(game):
-        raise ValueError(f"{game} has no {level!r} bot; it has {', '.join(built_for(game))}")
+    if level not in levels_for(game):
+        raise ValueError(f"{game} has no {level!r} bot; it has {', '.join(levels_for(game))}")
     if level == "random":
         from engine.bots.random_bot import RandomBot
 

@@ -87,10 +87,13 @@ def test_a_game_against_the_computer_is_played_by_the_job_through_the_same_servi
 
 def test_the_computer_is_offered_only_at_the_levels_a_game_has(client: TestClient) -> None:
     r = client.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Allied",
+                                        "computer": "oracle"})
+    assert r.status_code == 422 and "random, greedy, search" in r.text
+    r = client.post("/api/games", json={"game": "pacific_battles", "scenario": "short", "side": "Allied",
                                         "computer": "search"})
-    assert r.status_code == 422 and "random" in r.text
+    assert r.status_code == 201, r.text
     page = client.get("/").text
-    assert 'name="computer"' in page and "The computer, greedy" in page
+    assert 'name="computer"' in page and "The computer, greedy" in page and "The computer, searching" in page
 
 
 def test_on_a_real_server_the_computer_answers_by_itself_within_seconds(database_url: str) -> None:

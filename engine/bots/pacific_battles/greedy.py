@@ -22,6 +22,7 @@ from typing import Any
 from engine.bots.base import BotInput, Decision, choices, sub_seed
 from engine.bots.loops import going_round, way_out
 from engine.bots.pacific_battles import odds
+from engine.bots.pacific_battles.airwar import mixed_split
 from engine.bots.pacific_battles.evaluation import Scorer
 from engine.bots.pacific_battles.picture import Picture, Unit, henderson, objectives, picture, spec_unit
 from engine.bots.rng import Chooser
@@ -109,17 +110,7 @@ def allocate(pic: Picture, legal: list[Command], rng: Chooser) -> Command:
     point now and then (18.2), interdiction against the enemy's landings some turns (16.6)."""
     template = next(c for c in legal if c.type == "allocate")
     reserve = int(pic.view.get("sides", {}).get(pic.side, {}).get("air", {}).get("reserve", 0))
-    alloc = dict.fromkeys(template.data, 0)
-    left = reserve
-    if left >= 3 and rng.unit() < 0.6:
-        alloc["recon"] = 1
-        left -= 1
-    if left >= 6 and rng.unit() < 0.35:
-        alloc["interdiction"] = 2
-        left -= 2
-    share = (0.25, 0.4, 0.5, 0.6)[min(3, int(rng.unit() * 4))]
-    alloc["superiority"] = int(round(left * share))
-    alloc["strike"] = left - alloc["superiority"]
+    alloc = mixed_split(reserve, template.data, rng)
     try:
         air.check_allocation(reserve, {k: v for k, v in alloc.items() if k in air.MISSIONS})
     except Exception:  # noqa: BLE001 - an allocation the rules would refuse: a listed one instead

@@ -15,15 +15,13 @@ more than ``MARGIN`` and ``Z`` standard errors (a few samples never overrule gre
 The number of rounds is the decision's note: given back in the input
 (``BotInput.rounds``) it replays the decision exactly, however fast the machine.
 
-The turn's secret air allocation is played out by the rules themselves (``allocation``):
-on states the bot believes in (``belief.py``), each candidate to the end of the turn,
-greedy playing both sides on (``rollout.py``).
+The turn's secret air allocation is weighed by a model of the turn's air war alone
+(``allocation``, ``airwar.py``), exactly over the dice, against the splits the enemy may
+make.
 
 The bot reads what greedy reads (its events, view and legal commands, its seed): never the
-game's state or dice secret.  Everything else (movement, landings, strikes) is greedy's.
-Not offered (``engine.bots.levels_for``; the arena builds it): it has scored level with
-greedy (docs/bots.md); a turn played out costs too much for the many rounds a choice
-needs, and movement and the enemy's reply are not searched yet.
+game's state or dice secret.  Everything else (movement, landings, strikes) is greedy's:
+movement and the enemy's reply are not searched yet (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -35,27 +33,22 @@ from dataclasses import replace
 from typing import Any
 
 from engine.bots.base import BotInput, Decision, choices, sub_seed
-from engine.bots.knowledge import own_secret
-from engine.bots.pacific_battles import lookahead, odds
-from engine.bots.pacific_battles.belief import believe
+from engine.bots.pacific_battles import airwar, lookahead, odds
 from engine.bots.pacific_battles.evaluation import Scorer
 from engine.bots.pacific_battles.greedy import PacificBattlesGreedy, _busy, _obliged, _zoc_hexes
-from engine.bots.pacific_battles.greedy import allocate as greedy_allocate
 from engine.bots.pacific_battles.picture import Picture, Unit, picture, spec_unit
-from engine.bots.pacific_battles.rollout import Unplayable, play_out
 from engine.bots.rng import Chooser
+from engine.core.errors import RuleError
 from engine.core.events import Command
 from engine.core.hexes import distance_between
-from engine.games.pacific_battles import tables
-from engine.games.pacific_battles.rules import PacificBattles
+from engine.games.pacific_battles import air, tables
 
 DEFAULT_SECONDS = 0.3
 CANDIDATES = 4
 MAX_ROUNDS = 400  # enough to tell apart what can be told apart; no need to spend the rest
 MARGIN = 0.3  # in VP-like units: a US battalion lost is worth about 3.5, a Japanese one about 2.5
 Z = 2.0
-ALLOCATION_FACTOR = 12  # the allocation's time, in decisions' time (once a turn, for the turn's air war)
-ALLOCATION_MAX_SECONDS = 4.0  # never near the 5 s a decision may take at most
+AIR_TOLERANCE = 0.3  # VP: the air allocation is drawn among the splits this near the best
 SEARCHED = ("crt", "retreat", "pursue")  # of these: "crt", "retreat", "pursue", "build", "declare"
 
 # a candidate's outcome in one sample: (the sampled picture, the die, a generator for further dice) -> picture
@@ -74,7 +67,7 @@ class PacificBattlesSearch(PacificBattlesGreedy):
         if decision.notes.get("loop"):
             return decision
         if decision.command.type == "allocate":
-            return allocation(inp, legal, decision.command, started)
+            return allocation(inp, decision.command)
         pic = picture(inp.view, inp.side)
         plans = plans_for(pic, legal, decision.command)
         if len(plans) < 2:
@@ -101,45 +94,26 @@ class PacificBattlesSearch(PacificBattlesGreedy):
         return Decision(cands[best], notes={"rounds": rounds, "means": means})
 
 
-def allocation(inp: BotInput, legal: list[Command], chosen: Command, started: float) -> Decision:
-    """16.3, the turn's secret air allocation, played out: greedy's draw and a few more of
-    its mixed strategy (so the choice stays a draw the enemy cannot read), each played to
-    the end of the turn (``rollout.play_out``) on the same believed states with the same
-    dice (``belief.believe``: a fresh guess of what is hidden each round); the best mean
-    lead in VP is kept.  The allocation decides the turn's whole air war, once a turn: it
-    is given ``ALLOCATION_FACTOR`` decisions' time (at most ``ALLOCATION_MAX_SECONDS``)."""
+def allocation(inp: BotInput, chosen: Command) -> Decision:
+    """16.3, the turn's secret air allocation: greedy's draw of recon and interdiction kept,
+    the rest split between superiority and strikes as the air war's model
+    (``airwar.py``) values it against the enemy's splits, which it cannot see; a split
+    drawn among those within ``AIR_TOLERANCE`` of the best, so that the enemy cannot read it."""
+    drawn = chosen.data
+    if not all(isinstance(v, int) for v in drawn.values()):
+        return Decision(chosen)  # (greedy fell back on a listed allocation)
     pic = picture(inp.view, inp.side)
-    cands = [chosen]
-    for i in range(4 * CANDIDATES):
-        c = greedy_allocate(pic, legal, Chooser(sub_seed(inp.seed, "pb-allocation", len(inp.events), i)))
-        if c not in cands:
-            cands.append(c)
-        if len(cands) == CANDIDATES:
-            break
-    if len(cands) < 2:
+    reserves = {s: int(d.get("air", {}).get("reserve", 0)) for s, d in inp.view.get("sides", {}).items()}
+    rng = Chooser(sub_seed(inp.seed, "pb-allocation", len(inp.events)))
+    worth = airwar.worths(inp.side, pic.enemy, drawn, reserves.get(pic.enemy, 0), (len(pic.stacks), len(pic.own_at)),
+                          rng)
+    near = [i for i, w in enumerate(worth) if w >= max(worth) - AIR_TOLERANCE]
+    split = airwar.splits(drawn)[near[min(len(near) - 1, int(rng.unit() * len(near)))]]
+    try:
+        air.check_allocation(reserves.get(inp.side, 0), {k: v for k, v in split.items() if k in air.MISSIONS})
+    except RuleError:
         return Decision(chosen)
-    budget = min(ALLOCATION_MAX_SECONDS, ALLOCATION_FACTOR * (DEFAULT_SECONDS if inp.seconds is None else inp.seconds))
-    rules = PacificBattles()
-    secret = own_secret(inp.seed)
-    values: list[list[float]] = [[] for _ in cands]
-    rounds, took = 0, 0.0
-    while rounds == 0 or (time.perf_counter() - started + took < budget if inp.rounds is None else rounds < inp.rounds):
-        began = time.perf_counter()
-        seed = sub_seed(inp.seed, "pb-allocation", len(inp.events), "round", rounds)
-        believed = believe(inp.events, inp.view, inp.side, seed, secret)
-        try:  # a round is whole (its count replays the decision): the same sample for every choice
-            got = [play_out(rules, believed, inp.side, c, seed) for c in cands]
-        except Unplayable:
-            got = []
-        for i, value in enumerate(got):
-            values[i].append(-math.inf if value is None else value)
-        rounds += 1
-        took = time.perf_counter() - began  # (another round only if it ends within the budget)
-    if not values[0]:
-        return Decision(chosen, notes={"rounds": rounds, "means": []})
-    means = [sum(v) / len(v) for v in values]
-    best = max(range(len(cands)), key=lambda i: (means[i], -i))
-    return Decision(cands[best], notes={"rounds": rounds, "means": [round(m, 2) for m in means]})
+    return Decision(Command("allocate", split), notes={"worth": [round(w, 2) for w in worth]})
 
 
 def confident(values: list[list[float]]) -> int:

@@ -50,10 +50,10 @@ def sample(pairs: list[tuple[BotInput, Command]], n: int = 30) -> list[tuple[Bot
     return picked
 
 
-def test_greedy_is_a_level_of_pacific_battles():
-    assert levels_for(GAME) == ("random", "greedy")
+def test_greedy_and_search_are_levels_of_pacific_battles():
+    assert levels_for(GAME) == ("random", "greedy", "search")
     assert make_bot(GAME, "greedy").level == "greedy"
-    assert make_bot(GAME, "search").level == "search"  # built, measured in the arena, not offered
+    assert make_bot(GAME, "search").level == "search"
     with pytest.raises(ValueError):
         make_bot(GAME, "oracle")
 
