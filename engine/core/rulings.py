@@ -64,7 +64,8 @@ def decide(cmd: Command) -> list[Event]:
 
 def describe(data: dict[str, Any]) -> str:
     clock = data.get("clock")
-    parts = [f"Ruling by the admin {data['admin']}:"]
+    who = str(data["admin"]).strip()
+    parts = ["Ruling by the admin:" if who.lower() in ("", "admin") else f"Ruling by the admin {who}:"]
     if data.get("note"):
         parts.append(data["note"].rstrip(".") + ".")
     if clock:

@@ -158,7 +158,7 @@ def test_a_ruling_is_written_into_both_players_logs_and_audited(client: TestClie
     for side in ("US", "IJ"):
         log = client.get(f"/api/games/{gid}/log", headers=bearer(game[side]), params={"offset": seq}).json()
         (line,) = [e for e in log["items"] if e["type"] == "ruling"]
-        assert line["text"] == ("Ruling by the admin admin: US gets a day. US's clock gains 24 hour(s). "
+        assert line["text"] == ("Ruling by the admin: US gets a day. US's clock gains 24 hour(s). "
                                 "Reason: <b>mail outage</b>")
     r = client.post(f"/admin/games/{gid}/rulings", auth=ADMIN, data={"reason": "dispute", "note": "0709 is clear"},
                     follow_redirects=False)

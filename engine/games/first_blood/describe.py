@@ -81,7 +81,8 @@ LINES: dict[str, Describer] = {
         "IJ strategic phase: "
         + (f"{_names(d['removed'])} {'leaves' if len(d['removed']) == 1 else 'leave'} play" if d["removed"]
            else "nothing leaves play")
-        + (f"; {_names(d['advanced'])} move to the Attack boxes" if d["advanced"] else "")),
+        + (f"; {_names(d['advanced'])} {'moves' if len(d['advanced']) == 1 else 'move'} to the Attack boxes"
+           if d["advanced"] else "")),
     "usaf_refuelled": lambda s, d, side: (
         f"Refuelled and ready: {_names(d['units'])}" if d["units"] else None),
     "usaf_moved": lambda s, d, side: (

@@ -63,7 +63,8 @@ def describe(state: PBState, event: Event) -> str | None:
     if t == "air_changed":
         parts = [f"{k} {v:+d}" for k, v in sorted(d.get("boxes", {}).items()) if v]
         parts += [f"{k} {v:+d}" for k, v in sorted(d.get("missions", {}).items()) if v]
-        return f"{who} air: {', '.join(parts)} ({d.get('why', '')})" if parts else None
+        why = f"; {d['why']}" if d.get("why") else ""  # (its why may hold brackets of its own)
+        return f"{who} air: {', '.join(parts)}{why}" if parts else None
     if t == "decision_sealed":
         return f"{event.side} has allocated its air missions" if "decision" not in d else (
             f"You allocate your air missions: {_missions(d['decision'])}")

@@ -74,3 +74,11 @@ def test_a_rewind_goes_back_replays_and_verifies(game: str) -> None:
     assert not verify_log(rules, [*entries[:-1], forged]).ok
     with pytest.raises(RuleError):
         rules.decide(state, cmd)  # only from the log
+
+
+def test_a_ruling_by_the_admin_account_names_no_one_twice():
+    """The admin account's own name is "admin": its ruling reads "Ruling by the admin:",
+    not "Ruling by the admin admin:"."""
+    assert rulings.describe({"admin": "admin", "reason": "a dispute", "note": "0709 is clear"}) == (
+        "Ruling by the admin: 0709 is clear. Reason: a dispute")
+    assert rulings.describe({"admin": "Ann", "reason": "r", "note": "n"}).startswith("Ruling by the admin Ann: ")

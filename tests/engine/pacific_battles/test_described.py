@@ -71,3 +71,12 @@ def test_a_phase_both_players_have_is_titled_with_whose_it_is():
     assert RULES.phase_title({"phase": "follow_second_combat"}) == "follow-on land combat (14.0), second player"
     assert RULES.phase_title({"phase": "air_allocation"}) == "secret air mission allocation (16.3)"
     assert RULES.phase_title({"phase": "japanese_setup"}) == "set-up (25.4)"
+
+
+def test_an_air_change_reads_without_brackets_in_brackets():
+    from engine.core.events import Event
+
+    state = position({}, phase="reinforcements_allied")
+    line = RULES.describe(state, Event("air_changed", {"boxes": {"reserve": 3, "due": 0},
+                                                       "why": "routine air (16.31: usable next turn)"}, "Allied"))
+    assert line == "Allied air: reserve +3; routine air (16.31: usable next turn)"
