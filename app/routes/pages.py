@@ -212,7 +212,25 @@ def join_page(request: Request, game: GameDep, session: SessionDep, service: Ser
     if _seat_from_cookie(request, game, session, service, settings) is not None:
         return RedirectResponse(f"/games/{game.id}", status_code=303)  # this browser plays here: its board
     used = all(s.joined_at is not None for s in game.seats)  # both seats taken: nothing left to join
-    return page(request, "join.html", game=game, which=get_rules(game.game).title, used=used)
+    return page(request, "join.html", game=game, which=get_rules(game.game).title, used=used,
+                terms=terms_of(game))
+
+
+def terms_of(game: Game) -> list[str]:
+    """What the invited player agrees to by joining: the scenario, the clock, the optional rules."""
+    rules = get_rules(game.game)
+    out = [f"Scenario: {rules.scenarios.get(game.scenario, game.scenario)}"]
+    if game.move_days:
+        days = f"{game.move_days} day{'s' if game.move_days != 1 else ''} per decision"
+        rest = (f", and {game.vacation_days} vacation day{'s' if game.vacation_days != 1 else ''} each"
+                if game.vacation_days else "")
+        out.append(f"Clock: {days}{rest}; a player out of time may lose the game on a claim")
+    else:
+        out.append("Clock: none (no time limit)")
+    chosen = [text for key, text in rules.options.items() if (game.options or {}).get(key)]
+    if rules.options:
+        out += chosen or ["No optional rules"]
+    return out
 
 
 @posts.post("/join/{game_id}")

@@ -10,8 +10,9 @@ caller's state is never touched and the log is the only truth.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.core import choices, dice, rulings
@@ -91,6 +92,8 @@ class RulesBase(Generic[S]):
                 setattr(cls, name, wrap(cls.__dict__[name]))
 
     hidden_information = False  # whether a side may be kept from knowing anything (``secrets``)
+    scenarios: Mapping[str, str] = MappingProxyType({})  # scenario id -> its title in words
+    options: Mapping[str, str] = MappingProxyType({})  # optional rule id -> what it does, in words
 
     def with_secret(self, state: S, secret: str) -> S:
         """A copy of ``state`` with ``secret`` as its dice key, to decide on (the dice of a
