@@ -69,18 +69,18 @@ def sender(row: Any) -> dict[str, Any] | None:
 
 def by_computer(rows: Iterable[Any]) -> set[int]:
     """The numbers of the rows, in order, that the computer did: of a command it sent
-    ("computer:greedy"), the first row and those of the side that sent it.  Each row
-    belongs to the command of the last first row before it (a window that begins within a
-    command marks its rows from the next command on); what a command set going for the
-    other side (its automatic steps: a marker drawn, one played at its date) is not the
-    computer's doing."""
+    ("computer:greedy"), the rows of the side that sent it.  Each row belongs to the
+    command of the last first row before it (a window that begins within a command marks
+    its rows from the next command on); what a command set going for the other side or
+    for nobody (the other side's automatic steps: a marker drawn, one played at its date;
+    a new turn begun) is not the computer's doing."""
     out: set[int] = set()
     by = None
     for r in rows:
         first = sender(r)
         if first is not None:
             by = first["by"]
-        if isinstance(by, str) and by.startswith("computer") and (first is not None or r.side == r.actor):
+        if isinstance(by, str) and by.startswith("computer") and r.side == r.actor:
             out.add(r.seq)
     return out
 
