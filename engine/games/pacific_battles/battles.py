@@ -120,8 +120,29 @@ def gen_declare(state: PBState, side: str) -> Iterator[Command]:
         for h in sorted(q.enemy_places(state, side) - defended(state)):
             if all(q.adjacent(a.hex, h) for a in attackers):
                 yield Command("add_hex", {"hex": h})
-        yield Command("close")
+        if close_refusal(state, side) is None:
+            yield Command("close")
     yield Command("cancel")
+
+
+def close_refusal(state: PBState, side: str) -> Reason | None:
+    """Why the battle being declared may not be closed (None: it may): a unit that must
+    attack (14.11) could join it and, once it is closed, would have no enemy hex left to
+    attack, every one next to it being in a battle already (14.27)."""
+    b = state.declaring
+    if b is None:
+        return None
+    busy, taken = in_battle(state), defended(state)
+    owed = [pid for pid in unmet(state, side)[0] if pid in state.pieces and pid not in busy]
+    stranded = [pid for pid in owed
+                if all(q.adjacent(state.pieces[pid].hex, h) for h in b["defenders"])
+                and not any(q.adjacent(state.pieces[pid].hex, h) for h in q.enemy_places(state, side) - taken)]
+    if not stranded:
+        return None
+    names = ", ".join(q.label(state, pid) for pid in stranded)
+    return "14.11", (f"{names} must attack and can do so only in this battle: every other enemy hex next to "
+                     f"{'it' if len(stranded) == 1 else 'them'} is attacked already (14.27): add "
+                     f"{'it' if len(stranded) == 1 else 'them'} first")
 
 
 # The declarations are the attacker's own until it fights them: then all are stated at

@@ -53,6 +53,8 @@ def why_not(state: PBState, side: str, cmd: Command) -> IllegalCommandError:
     if t == "recon":
         return IllegalCommandError(*(impulse.recon_refusal(state, side, cmd.data.get("hex"))
                                      or impulse.RECON_REFUSED))
+    if t == "close" and (refused := battles.close_refusal(state, side)) is not None:
+        return IllegalCommandError(*refused)
     if t in ("declare", "add", "add_hex"):
         return IllegalCommandError("14.23", "every attacker must be next to every defending hex; a unit attacks "
                                             "once and a hex is attacked once a phase (14.14, 14.27)")

@@ -705,3 +705,21 @@ def test_15_32_the_rout_die_is_told_to_the_routed_side_alone():
                                    "fortification, 21.2)")
     seen = for_viewer(rolled, "Allied", SIDES)
     assert seen is not None and "rout" not in seen.data and describe(s, seen) is None
+
+
+def test_14_11_a_battle_is_not_closed_on_a_unit_that_could_attack_only_in_it() -> None:
+    """124 Inf and Kuma Bn are both in the ZOC of 1 Raider, the only enemy next to either:
+    a battle on its hex closed with 124 Inf alone would leave Kuma Bn owing an attack it
+    could make nowhere (14.27).  Closing waits until Kuma Bn is in, and says why."""
+    s = combat_position({"124 Inf": ("124 Inf", R[0]), "Kuma Bn": ("Kuma Bn", R[1]), "1 Raider": ("1 Raider", C)},
+                        first="Japanese")
+    play(s, "declare", "Japanese", hex=C)
+    play(s, "add", "Japanese", unit="124 Inf")
+    assert "close" not in {c.type for c in legal(s, "Japanese")}
+    with pytest.raises(IllegalCommandError) as refused:
+        play(s, "close", "Japanese")
+    assert refused.value.rule == "14.11" and "Kuma Bn" in str(refused.value) and "add it first" in str(refused.value)
+    play(s, "add", "Japanese", unit="Kuma Bn")
+    assert "close" in {c.type for c in legal(s, "Japanese")}
+    play(s, "close", "Japanese")
+    assert battles.end_refusal(s, "Japanese") is None  # every obligation met: the battles may be fought
