@@ -378,3 +378,10 @@ def test_placing_a_piece_selects_the_next_one_to_place(client: TestClient) -> No
             assert f"Selected: {order[n + 1]}" in answer
         else:
             assert "Selected: " not in answer  # the last one placed: nothing left to select
+
+
+def test_the_held_markers_say_when_they_are_played_and_what_becomes_of_them(client: TestClient) -> None:
+    g = new_game(client)
+    seat(client, g["id"], g["Japanese"])
+    card = client.get(f"/games/{g['id']}").text.split('aria-label="Your command markers"', 1)[1].split("</section>")[0]
+    assert "Banzai!" in card and "to play: combat; once played: back to the cup" in card  # (it said "played: combat")

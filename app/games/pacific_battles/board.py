@@ -35,6 +35,11 @@ DISPLAYS = "games/pacific_battles/displays.html"
 _DISPLAYS = Recent(256)  # the displays drawn, by what they show
 SIDES = "games/pacific_battles/sides.html"
 _SIDES = Recent(512)  # the sides' card drawn, by what it shows
+# what becomes of a command marker once played (the Campaign Markers list's words, 5.3)
+AFTER = {"pool": "back to the cup", "in effect": "stays in effect", "removed": "out of the game",
+         "pool at end of turn": "back to the cup at the turn's end",
+         "removed at end of turn": "out of the game at the turn's end"}
+
 TITLES = {  # the kinds of command, as the player reads them, with their rule
     "place": "Set up a unit (25.4)", "land": "Land a reinforcement (6.2, 26.8)",
     "to_base": "Send to the home base (26.2)",
@@ -249,7 +254,8 @@ class PBBoard:
             plays = [Button(c.type, _json(c), _label(get_rules(self.game.game), self.state, c))
                      for c in self.orders.commands("play") if c.data.get("marker") == name]
             out.append({"name": name, "count": self.view["sides"][self.side]["hand"].count(name),
-                        "when": spec.when if spec else "", "after": spec.after if spec else "", "plays": plays})
+                        "when": spec.when if spec else "", "after": AFTER.get(spec.after, spec.after) if spec else "",
+                        "plays": plays})
         return out
 
     @property
