@@ -94,30 +94,30 @@ def exchange(side: str, enemy: str, mine: dict[str, int], theirs: dict[str, int]
     """The side's expected gain in VP from one turn's superiority and strikes, ``mine``
     against ``theirs`` (``targets``: the stacks each side can strike)."""
     m, t = mine.get("superiority", 0), theirs.get("superiority", 0)
-    vp_air = (ELIMINATED[side]["air"], ELIMINATED[enemy]["air"])  # what each scores for an enemy air point
-    vp_bn = (ELIMINATED[side]["battalion"], ELIMINATED[enemy]["battalion"])
-    gain = 0.0
-    # our fire at their superiority (and the excess at their strikes), theirs at ours
-    ours_at = ((min(m, t), t), (m - t, theirs.get("strike", 0))) if m > t else ((m, t), (0, 0))
-    theirs_at = ((min(t, m), m), (t - m, mine.get("strike", 0))) if t > m else ((t, m), (0, 0))
-    their_strike, my_strike = theirs.get("strike", 0), mine.get("strike", 0)
-    for sign, fires, scored in ((1, ours_at, vp_air[0]), (-1, theirs_at, vp_air[1])):
-        for k, (firing, at) in enumerate(fires):
-            if firing <= 0 or at <= 0:
-                continue
-            lost_e = lost_d = 0.0
-            for p, hits in _fire(firing):
-                e, d = _taken(hits, at)
-                lost_e += p * e
-                lost_d += p * d
-            gain += sign * (lost_e * (scored + AIR_ASSET) + lost_d * DAMAGED * AIR_ASSET)
-            if k == 1:  # the excess fired at strikes: fewer strikes fly
-                if sign > 0:
-                    their_strike = max(0.0, their_strike - lost_e - lost_d)
-                else:
-                    my_strike = max(0.0, my_strike - lost_e - lost_d)
-    gain += _strikes(my_strike, targets[0], vp_bn[0]) - _strikes(their_strike, targets[1], vp_bn[1])
-    return gain
+    hit, their_strike = _fire_at(m, t, theirs.get("strike", 0), ELIMINATED[side]["air"])
+    hurt, my_strike = _fire_at(t, m, mine.get("strike", 0), ELIMINATED[enemy]["air"])
+    return (hit - hurt + _strikes(my_strike, targets[0], ELIMINATED[side]["battalion"])
+            - _strikes(their_strike, targets[1], ELIMINATED[enemy]["battalion"]))
+
+
+def _fire_at(firing: int, against: int, strikes: int, scored: int) -> tuple[float, float]:
+    """One side's superiority fire at once (16.52): the worth in VP of what it hits
+    (``scored``: the VP an enemy air point eliminated gives it), and the enemy's strike
+    points left flying.  As many points as the enemy's superiority, or fewer, fire at
+    it; the excess fires at its strikes."""
+    worth, left = 0.0, float(strikes)
+    for points, at, at_strikes in ((min(firing, against), against, False), (firing - against, strikes, True)):
+        if points <= 0 or at <= 0:
+            continue
+        lost_e = lost_d = 0.0
+        for p, hits in _fire(points):
+            e, d = _taken(hits, at)
+            lost_e += p * e
+            lost_d += p * d
+        worth += lost_e * (scored + AIR_ASSET) + lost_d * DAMAGED * AIR_ASSET
+        if at_strikes:  # fewer strikes fly
+            left = max(0.0, left - lost_e - lost_d)
+    return worth, left
 
 
 def _strikes(points: float, targets: int, battalion_vp: int) -> float:
